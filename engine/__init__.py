@@ -1,0 +1,60 @@
+"""Virginia Reel: the rules engine, pure and synchronous.
+
+    >>> from engine import Game, parse_move
+    >>> game = Game.new(1)
+    >>> move = game.legal_moves()[0]
+    >>> kind = game.play(move)
+    >>> game.undo() == move
+    True
+"""
+
+from .cards import card_name, parse_card
+from .deal import MAX_DEAL, MIN_DEAL, DealNumberError, deal_layout, shuffled_deck
+from .game import Game, SpaceWarning, Status
+from .moves import (
+    ACE_PILE,
+    DEAL,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    MoveKind,
+    Pile,
+    PositionError,
+)
+from .notation import format_position, parse_move, parse_pile, parse_position
+from .render import MAX_WIDTH, display_width, render
+from .variant import VARIANTS, VIRGINIA_REEL, Variant, variant_by_code
+
+__all__ = [
+    "ACE_PILE",
+    "DEAL",
+    "MAX_DEAL",
+    "MAX_WIDTH",
+    "MIN_DEAL",
+    "VARIANTS",
+    "VIRGINIA_REEL",
+    "AmbiguousMoveError",
+    "DealNumberError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "MoveKind",
+    "Pile",
+    "PositionError",
+    "SpaceWarning",
+    "Status",
+    "Variant",
+    "card_name",
+    "deal_layout",
+    "display_width",
+    "format_position",
+    "parse_card",
+    "parse_move",
+    "parse_pile",
+    "parse_position",
+    "render",
+    "shuffled_deck",
+    "variant_by_code",
+]

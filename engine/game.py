@@ -1,0 +1,648 @@
+"""The game: the whole state of one Virginia Reel deal, its legal moves, play and undo.
+
+``Game`` is to this project what ``chess.Board`` is to python-chess: generate
+with ``legal_moves()``, check with ``is_legal()``, play with ``play()`` (an
+illegal move raises ``IllegalMoveError`` naming the rule), take back with
+``undo()``. Everything is pure and synchronous; nothing here does I/O.
+
+Inside, a row pile is a list of cards bottom to top (flat index
+``row * width + col``), a reserve pile likewise, and the stock is a list whose
+*last* element is dealt first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import (
+    ACE,
+    RANK_NAMES,
+    RANK_PLURALS,
+    RANK_STEP3,
+    card_name,
+    full_deck,
+    rank_of,
+    suit_of,
+)
+from .deal import check_deal_number, deal_layout
+from .moves import (
+    ACE_PILE,
+    DEAL,
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    Pile,
+    PositionError,
+)
+from .variant import ROW_LETTERS, ROWS, VIRGINIA_REEL, Variant
+
+ROW_TITLES = ("the Twos row", "the Threes row", "the Fours row")
+BUILD_SEQUENCES = ("2-5-8-J", "3-6-9-Q", "4-7-10-K")
+
+# Undo records: (tag, src_area, src_index, dst_area, dst_index, refilled, card)
+_ROW, _RES, _ACE = 0, 1, 2
+
+
+class Status(str, Enum):
+    PLAYING = "playing"
+    WON = "won"
+    STUCK = "stuck"
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceWarning:
+    """A move left a space that no available card can fill while the stock has cards."""
+
+    row: int
+
+    @property
+    def message(self) -> str:
+        base = RANK_NAMES[self.row + 1]
+        return (
+            f"Row {ROW_LETTERS[self.row]} has a space and no {base} is available to fill it: "
+            "the stock can't be dealt until one is."
+        )
+
+
+class Game:
+    """One game of a variant (Virginia Reel by default), from its deal or a position."""
+
+    __slots__ = (
+        "_aces",
+        "_history",
+        "_res_piles",
+        "_reserve",
+        "_row_piles",
+        "_rows",
+        "_stock",
+        "_width",
+        "deal_number",
+        "variant",
+    )
+
+    def __init__(
+        self,
+        rows: Iterable[Sequence[int]],
+        reserve: Iterable[Sequence[int]],
+        stock: Sequence[int],
+        aces: int = 0,
+        variant: Variant = VIRGINIA_REEL,
+        deal_number: int | None = None,
+    ) -> None:
+        """A game from explicit piles; ``stock`` in dealing order (first dealt first).
+
+        Raises ``PositionError`` if the cards do not make a possible position.
+        """
+        self.variant = variant
+        self.deal_number = deal_number
+        self._width = variant.piles_per_row
+        self._rows: list[list[int]] = [list(p) for p in rows]
+        self._reserve: list[list[int]] = [list(p) for p in reserve]
+        self._stock: list[int] = list(reversed(stock))
+        self._aces = aces
+        self._history: list[tuple[Move, tuple[int, int, int, int, int, int, int]]] = []
+        self._row_piles = [Pile("row", i // self._width, i % self._width) for i in range(len(self._rows))]
+        self._res_piles = [Pile("reserve", 0, j) for j in range(len(self._reserve))]
+        self._validate()
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, deal_number: int, variant: Variant = VIRGINIA_REEL) -> Game:
+        """Deal ``deal_number`` of ``variant``, ready to play."""
+        check_deal_number(deal_number)
+        layout = deal_layout(deal_number, variant)
+        return cls(layout.rows, layout.reserve, layout.stock, 0, variant, deal_number)
+
+    @classmethod
+    def from_position(cls, position: str) -> Game:
+        """The game described by a position string (see ``docs/notation.md``)."""
+        from .notation import parse_position
+
+        return parse_position(position)
+
+    def position(self) -> str:
+        """The position string: every pile, the stock order, the Ace count, the variant."""
+        from .notation import format_position
+
+        return format_position(self)
+
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same history."""
+        other = Game.__new__(Game)
+        other.variant = self.variant
+        other.deal_number = self.deal_number
+        other._width = self._width
+        other._rows = [list(p) for p in self._rows]
+        other._reserve = [list(p) for p in self._reserve]
+        other._stock = list(self._stock)
+        other._aces = self._aces
+        other._history = list(self._history)
+        other._row_piles = self._row_piles
+        other._res_piles = self._res_piles
+        return other
+
+    def _validate(self) -> None:
+        v = self.variant
+        if len(self._rows) != v.row_pile_count:
+            raise PositionError(f"expected {v.row_pile_count} row piles, found {len(self._rows)}")
+        if len(self._reserve) != v.reserve_piles:
+            raise PositionError(f"expected {v.reserve_piles} reserve piles, found {len(self._reserve)}")
+        if not 0 <= self._aces <= v.ace_total:
+            raise PositionError(f"the Ace pile holds 0 to {v.ace_total} Aces, not {self._aces}")
+        counts = [0] * 52
+        for pile in (*self._rows, *self._reserve, self._stock):
+            for card in pile:
+                if not 0 <= card < 52:
+                    raise PositionError(f"{card!r} is not a card")
+                counts[card] += 1
+        aces_elsewhere = 0
+        for card, n in enumerate(counts):
+            if rank_of(card) == ACE:
+                aces_elsewhere += n
+                if n > v.decks:
+                    raise PositionError(f"{card_name(card, False)} appears {n} times; {v.decks} packs hold {v.decks}")
+            elif n != v.decks:
+                raise PositionError(
+                    f"{card_name(card, False)} appears {n} times; every card must appear {v.decks} times"
+                )
+        if aces_elsewhere + self._aces != v.ace_total:
+            raise PositionError(
+                f"{aces_elsewhere} Aces on the board and {self._aces} on the Ace pile "
+                f"make {aces_elsewhere + self._aces}, not {v.ace_total}"
+            )
+        for i, pile in enumerate(self._rows):
+            if len(pile) <= 1:
+                continue
+            base = i // self._width + 2
+            if rank_of(pile[0]) != base or any(
+                pile[k] != pile[0] + k * RANK_STEP3 for k in range(1, len(pile))
+            ):
+                raise PositionError(
+                    f"row pile {self._row_piles[i].name} holds more than one card but is not "
+                    f"a {RANK_NAMES[base - 1]} built up in suit by threes"
+                )
+            if len(pile) > 4:
+                raise PositionError(f"row pile {self._row_piles[i].name} holds more than four cards")
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def width(self) -> int:
+        """Piles in each row (8 in Virginia Reel)."""
+        return self._width
+
+    @property
+    def aces(self) -> int:
+        """Aces on the Ace pile."""
+        return self._aces
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The stock in dealing order: ``stock[0]`` is dealt first."""
+        return tuple(reversed(self._stock))
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def deals_left(self) -> int:
+        r = self.variant.reserve_piles
+        return (len(self._stock) + r - 1) // r
+
+    def row(self, row: int) -> tuple[tuple[int, ...], ...]:
+        """The piles of one row (0 = A, the Twos row), each bottom to top."""
+        w = self._width
+        return tuple(tuple(p) for p in self._rows[row * w : (row + 1) * w])
+
+    @property
+    def reserve(self) -> tuple[tuple[int, ...], ...]:
+        """The reserve piles, each bottom to top (the last card is available)."""
+        return tuple(tuple(p) for p in self._reserve)
+
+    def pile(self, pile: Pile) -> tuple[int, ...]:
+        """The cards of one pile, bottom to top (the Ace pile as its Aces)."""
+        if pile.area == "row":
+            return tuple(self._rows[self._row_index(pile)])
+        if pile.area == "reserve":
+            return tuple(self._reserve[self._res_index(pile)])
+        return self.ace_pile_cards()
+
+    def ace_pile_cards(self) -> tuple[int, ...]:
+        """The Aces on the Ace pile. Only their number is kept: their suits are
+        exactly the Aces missing from the rest of the board."""
+        left = [self.variant.decks] * 4
+        for pile in (*self._rows, *self._reserve, self._stock):
+            for card in pile:
+                if card < 4:
+                    left[card] -= 1
+        return tuple(card for card in range(4) for _ in range(left[card]))
+
+    def is_based(self, pile: Pile) -> bool:
+        """True if a row pile's bottom card is its row's base: a foundation."""
+        if pile.area != "row":
+            return False
+        cards = self._rows[self._row_index(pile)]
+        return bool(cards) and rank_of(cards[0]) == pile.row + 2
+
+    def is_misplaced(self, pile: Pile) -> bool:
+        """True if a row pile holds one card that is not its row's base."""
+        if pile.area != "row":
+            return False
+        cards = self._rows[self._row_index(pile)]
+        return len(cards) == 1 and rank_of(cards[0]) != pile.row + 2
+
+    @property
+    def score(self) -> int:
+        """Cards on foundations: the Ace pile and every based pile (0 to 104)."""
+        w = self._width
+        total = self._aces
+        for i, pile in enumerate(self._rows):
+            if pile and rank_of(pile[0]) == i // w + 2:
+                total += len(pile)
+        return total
+
+    @property
+    def move_count(self) -> int:
+        return len(self._history)
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """Moves played since the deal (or since the position was set up)."""
+        return tuple(m for m, _ in self._history)
+
+    def spaces(self) -> list[Pile]:
+        """Empty row piles."""
+        return [self._row_piles[i] for i, p in enumerate(self._rows) if not p]
+
+    def is_won(self) -> bool:
+        if self._aces != self.variant.ace_total:
+            return False
+        return all(len(p) == 4 and rank_of(p[0]) == i // self._width + 2 for i, p in enumerate(self._rows))
+
+    @property
+    def status(self) -> Status:
+        if self.is_won():
+            return Status.WON
+        if not self._has_move():
+            return Status.STUCK
+        return Status.PLAYING
+
+    # ------------------------------------------------------------------ generation
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in this position, each once.
+
+        Order: Aces, builds, interchanges, fills, reserve moves, then the deal.
+        An interchange is listed once, from the upper row to the lower.
+        """
+        w = self._width
+        rows = self._rows
+        row_piles = self._row_piles
+        need: dict[int, list[int]] = {}
+        spaces: tuple[list[int], list[int], list[int]] = ([], [], [])
+        misplaced: list[int] = []
+        for i, pile in enumerate(rows):
+            n = len(pile)
+            if n == 0:
+                spaces[i // w].append(i)
+            elif n == 1 and (pile[0] >> 2) != i // w + 1:
+                misplaced.append(i)
+            elif n < 4:
+                need.setdefault(pile[-1] + RANK_STEP3, []).append(i)
+
+        aces: list[Move] = []
+        builds: list[Move] = []
+        fills: list[Move] = []
+        sources: list[tuple[Pile, int]] = [
+            (self._res_piles[j], p[-1]) for j, p in enumerate(self._reserve) if p
+        ]
+        sources += [(row_piles[i], rows[i][0]) for i in misplaced]
+        for src, card in sources:
+            r = card >> 2  # rank - 1
+            if r == 0:
+                aces.append(Move(src, ACE_PILE))
+                continue
+            targets = need.get(card)
+            if targets:
+                builds.extend(Move(src, row_piles[i]) for i in targets)
+            if 1 <= r <= 3 and spaces[r - 1]:
+                fills.extend(Move(src, row_piles[i]) for i in spaces[r - 1])
+
+        moves = aces + builds
+        if len(misplaced) > 1:
+            for a_pos, a in enumerate(misplaced):
+                ra = a // w
+                wants = (rows[a][0] >> 2) - 1  # the row this card belongs to
+                if not 0 <= wants < ROWS or wants <= ra:
+                    continue
+                for b in misplaced[a_pos + 1 :]:
+                    if b // w == wants and (rows[b][0] >> 2) - 1 == ra:
+                        moves.append(Move(row_piles[a], row_piles[b]))
+        moves += fills
+        if self.variant.reserve_refill == "any":
+            empties = [self._res_piles[j] for j, p in enumerate(self._reserve) if not p]
+            for dst in empties:
+                moves.extend(Move(src, dst) for src, _ in sources if src.area == "row")
+        if self._stock and not (self.variant.deal_needs_no_space and any(spaces)):
+            moves.append(DEAL)
+        return moves
+
+    def _has_move(self) -> bool:
+        return bool(self.legal_moves())
+
+    # ------------------------------------------------------------------ checking
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._check(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def kind(self, move: Move) -> MoveKind:
+        """What ``move`` does in this position; raises ``IllegalMoveError`` if illegal."""
+        return self._check(move)
+
+    def _check(self, move: Move) -> MoveKind:
+        """The kind of a legal move, or an IllegalMoveError whose message names the rule."""
+        src, dst = move.src, move.dst
+        if src is None or dst is None:
+            if src is not dst:
+                raise IllegalMoveError("a move needs both a source and a destination", "malformed")
+            return self._check_deal()
+        self._check_pile_exists(src)
+        self._check_pile_exists(dst)
+        if src == dst:
+            raise IllegalMoveError(f"{src.name} can't move onto itself", "same-pile")
+        card = self._available_card(src)
+        if dst.area == "ace":
+            if rank_of(card) != ACE:
+                raise IllegalMoveError(
+                    f"only Aces go to the Ace pile, and {card_name(card)} is not an Ace", "ace-pile-aces-only"
+                )
+            return MoveKind.ACE
+        if dst.area == "reserve":
+            if self.variant.reserve_refill == "any" and src.area == "row":
+                if self._reserve[self._res_index(dst)]:
+                    raise IllegalMoveError(
+                        f"{dst.name} is not empty: only an empty reserve pile takes a card", "reserve-occupied"
+                    )
+                return MoveKind.RESERVE
+            raise IllegalMoveError(
+                "nothing is played onto the reserve: it only receives cards from the deal", "reserve-closed"
+            )
+        target = self._rows[self._row_index(dst)]
+        row = dst.row
+        if not target:
+            if rank_of(card) != row + 2:
+                raise IllegalMoveError(
+                    f"{card_name(card)} can't fill a space in row {ROW_LETTERS[row]} "
+                    f"({ROW_TITLES[row]}): only a {RANK_NAMES[row + 1]} can",
+                    "fill-base-only",
+                )
+            return MoveKind.FILL
+        bottom = target[0]
+        if len(target) == 1 and rank_of(bottom) != row + 2:
+            # The destination holds a misplaced card: an interchange or nothing.
+            if src.area == "row":
+                if src.row == row:
+                    raise IllegalMoveError(
+                        f"{src.name} and {dst.name} are in the same row: an interchange swaps "
+                        "misplaced cards between two different rows",
+                        "interchange-across-rows",
+                    )
+                if rank_of(card) == row + 2 and rank_of(bottom) == src.row + 2:
+                    return MoveKind.INTERCHANGE
+                raise IllegalMoveError(
+                    f"{card_name(card)} and {card_name(bottom)} can't change places: an interchange "
+                    "must put both cards in their proper rows",
+                    "interchange-both-home",
+                )
+            raise IllegalMoveError(
+                f"{card_name(card)} can't go on {card_name(bottom)}: nothing is built on a misplaced card",
+                "no-build-on-misplaced",
+            )
+        top = target[-1]
+        if len(target) == 4:
+            raise IllegalMoveError(
+                f"{dst.name} is complete with {card_name(top)} on top: nothing more goes on it",
+                "pile-complete",
+            )
+        if suit_of(card) != suit_of(top):
+            raise IllegalMoveError(
+                f"{card_name(card)} can't go on {card_name(top)}: builds follow suit", "follow-suit"
+            )
+        if card != top + RANK_STEP3:
+            raise IllegalMoveError(
+                f"{card_name(card)} can't go on {card_name(top)}: builds go up by three "
+                f"({BUILD_SEQUENCES[row]}), so only a {RANK_NAMES[rank_of(top) + 2]} goes there",
+                "up-by-three",
+            )
+        return MoveKind.BUILD
+
+    def _check_deal(self) -> MoveKind:
+        if not self._stock:
+            raise IllegalMoveError("can't deal: the stock is empty", "stock-empty")
+        if self.variant.deal_needs_no_space:
+            for i, pile in enumerate(self._rows):
+                if not pile:
+                    row = i // self._width
+                    raise IllegalMoveError(
+                        f"can't deal: {ROW_TITLES[row]} (row {ROW_LETTERS[row]}) has a space; "
+                        f"fill it with a {RANK_NAMES[row + 1]} first",
+                        "deal-needs-no-space",
+                    )
+        return MoveKind.DEAL
+
+    def _check_pile_exists(self, pile: Pile) -> None:
+        ok = (
+            (pile.area == "row" and 0 <= pile.row < ROWS and 0 <= pile.col < self._width)
+            or (pile.area == "reserve" and 0 <= pile.col < len(self._reserve))
+            or pile.area == "ace"
+        )
+        if not ok:
+            raise IllegalMoveError(f"there is no pile {pile.name} in this game", "no-such-pile")
+
+    def _available_card(self, src: Pile) -> int:
+        if src.area == "ace":
+            raise IllegalMoveError("nothing leaves the Ace pile", "ace-pile-final")
+        if src.area == "reserve":
+            pile = self._reserve[self._res_index(src)]
+            if not pile:
+                raise IllegalMoveError(f"{src.name} is empty: there is no card to move", "empty-source")
+            return pile[-1]
+        pile = self._rows[self._row_index(src)]
+        if not pile:
+            raise IllegalMoveError(f"{src.name} is a space: there is no card to move", "empty-source")
+        if rank_of(pile[0]) == src.row + 2:
+            raise IllegalMoveError(
+                f"{card_name(pile[-1])} is in its proper place and stays there", "based-cards-stay"
+            )
+        return pile[0]
+
+    def _row_index(self, pile: Pile) -> int:
+        return pile.row * self._width + pile.col
+
+    def _res_index(self, pile: Pile) -> int:
+        return pile.col
+
+    # ------------------------------------------------------------------ play and undo
+
+    def canonical(self, move: Move) -> Move:
+        """The move as ``legal_moves()`` lists it (an interchange from the upper row)."""
+        if (
+            move.src is not None
+            and move.dst is not None
+            and move.src.area == "row"
+            and move.dst.area == "row"
+            and move.src.row > move.dst.row
+            and self.is_legal(move)
+            and self._check(move) is MoveKind.INTERCHANGE
+        ):
+            return Move(move.dst, move.src)
+        return move
+
+    def play(self, move: Move) -> MoveKind:
+        """Play ``move``; raises ``IllegalMoveError`` (and changes nothing) if it is illegal."""
+        kind = self._check(move)
+        move = self.canonical(move)
+        refilled = 0
+        if kind is MoveKind.DEAL:
+            n = min(len(self._stock), len(self._reserve))
+            for j in range(n):
+                self._reserve[j].append(self._stock.pop())
+            self._history.append((move, (0, 0, 0, 0, n, 0, -1)))
+            return kind
+        assert move.src is not None and move.dst is not None
+        src, dst = move.src, move.dst
+        if kind is MoveKind.INTERCHANGE:
+            a, b = self._row_index(src), self._row_index(dst)
+            self._rows[a], self._rows[b] = self._rows[b], self._rows[a]
+            self._history.append((move, (1, a, b, 0, 0, 0, -1)))
+            return kind
+        if src.area == "reserve":
+            s_area, s_idx = _RES, self._res_index(src)
+            card = self._reserve[s_idx].pop()
+        else:
+            s_area, s_idx = _ROW, self._row_index(src)
+            card = self._rows[s_idx].pop()
+        if dst.area == "ace":
+            d_area, d_idx = _ACE, 0
+            self._aces += 1
+        elif dst.area == "reserve":
+            d_area, d_idx = _RES, self._res_index(dst)
+            self._reserve[d_idx].append(card)
+        else:
+            d_area, d_idx = _ROW, self._row_index(dst)
+            self._rows[d_idx].append(card)
+        if (
+            s_area == _RES
+            and self.variant.reserve_refill == "stock"
+            and not self._reserve[s_idx]
+            and self._stock
+        ):
+            self._reserve[s_idx].append(self._stock.pop())
+            refilled = 1
+        self._history.append((move, (2, s_area, s_idx, d_area, d_idx, refilled, card)))
+        return kind
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; IndexError at the deal."""
+        if not self._history:
+            raise IndexError("nothing to undo: this is the start of the game")
+        move, (tag, a, b, c, d, refilled, card) = self._history.pop()
+        if tag == 0:
+            for j in range(d - 1, -1, -1):
+                self._stock.append(self._reserve[j].pop())
+        elif tag == 1:
+            self._rows[a], self._rows[b] = self._rows[b], self._rows[a]
+        else:
+            s_area, s_idx, d_area, d_idx = a, b, c, d
+            if refilled:
+                self._stock.append(self._reserve[s_idx].pop())
+            if d_area == _ACE:
+                self._aces -= 1
+            elif d_area == _RES:
+                self._reserve[d_idx].pop()
+            else:
+                self._rows[d_idx].pop()
+            (self._reserve if s_area == _RES else self._rows)[s_idx].append(card)
+        return move
+
+    # ------------------------------------------------------------------ helpers for front ends
+
+    def space_warning(self, move: Move) -> SpaceWarning | None:
+        """The warning for ``move`` if it opens a space no available card can fill.
+
+        Only while the stock still has cards (once it is empty spaces don't
+        matter). ``move`` must be legal.
+        """
+        if move.src is None or move.src.area != "row" or not self._stock:
+            return None
+        kind = self._check(move)
+        if kind is MoveKind.INTERCHANGE:
+            return None
+        row = move.src.row
+        self.play(move)
+        try:
+            base = row + 2
+            fillable = any(p and rank_of(p[-1]) == base for p in self._reserve) or any(
+                len(p) == 1 and rank_of(p[0]) == base and i // self._width != row
+                for i, p in enumerate(self._rows)
+            )
+        finally:
+            self.undo()
+        return None if fillable else SpaceWarning(row)
+
+    def safe_moves(self) -> list[Move]:
+        """Moves that are never a mistake: an Ace from the reserve to the Ace pile."""
+        return [
+            Move(self._res_piles[j], ACE_PILE)
+            for j, p in enumerate(self._reserve)
+            if p and rank_of(p[-1]) == ACE
+        ]
+
+    def play_safe_moves(self) -> list[Move]:
+        """Play safe moves until none is left; return them in order."""
+        played: list[Move] = []
+        while True:
+            moves = self.safe_moves()
+            if not moves:
+                return played
+            for move in moves:
+                self.play(move)
+                played.append(move)
+
+    def describe(self, move: Move, symbols: bool = True) -> str:
+        """A move in words: ``R3 5♥ → A5 on 2♥``. The move must be legal."""
+        kind = self._check(move)
+        if kind is MoveKind.DEAL:
+            return f"Deal ({self.deals_left} left)"
+        assert move.src is not None and move.dst is not None
+        card = card_name(self._available_card(move.src), symbols)
+        head = f"{move.src.name} {card} → {move.dst.name}"
+        if kind is MoveKind.ACE:
+            return f"{move.src.name} {card} → Ace pile"
+        if kind is MoveKind.BUILD:
+            top = self._rows[self._row_index(move.dst)][-1]
+            return f"{head} on {card_name(top, symbols)}"
+        if kind is MoveKind.INTERCHANGE:
+            other = card_name(self._rows[self._row_index(move.dst)][0], symbols)
+            return f"{move.src.name} {card} ⇄ {move.dst.name} {other}"
+        if kind is MoveKind.FILL:
+            return f"{head} (space)"
+        return head
+
+    def __repr__(self) -> str:
+        return f"Game.from_position({self.position()!r})"
+
+
+def rank_plural(rank: int) -> str:
+    return RANK_PLURALS[rank - 1]
+
+
+__all__ = ["BUILD_SEQUENCES", "ROW_TITLES", "Game", "SpaceWarning", "Status", "full_deck"]
