@@ -1,0 +1,71 @@
+"""The ``reel`` command: ``reel play`` (terminal game), ``reel bot`` (Discord bot).
+
+With no subcommand, ``reel`` runs the bot when a Discord token is configured
+and the terminal game otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from .config import Config, ConfigError
+
+
+def _deal_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a deal number is a whole number, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reel",
+        description="Virginia Reel patience: play in the terminal or run the Discord bot. "
+        "With no command: the bot if DISCORD_TOKEN is set, else the terminal game.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = sub.add_parser("play", help="play in the terminal (resumes your saved game)")
+    play.add_argument("--deal", type=_deal_number, metavar="N", help="start deal number N")
+    suits = play.add_mutually_exclusive_group()
+    suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
+    suits.add_argument("--symbols", action="store_true", help="suits as symbols ♠ ♥ ♦ ♣ (saved)")
+    play.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
+    bot = sub.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN)")
+    bot.add_argument(
+        "--sync-global",
+        action="store_true",
+        help="publish the slash commands to every server (takes up to an hour to show)",
+    )
+    bot.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"reel: {exc}", file=sys.stderr)
+        return 2
+    command = args.command or ("bot" if config.discord_token else "play")
+    db_path = str(getattr(args, "db", None) or config.db_path)
+    if command == "play":
+        from .terminal import play
+
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        symbols = False if getattr(args, "ascii", False) else (True if getattr(args, "symbols", False) else None)
+        return play(db_path, getattr(args, "deal", None), symbols)
+    from dataclasses import replace
+    from pathlib import Path
+
+    from .discord_bot.app import run_bot
+
+    return run_bot(replace(config, db_path=Path(db_path)), sync_global=getattr(args, "sync_global", False))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""Settings from the environment or a ``.env`` file (every one listed in ``.env.example``)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DB_PATH = Path("reel.db")
+
+
+class ConfigError(ValueError):
+    """A setting with a value we cannot use; the message names the setting."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    discord_token: str | None
+    db_path: Path
+    dev_guild_id: int | None
+    log_level: str
+
+    def __repr__(self) -> str:  # never print the token
+        token = "set" if self.discord_token else "unset"
+        return (
+            f"Config(discord_token=<{token}>, db_path={str(self.db_path)!r}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r})"
+        )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, dotenv_path: str | Path = ".env") -> Config:
+        """Read settings: the process environment wins over ``.env``, which wins over defaults."""
+        values: dict[str, str] = {}
+        if Path(dotenv_path).is_file():
+            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+        values.update(os.environ if env is None else env)
+        token = values.get("DISCORD_TOKEN", "").strip() or None
+        db_path = Path(values.get("REEL_DB", "").strip() or DEFAULT_DB_PATH)
+        guild_text = values.get("REEL_DEV_GUILD", "").strip()
+        dev_guild_id: int | None = None
+        if guild_text:
+            if not guild_text.isdigit():
+                raise ConfigError(f"REEL_DEV_GUILD must be a server id (digits only), not {guild_text!r}")
+            dev_guild_id = int(guild_text)
+        log_level = values.get("REEL_LOG_LEVEL", "").strip().upper() or "INFO"
+        if not isinstance(logging.getLevelName(log_level), int):
+            raise ConfigError(f"REEL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+        return cls(token, db_path, dev_guild_id, log_level)
