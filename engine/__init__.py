@@ -1,11 +1,11 @@
 """Virginia Reel: the rules engine, pure and synchronous.
 
-    >>> from engine import Game, parse_move
-    >>> game = Game.new(1)
-    >>> move = game.legal_moves()[0]
-    >>> kind = game.play(move)
-    >>> game.undo() == move
-    True
+>>> from engine import Game, parse_move
+>>> game = Game.new(1)
+>>> move = game.legal_moves()[0]
+>>> kind = game.play(move)
+>>> game.undo() == move
+True
 """
 
 from .cards import card_name, parse_card

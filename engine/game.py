@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .cards import (
     ACE,
@@ -45,7 +45,7 @@ BUILD_SEQUENCES = ("2-5-8-J", "3-6-9-Q", "4-7-10-K")
 _ROW, _RES, _ACE = 0, 1, 2
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     PLAYING = "playing"
     WON = "won"
     STUCK = "stuck"
@@ -103,7 +103,9 @@ class Game:
         self._stock: list[int] = list(reversed(stock))
         self._aces = aces
         self._history: list[tuple[Move, tuple[int, int, int, int, int, int, int]]] = []
-        self._row_piles = [Pile("row", i // self._width, i % self._width) for i in range(len(self._rows))]
+        self._row_piles = [
+            Pile("row", i // self._width, i % self._width) for i in range(len(self._rows))
+        ]
         self._res_piles = [Pile("reserve", 0, j) for j in range(len(self._reserve))]
         self._validate()
 
@@ -149,7 +151,9 @@ class Game:
         if len(self._rows) != v.row_pile_count:
             raise PositionError(f"expected {v.row_pile_count} row piles, found {len(self._rows)}")
         if len(self._reserve) != v.reserve_piles:
-            raise PositionError(f"expected {v.reserve_piles} reserve piles, found {len(self._reserve)}")
+            raise PositionError(
+                f"expected {v.reserve_piles} reserve piles, found {len(self._reserve)}"
+            )
         if not 0 <= self._aces <= v.ace_total:
             raise PositionError(f"the Ace pile holds 0 to {v.ace_total} Aces, not {self._aces}")
         counts = [0] * 52
@@ -163,10 +167,14 @@ class Game:
             if rank_of(card) == ACE:
                 aces_elsewhere += n
                 if n > v.decks:
-                    raise PositionError(f"{card_name(card, False)} appears {n} times; {v.decks} packs hold {v.decks}")
+                    raise PositionError(
+                        f"{card_name(card, False)} appears {n} times; "
+                        f"{v.decks} packs hold {v.decks}"
+                    )
             elif n != v.decks:
                 raise PositionError(
-                    f"{card_name(card, False)} appears {n} times; every card must appear {v.decks} times"
+                    f"{card_name(card, False)} appears {n} times; "
+                    f"every card must appear {v.decks} times"
                 )
         if aces_elsewhere + self._aces != v.ace_total:
             raise PositionError(
@@ -176,6 +184,10 @@ class Game:
         for i, pile in enumerate(self._rows):
             if len(pile) <= 1:
                 continue
+            if len(pile) > 4:
+                raise PositionError(
+                    f"row pile {self._row_piles[i].name} holds more than four cards"
+                )
             base = i // self._width + 2
             if rank_of(pile[0]) != base or any(
                 pile[k] != pile[0] + k * RANK_STEP3 for k in range(1, len(pile))
@@ -184,8 +196,6 @@ class Game:
                     f"row pile {self._row_piles[i].name} holds more than one card but is not "
                     f"a {RANK_NAMES[base - 1]} built up in suit by threes"
                 )
-            if len(pile) > 4:
-                raise PositionError(f"row pile {self._row_piles[i].name} holds more than four cards")
 
     # ------------------------------------------------------------------ reading
 
@@ -281,7 +291,9 @@ class Game:
     def is_won(self) -> bool:
         if self._aces != self.variant.ace_total:
             return False
-        return all(len(p) == 4 and rank_of(p[0]) == i // self._width + 2 for i, p in enumerate(self._rows))
+        return all(
+            len(p) == 4 and rank_of(p[0]) == i // self._width + 2 for i, p in enumerate(self._rows)
+        )
 
     @property
     def status(self) -> Status:
@@ -382,18 +394,21 @@ class Game:
         if dst.area == "ace":
             if rank_of(card) != ACE:
                 raise IllegalMoveError(
-                    f"only Aces go to the Ace pile, and {card_name(card)} is not an Ace", "ace-pile-aces-only"
+                    f"only Aces go to the Ace pile, and {card_name(card)} is not an Ace",
+                    "ace-pile-aces-only",
                 )
             return MoveKind.ACE
         if dst.area == "reserve":
             if self.variant.reserve_refill == "any" and src.area == "row":
                 if self._reserve[self._res_index(dst)]:
                     raise IllegalMoveError(
-                        f"{dst.name} is not empty: only an empty reserve pile takes a card", "reserve-occupied"
+                        f"{dst.name} is not empty: only an empty reserve pile takes a card",
+                        "reserve-occupied",
                     )
                 return MoveKind.RESERVE
             raise IllegalMoveError(
-                "nothing is played onto the reserve: it only receives cards from the deal", "reserve-closed"
+                "nothing is played onto the reserve: it only receives cards from the deal",
+                "reserve-closed",
             )
         target = self._rows[self._row_index(dst)]
         row = dst.row
@@ -408,7 +423,7 @@ class Game:
         bottom = target[0]
         if len(target) == 1 and rank_of(bottom) != row + 2:
             # The destination holds a misplaced card: an interchange or nothing.
-            if src.area == "row":
+            if src.area == "row" and 2 <= rank_of(card) <= 4 and 2 <= rank_of(bottom) <= 4:
                 if src.row == row:
                     raise IllegalMoveError(
                         f"{src.name} and {dst.name} are in the same row: an interchange swaps "
@@ -418,12 +433,13 @@ class Game:
                 if rank_of(card) == row + 2 and rank_of(bottom) == src.row + 2:
                     return MoveKind.INTERCHANGE
                 raise IllegalMoveError(
-                    f"{card_name(card)} and {card_name(bottom)} can't change places: an interchange "
-                    "must put both cards in their proper rows",
+                    f"{card_name(card)} and {card_name(bottom)} can't change places: "
+                    "an interchange must put both cards in their proper rows",
                     "interchange-both-home",
                 )
             raise IllegalMoveError(
-                f"{card_name(card)} can't go on {card_name(bottom)}: nothing is built on a misplaced card",
+                f"{card_name(card)} can't go on {card_name(bottom)}: "
+                "nothing is built on a misplaced card",
                 "no-build-on-misplaced",
             )
         top = target[-1]
@@ -473,11 +489,15 @@ class Game:
         if src.area == "reserve":
             pile = self._reserve[self._res_index(src)]
             if not pile:
-                raise IllegalMoveError(f"{src.name} is empty: there is no card to move", "empty-source")
+                raise IllegalMoveError(
+                    f"{src.name} is empty: there is no card to move", "empty-source"
+                )
             return pile[-1]
         pile = self._rows[self._row_index(src)]
         if not pile:
-            raise IllegalMoveError(f"{src.name} is a space: there is no card to move", "empty-source")
+            raise IllegalMoveError(
+                f"{src.name} is a space: there is no card to move", "empty-source"
+            )
         if rank_of(pile[0]) == src.row + 2:
             raise IllegalMoveError(
                 f"{card_name(pile[-1])} is in its proper place and stays there", "based-cards-stay"
@@ -581,7 +601,12 @@ class Game:
         Only while the stock still has cards (once it is empty spaces don't
         matter). ``move`` must be legal.
         """
-        if move.src is None or move.src.area != "row" or not self._stock:
+        if (
+            move.src is None
+            or move.src.area != "row"
+            or not self._stock
+            or not self.variant.deal_needs_no_space
+        ):
             return None
         kind = self._check(move)
         if kind is MoveKind.INTERCHANGE:

@@ -10,7 +10,7 @@ Ace) follows from the position it is played in, as with a chess move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final, Literal
 
 from .variant import ROW_LETTERS
@@ -52,7 +52,7 @@ def reserve_pile(col: int) -> Pile:
     return Pile("reserve", 0, col)
 
 
-class MoveKind(str, Enum):
+class MoveKind(StrEnum):
     """What a move does, as the rule book names it."""
 
     BUILD = "build"

@@ -80,7 +80,9 @@ BIG_PARADE: Final = Variant(
     reserve_refill="stock",
 )  # fmt: skip
 
-VARIANTS: Final = {v.code: v for v in (VIRGINIA_REEL, ROYAL_PARADE, THREE_UP, BLUE_JACKET, BIG_PARADE)}
+VARIANTS: Final = {
+    v.code: v for v in (VIRGINIA_REEL, ROYAL_PARADE, THREE_UP, BLUE_JACKET, BIG_PARADE)
+}
 
 
 def variant_by_code(code: str) -> Variant:
