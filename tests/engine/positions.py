@@ -8,10 +8,13 @@ two packs goes to the stock (or the Ace pile, for ``aces`` of the Aces).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from reference import parse_cards
+
+from engine import Game
 
 RANK_CODES = "A23456789TJQK"
 SUIT_CODES = "SHDC"
@@ -77,3 +80,19 @@ FULL_ROWS: dict[str, str] = {
 def full_rows(**changes: str) -> dict[str, str]:
     """FULL_ROWS with some piles changed: ``full_rows(A4="5S", B8="-")``."""
     return FULL_ROWS | {k.upper(): v for k, v in changes.items()}
+
+
+def random_play(game: Game, rng: random.Random, care: float) -> Iterator[Game]:
+    """Play random legal moves until won or stuck, yielding the game before each move.
+
+    With probability ``care`` a move is chosen among those that are not the
+    deal and open no unfillable space, which takes games deeper than blind
+    random play; otherwise any legal move.
+    """
+    while True:
+        yield game
+        moves = game.legal_moves()
+        if not moves:
+            return
+        careful = [m for m in moves if not m.is_deal and game.space_warning(m) is None]
+        game.play(rng.choice(careful) if careful and rng.random() < care else rng.choice(moves))

@@ -1,0 +1,53 @@
+"""The engine's legal moves against an independent model of the rules (reference.py).
+
+Thousands of positions, reached by random legal play from random deals, are
+handed to the model as position strings; its set of legal moves must be
+exactly ``Game.legal_moves()``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import reference
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from positions import random_play
+
+from engine import MAX_DEAL, MIN_DEAL, Game, Status
+
+
+@given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
+@settings(derandomize=True, max_examples=300, deadline=None)
+def test_legal_moves_match_the_reference_model_along_random_games(
+    deal: int, seed: int, care: float
+) -> None:
+    checked = 0
+    for game in random_play(Game.new(deal), random.Random(seed), care):
+        position = game.position()
+        moves = game.legal_moves()
+        listed = [str(m) for m in moves]
+        assert len(listed) == len(set(listed)), f"a move listed twice in {position}"
+        assert set(listed) == reference.legal_moves(position), position
+        assert game.score == reference.cards_on_foundations(position)
+        assert (game.status is Status.WON) == reference.is_won(position)
+        assert (game.status is Status.PLAYING) == bool(moves)
+        checked += 1
+    assert checked > 1
+
+
+def test_the_reference_model_reads_a_hand_made_position() -> None:
+    position = (
+        "vr 2S,3S,4S,6S,7S,9S,TS,QS 3H,2H,4H,5H,7H,8H,TH,JH 4D,2D,3D,5D,6D,8D,9D,- "
+        "AS,5S,-,-,-,-,-,- " + "-" + " 0"
+    )
+    # Not a full deck, but the model only needs the piles.
+    assert reference.legal_moves(position) == {
+        "R1 ACE",  # an Ace
+        "R2 A1",  # 5♠ on 2♠
+        "A2 B2",  # 3♠ in row A with 2♥ in row B
+        "A3 C2",  # 4♠ in row A with 2♦ in row C
+        "B3 C3",  # 4♥ in row B with 3♦ in row C
+        "A3 C8",  # 4♠ fills row C's space
+        "B3 C8",  # 4♥ fills row C's space
+    }
