@@ -1,0 +1,248 @@
+"""Commands: the ``/reel`` slash command group, each handler a few lines that call the service.
+
+Board answers are public, so others in the channel can watch; refusals and
+errors (a ``ServiceError``'s message), settings, rules and help are private
+(ephemeral). ``/reel move`` autocompletes its ``from`` option with the legal
+moves in words (the value is the move itself, like ``R3 A5``, so picking one
+and sending plays it) and its ``to`` option with the places the chosen card
+can go.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Coroutine
+from typing import Any, Final
+
+import discord
+from discord import app_commands
+
+from engine import MAX_DEAL, MIN_DEAL
+
+from ..service import GameService, GameView, MoveChoice, ServiceError
+from .embeds import clip, help_embed, rules_embed, settings_embed
+from .replies import Interaction, send_error, send_private, within_deadline
+from .views import send_board
+
+log = logging.getLogger(__name__)
+
+CHOICE_LIMIT: Final = 25
+CHOICE_TEXT_LIMIT: Final = 100
+DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
+
+BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
+UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
+
+SUIT_CHOICES: Final = [
+    app_commands.Choice(name="Symbols ♠ ♥ ♦ ♣", value="symbols"),
+    app_commands.Choice(name="Letters S H D C", value="letters"),
+]
+
+
+def deal_number_from_text(text: str | int) -> int:
+    """The deal number typed in ``/reel new deal:``; ValueError with ``BAD_DEAL`` if it is not one.
+
+    The option is a string because Discord's integer options stop at 2**53,
+    and deal numbers run to 2**63 - 1.
+    """
+    cleaned = str(text).strip().replace(",", "").replace("_", "")
+    if not cleaned.isdigit() or len(cleaned) > DEAL_TEXT_LIMIT:
+        raise ValueError(BAD_DEAL)
+    return int(cleaned)
+
+
+def move_choices(choices: list[MoveChoice]) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``from``: each legal move, named in words, valued by its notation."""
+    return [
+        app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=c.text[:CHOICE_TEXT_LIMIT])
+        for c in choices[:CHOICE_LIMIT]
+    ]
+
+
+def destination_choices(
+    choices: list[MoveChoice], source: str, typed: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``to``: where the card named in ``from`` can go, filtered by what is typed.
+
+    ``source`` is what ``from`` holds: a pile (``R3``), or a whole move picked
+    from the list (``R3 A5``). Moves from that pile come first; if none start
+    with it (``from`` named a card, say) every move the service matched is offered.
+    """
+    head = source.split()[0].upper() if source.split() else ""
+    moves = [c for c in choices if len(c.text.split()) == 2]
+    same = [c for c in moves if c.text.split()[0].upper() == head]
+    typed_key = typed.strip().lower()
+    result: list[app_commands.Choice[str]] = []
+    seen: set[str] = set()
+    for c in same or moves:
+        dst = c.text.split()[1]
+        if dst in seen:
+            continue
+        if typed_key and not (dst.lower().startswith(typed_key) or typed_key in c.label.lower()):
+            continue
+        seen.add(dst)
+        result.append(app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=dst))
+        if len(result) == CHOICE_LIMIT:
+            break
+    return result
+
+
+class ReelCommands(app_commands.Group):
+    """``/reel ...``: every command of the game."""
+
+    def __init__(self, service: GameService) -> None:
+        super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
+        self.service = service
+
+    async def _board(self, interaction: Interaction, work: Coroutine[Any, Any, GameView]) -> None:
+        """Run a service call; post the board it returns, or the refusal privately."""
+        try:
+            view = await within_deadline(interaction, work)
+        except ServiceError as exc:
+            await send_error(interaction, exc.message)
+            return
+        await send_board(interaction, view)
+
+    @app_commands.command(
+        name="new", description="Start a new game: a random deal or the one you name"
+    )
+    @app_commands.describe(deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random deal")
+    async def new(
+        self, interaction: Interaction, deal: app_commands.Range[str, 1, 30] | None = None
+    ) -> None:
+        try:
+            number = None if deal is None else deal_number_from_text(deal)
+        except ValueError as exc:
+            await send_error(interaction, str(exc))
+            return
+        user, guild = interaction.user.id, interaction.guild_id
+        await self._board(interaction, self.service.new_game(user, guild, number))
+
+    @app_commands.command(name="show", description="Show your game's board again, here")
+    async def show(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.show(interaction.user.id))
+
+    @app_commands.command(
+        name="move", description="Move a card: pick a move from the list, or give from and to"
+    )
+    @app_commands.rename(from_="from")
+    @app_commands.describe(
+        from_="A move from the list, or the pile or card to move (R3, A5, 5h)",
+        to="Where it goes (A5, ACE); leave empty when 'from' is a whole move",
+    )
+    async def move(
+        self,
+        interaction: Interaction,
+        from_: app_commands.Range[str, 1, 100],
+        to: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        text = f"{from_} {to}" if to else from_
+        await self._board(interaction, self.service.move(interaction.user.id, text))
+
+    @move.autocomplete("from_")
+    async def move_from_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            choices = await self.service.move_choices(interaction.user.id, current, CHOICE_LIMIT)
+        except ServiceError:
+            return []
+        return move_choices(choices)
+
+    @move.autocomplete("to")
+    async def move_to_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        source = str(interaction.namespace["from"]) if "from" in interaction.namespace else ""
+        if not source.strip():
+            return []
+        try:
+            choices = await self.service.move_choices(interaction.user.id, source.split()[0], 100)
+        except ServiceError:
+            return []
+        return destination_choices(choices, source, current)
+
+    @app_commands.command(name="deal", description="Deal one card onto each reserve pile")
+    async def deal(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.deal(interaction.user.id))
+
+    @app_commands.command(name="undo", description="Take back your last move")
+    async def undo(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.undo(interaction.user.id))
+
+    @app_commands.command(
+        name="auto", description="Play the safe moves: reserve Aces to the Ace pile"
+    )
+    async def auto(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.auto(interaction.user.id))
+
+    @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
+    async def resign(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.resign(interaction.user.id))
+
+    @app_commands.command(
+        name="settings", description="Suits as symbols or letters; automatic Aces"
+    )
+    @app_commands.describe(
+        suits="Show suits as symbols (♠ ♥ ♦ ♣) or letters (S H D C)",
+        auto_aces="Play reserve Aces to the Ace pile automatically after each move",
+    )
+    @app_commands.choices(suits=SUIT_CHOICES)
+    async def settings(
+        self,
+        interaction: Interaction,
+        suits: app_commands.Choice[str] | None = None,
+        auto_aces: bool | None = None,
+    ) -> None:
+        user = interaction.user.id
+        changed = suits is not None or auto_aces is not None
+        symbols = None if suits is None else suits.value == "symbols"
+        try:
+            if changed:
+                saved = await self.service.update_settings(
+                    user, symbols=symbols, auto_aces=auto_aces
+                )
+            else:
+                saved = await self.service.get_settings(user)
+        except ServiceError as exc:
+            await send_error(interaction, exc.message)
+            return
+        await send_private(interaction, settings_embed(saved, changed))
+
+    @app_commands.command(name="rules", description="A short summary of the rules of Virginia Reel")
+    async def rules(self, interaction: Interaction) -> None:
+        await send_private(interaction, rules_embed())
+
+    @app_commands.command(name="help", description="The commands and how to make a move")
+    async def help(self, interaction: Interaction) -> None:
+        await send_private(interaction, help_embed(command_summaries(self)))
+
+
+def command_summaries(group: app_commands.Group) -> list[tuple[str, str]]:
+    """``("/reel move from [to]", description)`` for every command of the group."""
+    summaries = []
+    for command in group.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        params = " ".join(
+            p.display_name if p.required else f"[{p.display_name}]" for p in command.parameters
+        )
+        usage = f"/{command.qualified_name} {params}".rstrip()
+        summaries.append((usage, command.description))
+    return summaries
+
+
+async def on_tree_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
+    """A command failed outside the service's own refusals: log it, tell the player privately."""
+    if isinstance(error, app_commands.TransformerError):
+        message = f"I couldn't read {error.value!r} there. See /reel help."
+    elif isinstance(error, app_commands.CheckFailure):
+        message = "You can't use that command here."
+    else:
+        name = getattr(interaction.command, "qualified_name", "?")
+        log.error("command %s failed", name, exc_info=error)
+        message = UNEXPECTED
+    try:
+        await send_error(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not tell the player about the error", exc_info=True)

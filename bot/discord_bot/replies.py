@@ -1,0 +1,65 @@
+"""Replies: answering an interaction in time, publicly with a board or privately with an error.
+
+Discord drops an interaction that gets no answer within 3 seconds. The
+service is fast, but a slow disk must not cost a player their click:
+``within_deadline`` runs the service call and, if it has not finished after
+``DEFER_AFTER`` seconds, defers the interaction first (a "thinking" reply for a
+slash command, a deferred update for a button). The reply helpers here and in
+``views`` then answer through whichever path is still open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Coroutine
+from typing import Any, Final, TypeVar
+
+import discord
+
+from ..service import GameService
+from .embeds import error_embed
+
+T = TypeVar("T")
+
+DEFER_AFTER: Final = 1.5
+"""Seconds a service call may take before the interaction is deferred (Discord allows 3)."""
+
+Interaction = discord.Interaction[discord.Client]
+
+
+def service_of(interaction: Interaction) -> GameService:
+    """The game service of the bot this interaction came to."""
+    service = getattr(interaction.client, "reel_service", None)
+    if not isinstance(service, GameService):
+        raise RuntimeError("this client has no game service: build it with create_bot()")
+    return service
+
+
+async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work``; if it is slow, defer the interaction first so Discord keeps waiting."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True)
+    return await task
+
+
+async def send_private(interaction: Interaction, embed: discord.Embed) -> None:
+    """Answer only the person who asked (an ephemeral message)."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+        return
+    if interaction.type is discord.InteractionType.application_command:
+        # A deferred slash command shows a public "thinking" message: drop it first.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+async def send_error(interaction: Interaction, message: str) -> None:
+    """A refusal or an error, shown only to the person who asked."""
+    await send_private(interaction, error_embed(message))
