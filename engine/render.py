@@ -43,7 +43,11 @@ def render(game: Game, symbols: bool = True) -> str:
     """The board as text: rows A-C, reserve with depths, Aces, stock, score, moves."""
     lines: list[str] = []
     deal = f"Deal {game.deal_number}" if game.deal_number is not None else "Position"
-    lines.append(f"{deal} · move {game.move_count}")
+    header = f"{deal} · move {game.move_count}"
+    if display_width(header) <= MAX_WIDTH:
+        lines.append(header)
+    else:  # a 19-digit deal number: the move count gets its own line
+        lines += [deal, f"Move {game.move_count}"]
     lines.append(" " + "".join(f" {c + 1:<2}" for c in range(game.width)).rstrip())
     for r in range(ROWS):
         cells = []
@@ -57,7 +61,8 @@ def render(game: Game, symbols: bool = True) -> str:
         lines.append(ROW_LETTERS[r] + "".join(cells))
     reserve = game.reserve
     lines.append(
-        "R" + "".join(" " + board_code(p[-1], symbols) if p else EMPTY_RESERVE_CELL for p in reserve)
+        "R"
+        + "".join(" " + board_code(p[-1], symbols) if p else EMPTY_RESERVE_CELL for p in reserve)
     )
     lines.append(" " + "".join(f"{len(p):>3}" for p in reserve))
     deals = game.deals_left

@@ -96,3 +96,15 @@ def random_play(game: Game, rng: random.Random, care: float) -> Iterator[Game]:
             return
         careful = [m for m in moves if not m.is_deal and game.space_warning(m) is None]
         game.play(rng.choice(careful) if careful and rng.random() < care else rng.choice(moves))
+
+
+# Every row pile based and complete: the rows of a won game.
+WON_ROWS: dict[str, str] = {
+    f"{letter}{col}": "".join(rank + "SHDC"[(col - 1) % 4] for rank in ranks)
+    for letter, ranks in zip("ABC", ("258J", "369Q", "47TK"), strict=True)
+    for col in range(1, 9)
+}
+WON_POSITION = board(WON_ROWS, aces=8, stock="-")
+# Stock empty, no space, and the two 8♠ the spade piles of row A need lie
+# under the J♠ that would follow them: no legal move is left.
+STUCK_POSITION = board(WON_ROWS | {"A1": "2S5S", "A5": "2S5S"}, ["8SJS", "8SJS"], aces=8, stock="-")
