@@ -1,0 +1,720 @@
+"""The game service: the one async API that both front ends (Discord and terminal) call.
+
+Every player has at most one current game, across servers. A call names the
+player; the service loads the game (from a bounded in-memory cache, or by
+replaying the stored move list from the deal), checks the call, plays it on
+the engine, writes the new state to SQLite in its own transaction, and only
+then answers with a ``GameView``. If the write fails the cached game is
+dropped, so memory never runs ahead of the disk.
+
+Calls for one player are serialized by a per-player lock; calls for different
+players run side by side. A mutating call may carry the version of the board
+it was made from: if the game has changed since, it is refused with
+``StaleVersionError`` and nothing is applied, so two clicks on the same
+button play one move.
+
+Stored move list: the engine notation of each move since the deal, joined by
+``;`` (``R3 A5;R6 ACE;deal``). A move played automatically as part of the
+command before it (an Ace played by the auto-Aces setting, or the second and
+later moves of ``auto``) carries a ``+`` prefix, so ``undo`` takes back a
+whole command. A game has at most about 110 moves, so the list stays under
+1 KB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final, NoReturn
+
+from engine import (
+    DEAL,
+    AmbiguousMoveError,
+    DealNumberError,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Status,
+    Variant,
+    parse_move,
+    parse_pile,
+    render,
+    variant_by_code,
+)
+from engine.deal import check_deal_number
+
+from .store import (
+    FinishedGame,
+    GameStatus,
+    GameUpdate,
+    Outcome,
+    Store,
+    StoreError,
+    UserSettings,
+)
+
+log = logging.getLogger(__name__)
+
+RANDOM_DEAL_MAX: Final = 999_999_999
+MAX_CHOICE_CHARS: Final = 100
+MAX_MOVE_TEXT: Final = 100
+MOVE_SEPARATOR: Final = ";"
+AUTO_MARK: Final = "+"
+DEFAULT_VARIANT: Final = "vr"
+FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
+
+NEW_GAME_HINT: Final = "Start one with /reel new."
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+# ---------------------------------------------------------------------- the API's values
+
+
+@dataclass(frozen=True, slots=True)
+class MoveChoice:
+    text: str  # the move in notation, e.g. "R3 A5", "R6 ACE", "deal" (<= 100 chars)
+    label: str  # in words, e.g. "R3 5♥ → A5 on 2♥" (<= 100 chars)
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """Everything a front end needs to show a game after a call."""
+
+    user_id: int
+    guild_id: int | None  # server where the game was started (None: DM / terminal)
+    deal_number: int
+    board: str  # engine.render(...) with the user's suit setting
+    status: Status  # PLAYING / WON / STUCK
+    score: int  # cards on foundations 0..104
+    move_count: int
+    undo_count: int
+    deals_left: int
+    version: int  # game version counter; +1 on every change of the game
+    can_deal: bool
+    can_undo: bool
+    can_auto: bool  # a safe move (reserve Ace -> Ace pile) is available
+    message: str | None  # what just happened
+    warning: str | None  # the engine's SpaceWarning message for the last move
+    finished: bool  # the game is over and recorded (won, resigned, abandoned)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
+    auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
+
+
+# ---------------------------------------------------------------------- errors
+
+
+class ServiceError(Exception):
+    """A call the service refuses; ``message`` is a sentence for the player."""
+
+    default_message = "That didn't work."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class NoGameError(ServiceError):
+    default_message = f"You have no game in progress. {NEW_GAME_HINT}"
+
+
+class StaleVersionError(ServiceError):
+    default_message = (
+        "This board is out of date: your game has changed since it was shown, "
+        "so nothing was played. Here is the current board."
+    )
+
+
+class MoveError(ServiceError):
+    default_message = "That move can't be played."
+
+
+class BadInputError(ServiceError):
+    default_message = "That input isn't valid."
+
+
+class CorruptGameError(ServiceError):
+    default_message = (
+        "Your saved game can't be read, sorry: it has been reported. "
+        "Start a new game with /reel new."
+    )
+
+
+class StorageError(ServiceError):
+    """The database failed (disk full, I/O error): logged, and nothing was applied."""
+
+    default_message = "Your game couldn't be saved just now, so nothing changed. Try again."
+
+
+def _sentence(text: str) -> str:
+    """An engine message as a sentence: capital first letter, final full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def _clip(text: str, limit: int = MAX_CHOICE_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------------- move lists
+
+
+class _ReplayError(ValueError):
+    pass
+
+
+def new_deal(deal_number: int, variant: Variant) -> Game:
+    """The game at the deal. Tests replace this to start from a prepared position."""
+    return Game.new(deal_number, variant)
+
+
+def encode_moves(history: Sequence[Move], chained: Sequence[bool]) -> str:
+    """The stored move list: engine notation joined by ';', '+' marking automatic moves."""
+    return MOVE_SEPARATOR.join(
+        f"{AUTO_MARK}{move}" if auto else str(move)
+        for move, auto in zip(history, chained, strict=True)
+    )
+
+
+def replay(variant_code: str, deal_number: int, moves: str) -> tuple[Game, list[bool]]:
+    """The game a stored row describes, and which of its moves were automatic.
+
+    Raises ``_ReplayError`` saying what is wrong if the row can't be replayed.
+    """
+    try:
+        variant = variant_by_code(variant_code)
+        game = new_deal(deal_number, variant)
+    except (ValueError, TypeError) as exc:
+        raise _ReplayError(str(exc)) from None
+    chained: list[bool] = []
+    if not moves:
+        return game, chained
+    for number, token in enumerate(moves.split(MOVE_SEPARATOR), 1):
+        auto = token.startswith(AUTO_MARK)
+        text = token[1:] if auto else token
+        if text == "deal":
+            move = DEAL
+        else:
+            parts = text.split(" ")
+            piles = [parse_pile(game, part) for part in parts]
+            if len(parts) != 2 or piles[0] is None or piles[1] is None:
+                raise _ReplayError(f"move {number} {token!r} is not a stored move")
+            move = Move(piles[0], piles[1])
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:
+            raise _ReplayError(f"move {number} {token!r} is illegal: {exc}") from None
+        chained.append(auto)
+    return game, chained
+
+
+# ---------------------------------------------------------------------- cached games
+
+
+@dataclass(slots=True)
+class _Entry:
+    """A current game in memory, as it stands on disk."""
+
+    game: Game
+    chained: list[bool]  # per move played: made automatically as part of the command before
+    variant: str
+    guild_id: int | None
+    version: int
+    undo_count: int
+    status: GameStatus
+    started_at: datetime
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def moves_text(self) -> str:
+        return encode_moves(self.game.history, self.chained)
+
+    def undo_point(self) -> int | None:
+        """The history length after undoing the last command; None if there is none."""
+        for i in range(len(self.chained) - 1, -1, -1):
+            if not self.chained[i]:
+                return i
+        return None
+
+
+def _stored_status(game: Game) -> GameStatus:
+    status = game.status
+    if status is Status.WON:
+        return "won"
+    return "stuck" if status is Status.STUCK else "playing"
+
+
+class GameService:
+    """One current game per user, stored in SQLite; see the module docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 1024,
+        clock: Callable[[], datetime] = utcnow,
+        rng: random.Random | None = None,
+    ) -> None:
+        if cache_size < 1:
+            raise ValueError("cache_size must be at least 1")
+        self._store = store
+        self._cache_size = cache_size
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._games: OrderedDict[int, _Entry] = OrderedDict()
+        self._settings: OrderedDict[int, Settings] = OrderedDict()
+        # A lock lives while some call holds or awaits it, then goes away.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    async def close(self) -> None:
+        """Close the store (calls already queued on it finish first)."""
+        self._games.clear()
+        self._settings.clear()
+        await self._store.close()
+
+    # ------------------------------------------------------------------ the calls
+
+    async def new_game(
+        self, user_id: int, guild_id: int | None, deal_number: int | None = None
+    ) -> GameView:
+        """Deal a new game (a random deal when None); an unfinished game is recorded first."""
+        if deal_number is None:
+            deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
+        try:
+            check_deal_number(deal_number)
+        except DealNumberError as exc:
+            raise BadInputError(_sentence(str(exc))) from None
+        async with self._lock(user_id):
+            try:
+                old = await self._entry(user_id)
+            except CorruptGameError:
+                old = None  # logged already; the new game replaces the row, recording nothing
+            settings = await self._get_settings(user_id)
+            variant = variant_by_code(DEFAULT_VARIANT)
+            game = new_deal(deal_number, variant)
+            chained = [True] * len(game.play_safe_moves()) if settings.auto_aces else []
+            now = self._clock()
+            finished: FinishedGame | None = None
+            note = ""
+            if old is not None and not old.finished:
+                outcome: Outcome = "lost" if old.game.status is Status.STUCK else "abandoned"
+                finished = self._record(user_id, old, outcome, now)
+                note = f" (deal {old.game.deal_number} recorded as {outcome})"
+            self._evict(user_id)
+            try:
+                version = await self._store.start_game(
+                    user_id=user_id,
+                    guild_id=guild_id,
+                    variant=variant.code,
+                    deal_number=deal_number,
+                    moves=encode_moves(game.history, chained),
+                    status=_stored_status(game),
+                    started_at=now,
+                    replaces_version=None if old is None else old.version,
+                    finished=finished,
+                )
+            except (sqlite3.Error, StoreError) as exc:
+                raise self._storage_failure(user_id, exc) from exc
+            if version is None:
+                raise StaleVersionError()
+            entry = _Entry(
+                game=game,
+                chained=chained,
+                variant=variant.code,
+                guild_id=guild_id,
+                version=version,
+                undo_count=0,
+                status=_stored_status(game),
+                started_at=now,
+            )
+            self._cache_put(user_id, entry)
+            return self._view(user_id, entry, settings, f"New game: deal {deal_number}{note}")
+
+    async def show(self, user_id: int) -> GameView:
+        """The current game (or the last one, over), as it stands. NoGameError if none."""
+        async with self._lock(user_id):
+            entry = await self._entry(user_id)
+            if entry is None:
+                raise NoGameError()
+            return self._view(user_id, entry, await self._get_settings(user_id), None)
+
+    async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
+        """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if len(text) > MAX_MOVE_TEXT:
+                raise MoveError(
+                    f"That is too long for a move: type FROM TO, like 'r3 a5' (at most "
+                    f"{MAX_MOVE_TEXT} characters)."
+                )
+            try:
+                move = parse_move(entry.game, text)
+                entry.game.kind(move)
+            except (InvalidMoveError, AmbiguousMoveError, IllegalMoveError) as exc:
+                raise MoveError(_sentence(str(exc))) from None
+            return await self._play(user_id, entry, [move])
+
+    async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Deal a card onto each reserve pile."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            try:
+                entry.game.kind(DEAL)
+            except IllegalMoveError as exc:
+                raise MoveError(_sentence(str(exc))) from None
+            return await self._play(user_id, entry, [DEAL])
+
+    async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Play every safe move (reserve Aces to the Ace pile) until none is left."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if not entry.game.safe_moves():
+                raise MoveError(
+                    "There is no safe move to make: no Ace is on top of a reserve pile."
+                )
+            return await self._play(user_id, entry, [], auto=True)
+
+    async def undo(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Take back the last command (with the automatic moves that followed it)."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            point = entry.undo_point()
+            if point is None:
+                raise MoveError("There is nothing to undo: this is the start of the game.")
+            settings = await self._get_settings(user_id)
+            game = entry.game
+            try:
+                move = None
+                while game.move_count > point:
+                    move = game.undo()
+                    entry.chained.pop()
+                assert move is not None
+                label = game.describe(move, settings.symbols)
+                entry.undo_count += 1
+                await self._save(user_id, entry, None)
+            except BaseException:
+                self._evict(user_id)
+                raise
+            return self._view(user_id, entry, settings, f"Undid {label}")
+
+    async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Give up the current game; it is recorded as resigned."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            settings = await self._get_settings(user_id)
+            try:
+                await self._save(user_id, entry, "resigned")
+            except BaseException:
+                self._evict(user_id)
+                raise
+            game = entry.game
+            message = (
+                f"You resigned deal {game.deal_number} with {game.score}/"
+                f"{game.variant.card_total} cards home."
+            )
+            return self._view(user_id, entry, settings, message)
+
+    async def move_choices(
+        self, user_id: int, typed: str = "", limit: int = 25
+    ) -> list[MoveChoice]:
+        """Legal moves, most useful first, whose text or label contains ``typed``.
+
+        Empty when the user has no game in progress. Order: Aces, builds,
+        interchanges, fills, the deal (the engine's ``legal_moves`` order).
+        """
+        if limit <= 0:
+            return []
+        async with self._lock(user_id):
+            entry = await self._entry(user_id)
+            if entry is None or entry.finished:
+                return []
+            symbols = (await self._get_settings(user_id)).symbols
+            game = entry.game
+            wanted = typed.strip().casefold()
+            compact = "".join(wanted.split())
+            choices: list[MoveChoice] = []
+            for move in game.legal_moves():
+                text = str(move)
+                label = game.describe(move, symbols)
+                if wanted and not (
+                    wanted in text.casefold()
+                    or wanted in label.casefold()
+                    or compact in "".join(text.casefold().split())
+                ):
+                    continue
+                choices.append(MoveChoice(text=_clip(text), label=_clip(label)))
+                if len(choices) >= limit:
+                    break
+            return choices
+
+    async def get_settings(self, user_id: int) -> Settings:
+        async with self._lock(user_id):
+            return await self._get_settings(user_id)
+
+    async def update_settings(
+        self, user_id: int, *, symbols: bool | None = None, auto_aces: bool | None = None
+    ) -> Settings:
+        """Change some settings; the others keep their values."""
+        async with self._lock(user_id):
+            old = await self._get_settings(user_id)
+            new = Settings(
+                symbols=old.symbols if symbols is None else bool(symbols),
+                auto_aces=old.auto_aces if auto_aces is None else bool(auto_aces),
+            )
+            self._settings.pop(user_id, None)
+            try:
+                await self._store.save_settings(
+                    user_id, UserSettings(symbols=new.symbols, auto_aces=new.auto_aces)
+                )
+            except (sqlite3.Error, StoreError) as exc:
+                raise self._storage_failure(user_id, exc) from exc
+            self._settings_put(user_id, new)
+            return new
+
+    # ------------------------------------------------------------------ playing
+
+    async def _play(
+        self, user_id: int, entry: _Entry, moves: Iterable[Move], *, auto: bool = False
+    ) -> GameView:
+        """Play the command's moves (already checked legal), then automatic Aces, then save."""
+        settings = await self._get_settings(user_id)
+        game = entry.game
+        labels: list[str] = []
+        warning: str | None = None
+        try:
+            for move in moves:
+                space = game.space_warning(move)
+                warning = space.message if space is not None else None
+                labels.append(game.describe(move, settings.symbols))
+                game.play(move)
+                entry.chained.append(False)
+            command_moves = len(labels)
+            if auto or settings.auto_aces:
+                while safe := game.safe_moves():
+                    for move in safe:
+                        labels.append(game.describe(move, settings.symbols))
+                        game.play(move)
+                        entry.chained.append(bool(command_moves) or len(labels) > 1)
+            status = game.status
+            await self._save(user_id, entry, "won" if status is Status.WON else None)
+        except BaseException:
+            self._evict(user_id)
+            raise
+        if auto:
+            message = "Auto: " + ", ".join(labels)
+        else:
+            message = labels[0]
+            if len(labels) > 1:
+                message += (
+                    f" · then {len(labels) - 1} Ace{'s' if len(labels) > 2 else ''} to the Ace pile"
+                )
+        if status is Status.WON:
+            message += f" · You won deal {game.deal_number}!"
+        return self._view(user_id, entry, settings, message, warning)
+
+    async def _save(self, user_id: int, entry: _Entry, outcome: Outcome | None) -> None:
+        """Write the entry's new state (version + 1), recording the game if ``outcome``.
+
+        The caller has changed ``entry`` in place and drops it from the cache
+        if this raises.
+        """
+        now = self._clock()
+        game = entry.game
+        status: GameStatus = "resigned" if outcome == "resigned" else _stored_status(game)
+        update = GameUpdate(
+            user_id=user_id,
+            expected_version=entry.version,
+            version=entry.version + 1,
+            moves=entry.moves_text,
+            status=status,
+            undo_count=entry.undo_count,
+            updated_at=now,
+        )
+        finished = None if outcome is None else self._record(user_id, entry, outcome, now)
+        try:
+            saved = await self._store.save_game(update, finished)
+        except (sqlite3.Error, StoreError) as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if not saved:
+            log.warning(
+                "game of user %s changed under us (not at version %s)", user_id, entry.version
+            )
+            raise StaleVersionError()
+        entry.version += 1
+        entry.status = status
+        self._cache_put(user_id, entry)
+
+    def _record(self, user_id: int, entry: _Entry, outcome: Outcome, now: datetime) -> FinishedGame:
+        game = entry.game
+        assert game.deal_number is not None
+        return FinishedGame(
+            user_id=user_id,
+            guild_id=entry.guild_id,
+            variant=entry.variant,
+            deal_number=game.deal_number,
+            outcome=outcome,
+            score=game.score,
+            moves=entry.moves_text,
+            undos=entry.undo_count,
+            duration_s=max(0, int((now - entry.started_at).total_seconds())),
+            started_at=entry.started_at,
+            finished_at=now,
+        )
+
+    def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
+        log.error("database failure for user %s: %s", user_id, exc, exc_info=exc)
+        self._evict(user_id)
+        return StorageError()
+
+    # ------------------------------------------------------------------ loading
+
+    def _lock(self, user_id: int) -> asyncio.Lock:
+        lock = self._locks.get(user_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[user_id] = lock
+        return lock
+
+    async def _playable(self, user_id: int, expected_version: int | None) -> _Entry:
+        """The current game, checked against ``expected_version`` and not over."""
+        entry = await self._entry(user_id)
+        if entry is None:
+            raise NoGameError()
+        if expected_version is not None and expected_version != entry.version:
+            raise StaleVersionError()
+        if entry.finished:
+            how = "won" if entry.status == "won" else "resigned"
+            raise NoGameError(
+                f"Your game of deal {entry.game.deal_number} is over ({how}). "
+                "Start a new one with /reel new."
+            )
+        return entry
+
+    async def _entry(self, user_id: int) -> _Entry | None:
+        """The user's current game from the cache, or rebuilt from its stored row."""
+        entry = self._games.get(user_id)
+        if entry is not None:
+            self._games.move_to_end(user_id)
+            return entry
+        try:
+            row = await self._store.load_game(user_id)
+        except StoreError as exc:  # CorruptRowError: a value of the wrong type
+            self._corrupt(user_id, str(exc), None)
+        except sqlite3.Error as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if row is None:
+            return None
+        try:
+            game, chained = replay(row.variant, row.deal_number, row.moves)
+        except _ReplayError as exc:
+            self._corrupt(user_id, str(exc), row)
+        if row.status not in ("playing", "stuck", "won", "resigned"):
+            self._corrupt(user_id, f"status {row.status!r} is unknown", row)
+        if (row.status == "won") != (game.status is Status.WON):
+            self._corrupt(
+                user_id, f"status {row.status!r} but the game is {game.status.value}", row
+            )
+        entry = _Entry(
+            game=game,
+            chained=chained,
+            variant=row.variant,
+            guild_id=row.guild_id,
+            version=row.version,
+            undo_count=row.undo_count,
+            status=row.status,  # type: ignore[arg-type]  # checked just above
+            started_at=row.started_at,
+        )
+        self._cache_put(user_id, entry)
+        return entry
+
+    def _corrupt(self, user_id: int, reason: str, row: object) -> NoReturn:
+        log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
+        raise CorruptGameError()
+
+    def _cache_put(self, user_id: int, entry: _Entry) -> None:
+        self._games[user_id] = entry
+        self._games.move_to_end(user_id)
+        while len(self._games) > self._cache_size:
+            self._games.popitem(last=False)
+
+    def _evict(self, user_id: int) -> None:
+        self._games.pop(user_id, None)
+
+    async def _get_settings(self, user_id: int) -> Settings:
+        settings = self._settings.get(user_id)
+        if settings is not None:
+            self._settings.move_to_end(user_id)
+            return settings
+        try:
+            stored = await self._store.load_settings(user_id)
+        except (sqlite3.Error, StoreError) as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        settings = (
+            Settings()
+            if stored is None
+            else Settings(symbols=stored.symbols, auto_aces=stored.auto_aces)
+        )
+        self._settings_put(user_id, settings)
+        return settings
+
+    def _settings_put(self, user_id: int, settings: Settings) -> None:
+        self._settings[user_id] = settings
+        self._settings.move_to_end(user_id)
+        while len(self._settings) > self._cache_size:
+            self._settings.popitem(last=False)
+
+    # ------------------------------------------------------------------ views
+
+    def _view(
+        self,
+        user_id: int,
+        entry: _Entry,
+        settings: Settings,
+        message: str | None,
+        warning: str | None = None,
+    ) -> GameView:
+        game = entry.game
+        open_ = not entry.finished
+        assert game.deal_number is not None
+        return GameView(
+            user_id=user_id,
+            guild_id=entry.guild_id,
+            deal_number=game.deal_number,
+            board=render(game, settings.symbols),
+            status=game.status,
+            score=game.score,
+            move_count=game.move_count,
+            undo_count=entry.undo_count,
+            deals_left=game.deals_left,
+            version=entry.version,
+            can_deal=open_ and game.is_legal(DEAL),
+            can_undo=open_ and entry.undo_point() is not None,
+            can_auto=open_ and bool(game.safe_moves()),
+            message=message,
+            warning=warning,
+            finished=entry.finished,
+        )

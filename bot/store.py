@@ -1,0 +1,594 @@
+"""The SQLite store: the only module that speaks SQL.
+
+One aiosqlite connection (one worker thread) on a file, in WAL mode with
+``synchronous=FULL``: a transaction is on disk (the WAL fsynced) before the
+call that wrote it returns, so an acknowledged move survives a SIGKILL of the
+process and a power cut alike. ``docs/storage.md`` explains the schema, the
+migrations, the durability choice and the concurrency design.
+
+The connection runs in autocommit mode: a single-statement write (a move) is
+its own transaction and costs one trip to the worker thread. Writes of several
+statements (a new game that records the old one, a finished game) run inside
+``BEGIN IMMEDIATE ... COMMIT`` under an asyncio lock, and every other
+statement waits for such a transaction to end, so nothing ever runs inside
+someone else's transaction on the shared connection. Writes are shielded from
+cancellation: once started, a write completes (or fails) as a whole.
+
+The schema is created and upgraded by the numbered ``MIGRATIONS``
+(``PRAGMA user_version`` holds the number applied); a file written by a newer
+program is refused with ``SchemaTooNewError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Final, Literal, TypeVar
+
+import aiosqlite
+
+Outcome = Literal["won", "lost", "abandoned", "resigned"]
+OUTCOMES: Final = ("won", "lost", "abandoned", "resigned")
+GameStatus = Literal["playing", "stuck", "won", "resigned"]
+GAME_STATUSES: Final = ("playing", "stuck", "won", "resigned")
+
+BUSY_TIMEOUT_MS: Final = 5000
+PRAGMAS: Final = (
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+)
+
+_T = TypeVar("_T")
+
+
+class StoreError(Exception):
+    """The database file can't be used as it is."""
+
+
+class SchemaTooNewError(StoreError):
+    """The file was written by a newer program, with migrations this one doesn't know."""
+
+
+class CorruptRowError(StoreError):
+    """A stored row whose values have the wrong types (written by hand or by a bug)."""
+
+
+class _Refused(Exception):
+    """Raised inside a transaction to roll it back when a version check fails."""
+
+
+# ---------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentGame:
+    """A user's current game as stored: the deal and the moves played since."""
+
+    user_id: int
+    guild_id: int | None
+    variant: str
+    deal_number: int
+    moves: str  # the move list, see bot.service (engine notation joined by ';')
+    status: str  # one of GAME_STATUSES for a sound row
+    version: int
+    undo_count: int
+    started_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game over and recorded, credited to the server where it was started."""
+
+    user_id: int
+    guild_id: int | None
+    variant: str
+    deal_number: int
+    outcome: Outcome
+    score: int
+    moves: str
+    undos: int
+    duration_s: int
+    started_at: datetime
+    finished_at: datetime
+    daily_date: date | None = None
+    id: int | None = None  # given by the database
+
+    @property
+    def won(self) -> bool:
+        return self.outcome == "won"
+
+
+@dataclass(frozen=True, slots=True)
+class GameUpdate:
+    """A new state of a current game, written only if the row is still at ``expected_version``."""
+
+    user_id: int
+    expected_version: int
+    version: int
+    moves: str
+    status: GameStatus
+    undo_count: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    symbols: bool
+    auto_aces: bool
+
+
+# ---------------------------------------------------------------------- migrations
+
+Migration = Callable[[aiosqlite.Connection], Awaitable[None]]
+
+
+async def _v1_initial_schema(conn: aiosqlite.Connection) -> None:
+    """v1: current games, finished games, user settings."""
+    await conn.execute(
+        """
+        CREATE TABLE current_games (
+            user_id     INTEGER PRIMARY KEY,
+            guild_id    INTEGER,
+            variant     TEXT    NOT NULL,
+            deal_number INTEGER NOT NULL,
+            moves       TEXT    NOT NULL DEFAULT '',
+            status      TEXT    NOT NULL,
+            version     INTEGER NOT NULL,
+            undo_count  INTEGER NOT NULL DEFAULT 0,
+            started_at  TEXT    NOT NULL,
+            updated_at  TEXT    NOT NULL
+        )
+        """
+    )
+    await conn.execute(
+        """
+        CREATE TABLE finished_games (
+            id          INTEGER PRIMARY KEY,
+            user_id     INTEGER NOT NULL,
+            guild_id    INTEGER,
+            variant     TEXT    NOT NULL,
+            deal_number INTEGER NOT NULL,
+            outcome     TEXT    NOT NULL
+                        CHECK (outcome IN ('won', 'lost', 'abandoned', 'resigned')),
+            won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+            score       INTEGER NOT NULL,
+            moves       TEXT    NOT NULL,
+            undos       INTEGER NOT NULL,
+            duration_s  INTEGER NOT NULL,
+            started_at  TEXT    NOT NULL,
+            finished_at TEXT    NOT NULL,
+            daily_date  TEXT
+        )
+        """
+    )
+    await conn.execute(
+        "CREATE INDEX finished_games_by_user ON finished_games (user_id, finished_at)"
+    )
+    await conn.execute(
+        "CREATE INDEX finished_games_by_guild ON finished_games (guild_id, finished_at)"
+    )
+    await conn.execute(
+        """
+        CREATE TABLE user_settings (
+            user_id   INTEGER PRIMARY KEY,
+            symbols   INTEGER NOT NULL DEFAULT 1 CHECK (symbols IN (0, 1)),
+            auto_aces INTEGER NOT NULL DEFAULT 0 CHECK (auto_aces IN (0, 1))
+        )
+        """
+    )
+
+
+# Migration n (1-based) takes a database from user_version n - 1 to n. Append
+# new ones; never edit or reorder one that has shipped.
+MIGRATIONS: Final[Sequence[Migration]] = (_v1_initial_schema,)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+
+# ---------------------------------------------------------------------- conversions
+
+
+def _timestamp(value: datetime) -> str:
+    return value.isoformat()
+
+
+def _parse_timestamp(value: object, column: str) -> datetime:
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{column} is {value!r}, not a timestamp")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise CorruptRowError(f"{column} is {value!r}, not a timestamp") from None
+
+
+def _parse_date(value: object, column: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(_text(value, column))
+    except ValueError:
+        raise CorruptRowError(f"{column} is {value!r}, not a date") from None
+
+
+def _int(value: object, column: str) -> int:
+    if not isinstance(value, int):
+        raise CorruptRowError(f"{column} is {value!r}, not a whole number")
+    return value
+
+
+def _opt_int(value: object, column: str) -> int | None:
+    return None if value is None else _int(value, column)
+
+
+def _text(value: object, column: str) -> str:
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{column} is {value!r}, not text")
+    return value
+
+
+def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
+    user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
+    started_at, updated_at = row[8:]
+    return CurrentGame(
+        user_id=_int(user_id, "user_id"),
+        guild_id=_opt_int(guild_id, "guild_id"),
+        variant=_text(variant, "variant"),
+        deal_number=_int(deal_number, "deal_number"),
+        moves=_text(moves, "moves"),
+        status=_text(status, "status"),
+        version=_int(version, "version"),
+        undo_count=_int(undo_count, "undo_count"),
+        started_at=_parse_timestamp(started_at, "started_at"),
+        updated_at=_parse_timestamp(updated_at, "updated_at"),
+    )
+
+
+def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
+    id_, user_id, guild_id, variant, deal_number, outcome, score, moves = row[:8]
+    undos, duration_s, started_at, finished_at, daily_date = row[8:]
+    if outcome not in OUTCOMES:
+        raise CorruptRowError(f"outcome is {outcome!r}")
+    return FinishedGame(
+        id=_int(id_, "id"),
+        user_id=_int(user_id, "user_id"),
+        guild_id=_opt_int(guild_id, "guild_id"),
+        variant=_text(variant, "variant"),
+        deal_number=_int(deal_number, "deal_number"),
+        outcome=outcome,
+        score=_int(score, "score"),
+        moves=_text(moves, "moves"),
+        undos=_int(undos, "undos"),
+        duration_s=_int(duration_s, "duration_s"),
+        started_at=_parse_timestamp(started_at, "started_at"),
+        finished_at=_parse_timestamp(finished_at, "finished_at"),
+        daily_date=_parse_date(daily_date, "daily_date"),
+    )
+
+
+_CURRENT_COLUMNS: Final = (
+    "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
+    "started_at, updated_at"
+)
+_FINISHED_COLUMNS: Final = (
+    "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
+    "started_at, finished_at, daily_date"
+)
+
+
+# ---------------------------------------------------------------------- the store
+
+
+class Store:
+    """The game database. ``await Store.open(path)`` creates or migrates the file."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._conn: aiosqlite.Connection | None = None
+        self._tx_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        store = cls(path)
+        await store.connect()
+        return store
+
+    async def connect(self) -> None:
+        """Open the file (creating it if needed), set the pragmas and apply pending migrations."""
+        if self._conn is not None:
+            return
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            for pragma in PRAGMAS:
+                await conn.execute(pragma)
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode"))
+            if rows[0][0] != "wal":
+                raise StoreError(
+                    f"{self.path}: could not switch to WAL journal mode ({rows[0][0]})"
+                )
+            self._conn = conn
+            await self._migrate()
+        except BaseException:
+            self._conn = None
+            await conn.close()
+            raise
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            async with self._tx_lock:
+                await conn.close()
+
+    async def __aenter__(self) -> Store:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The open connection (for tests and tools that inspect the file)."""
+        if self._conn is None:
+            raise StoreError("the store is not open")
+        return self._conn
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _outside_transaction(self) -> aiosqlite.Connection:
+        """The connection, once no multi-statement transaction is open on it.
+
+        The caller must issue its statement right away (without awaiting
+        anything else first) so that it is queued before any new transaction.
+        """
+        while self._tx_lock.locked():
+            async with self._tx_lock:
+                pass
+        return self.connection
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._tx_lock:
+            conn = self.connection
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    async def _shielded(work: Awaitable[_T]) -> _T:
+        """Run a write to its end even if the caller is cancelled meanwhile."""
+        return await asyncio.shield(work)
+
+    async def _migrate(self) -> None:
+        conn = self.connection
+        found = await self.schema_version()
+        if found > SCHEMA_VERSION:
+            raise SchemaTooNewError(
+                f"{self.path} has schema version {found}, but this program knows versions up to "
+                f"{SCHEMA_VERSION}: it was written by a newer release. Upgrade the program, or "
+                "point REEL_DB at another file."
+            )
+        for number in range(found + 1, SCHEMA_VERSION + 1):
+            async with self._transaction():
+                # Another process may have migrated meanwhile: check under the write lock.
+                if await self.schema_version() >= number:
+                    continue
+                await MIGRATIONS[number - 1](conn)
+                # PRAGMA takes no parameters; number is an int from this module.
+                await conn.execute(f"PRAGMA user_version = {int(number)}")
+
+    async def schema_version(self) -> int:
+        rows = list(await self.connection.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0][0])
+
+    # ------------------------------------------------------------------ current games
+
+    async def load_game(self, user_id: int) -> CurrentGame | None:
+        """The user's current game, or None. ``CorruptRowError`` if a value has the wrong type."""
+        conn = await self._outside_transaction()
+        rows = list(
+            await conn.execute_fetchall(
+                f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_id = ?", (user_id,)
+            )
+        )
+        return _current_from_row(rows[0]) if rows else None
+
+    async def start_game(
+        self,
+        *,
+        user_id: int,
+        guild_id: int | None,
+        variant: str,
+        deal_number: int,
+        moves: str,
+        status: GameStatus,
+        started_at: datetime,
+        replaces_version: int | None,
+        finished: FinishedGame | None = None,
+    ) -> int | None:
+        """Make a new current game for the user, recording ``finished`` in the same transaction.
+
+        The new game's version is one more than the row it replaces (1 for a
+        first game), so versions never repeat for a user. With
+        ``replaces_version`` set, the old row must still be at that version;
+        with None, whatever is there is replaced. Returns the new version, or
+        None (and writes nothing) if the old row had moved on.
+        """
+        params: dict[str, object] = {
+            "user_id": user_id,
+            "guild_id": guild_id,
+            "variant": variant,
+            "deal_number": deal_number,
+            "moves": moves,
+            "status": status,
+            "started_at": _timestamp(started_at),
+            "replaces_version": replaces_version,
+        }
+        return await self._shielded(self._start_game(params, finished))
+
+    async def _start_game(
+        self, params: dict[str, object], finished: FinishedGame | None
+    ) -> int | None:
+        try:
+            async with self._transaction() as conn:
+                if finished is not None:
+                    await self._insert_finished(conn, finished)
+                rows = list(await conn.execute_fetchall(self._START_SQL, params))
+                if not rows:
+                    raise _Refused
+                return int(rows[0][0])
+        except _Refused:
+            return None
+
+    _START_SQL: Final = """
+        INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
+            version, undo_count, started_at, updated_at)
+        VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
+            1, 0, :started_at, :started_at)
+        ON CONFLICT (user_id) DO UPDATE SET
+            guild_id = excluded.guild_id,
+            variant = excluded.variant,
+            deal_number = excluded.deal_number,
+            moves = excluded.moves,
+            status = excluded.status,
+            version = CASE WHEN typeof(current_games.version) = 'integer'
+                           THEN current_games.version + 1 ELSE 1 END,
+            undo_count = 0,
+            started_at = excluded.started_at,
+            updated_at = excluded.updated_at
+        WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
+        RETURNING version
+    """
+
+    async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:
+        """Write a new state of a current game (and record it as finished, atomically).
+
+        Returns False, writing nothing, if the row is no longer at
+        ``update.expected_version`` (changed by another process) or is gone.
+        """
+        if finished is None:
+            return await self._shielded(self._update_game(update))
+        return await self._shielded(self._finish_game(update, finished))
+
+    _UPDATE_SQL: Final = """
+        UPDATE current_games
+        SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
+            updated_at = :updated_at
+        WHERE user_id = :user_id AND version = :expected_version
+    """
+
+    @staticmethod
+    def _update_params(u: GameUpdate) -> dict[str, object]:
+        return {
+            "version": u.version,
+            "moves": u.moves,
+            "status": u.status,
+            "undo_count": u.undo_count,
+            "updated_at": _timestamp(u.updated_at),
+            "user_id": u.user_id,
+            "expected_version": u.expected_version,
+        }
+
+    async def _update_game(self, update: GameUpdate) -> bool:
+        conn = await self._outside_transaction()
+        cursor = await conn.execute(self._UPDATE_SQL, self._update_params(update))
+        return cursor.rowcount == 1
+
+    async def _finish_game(self, update: GameUpdate, finished: FinishedGame) -> bool:
+        try:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(self._UPDATE_SQL, self._update_params(update))
+                if cursor.rowcount != 1:
+                    raise _Refused
+                await self._insert_finished(conn, finished)
+        except _Refused:
+            return False
+        return True
+
+    @staticmethod
+    async def _insert_finished(conn: aiosqlite.Connection, f: FinishedGame) -> None:
+        await conn.execute(
+            """
+            INSERT INTO finished_games (user_id, guild_id, variant, deal_number, outcome, won,
+                score, moves, undos, duration_s, started_at, finished_at, daily_date)
+            VALUES (:user_id, :guild_id, :variant, :deal_number, :outcome, :won,
+                :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date)
+            """,
+            {
+                "user_id": f.user_id,
+                "guild_id": f.guild_id,
+                "variant": f.variant,
+                "deal_number": f.deal_number,
+                "outcome": f.outcome,
+                "won": int(f.won),
+                "score": f.score,
+                "moves": f.moves,
+                "undos": f.undos,
+                "duration_s": f.duration_s,
+                "started_at": _timestamp(f.started_at),
+                "finished_at": _timestamp(f.finished_at),
+                "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
+            },
+        )
+
+    # ------------------------------------------------------------------ finished games
+
+    async def finished_games(self, user_id: int | None = None) -> list[FinishedGame]:
+        """Recorded games, oldest first: one user's, or everyone's."""
+        conn = await self._outside_transaction()
+        if user_id is None:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_FINISHED_COLUMNS} FROM finished_games ORDER BY id"
+            )
+        else:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? ORDER BY id",
+                (user_id,),
+            )
+        return [_finished_from_row(row) for row in rows]
+
+    # ------------------------------------------------------------------ settings
+
+    async def load_settings(self, user_id: int) -> UserSettings | None:
+        conn = await self._outside_transaction()
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT symbols, auto_aces FROM user_settings WHERE user_id = ?", (user_id,)
+            )
+        )
+        if not rows:
+            return None
+        symbols, auto_aces = rows[0]
+        return UserSettings(symbols=bool(symbols), auto_aces=bool(auto_aces))
+
+    async def save_settings(self, user_id: int, settings: UserSettings) -> None:
+        await self._shielded(self._save_settings(user_id, settings))
+
+    async def _save_settings(self, user_id: int, settings: UserSettings) -> None:
+        conn = await self._outside_transaction()
+        await conn.execute(
+            """
+            INSERT INTO user_settings (user_id, symbols, auto_aces) VALUES (?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET
+                symbols = excluded.symbols, auto_aces = excluded.auto_aces
+            """,
+            (user_id, int(settings.symbols), int(settings.auto_aces)),
+        )
+
+    # ------------------------------------------------------------------ checks
+
+    async def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" for a sound file."""
+        conn = await self._outside_transaction()
+        rows = list(await conn.execute_fetchall("PRAGMA integrity_check"))
+        return "\n".join(str(row[0]) for row in rows)
