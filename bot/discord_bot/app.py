@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import sys
 from typing import Any, Final
 
@@ -22,7 +23,7 @@ from discord.ext import commands
 
 from ..config import Config
 from ..service import GameService
-from ..store import Store
+from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
 from .views import BoardButton
 
@@ -130,7 +131,11 @@ def run_bot(config: Config, sync_global: bool = False) -> int:
 
 
 async def _serve(config: Config, token: str, sync_global: bool) -> int:
-    store = await Store.open(config.db_path)
+    try:
+        store = await Store.open(config.db_path)
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        print(f"reel bot: cannot open the database {str(config.db_path)!r}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     service = GameService(store)
     bot = create_bot(service, dev_guild_id=config.dev_guild_id, sync_global=sync_global)
     try:
