@@ -72,8 +72,8 @@ def _card_or_pile(game: Game, token: str) -> tuple[list[Pile], str]:
     if card is not None:
         return _source_piles_of_card(game, card), token.upper()
     raise InvalidMoveError(
-        f"I don't know {token!r}: name a pile (A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) "
-        "or a card (5h, 10♦, TD)"
+        f"I don't know {token!r}: name a pile "
+        f"(A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) or a card (5h, 10♦, TD)"
     )
 
 
@@ -87,7 +87,9 @@ def parse_move(game: Game, text: str) -> Move:
     """
     cleaned = text.strip().lower()
     if not cleaned:
-        raise InvalidMoveError("type a move: FROM TO (like 'r3 a5'), a card alone (like '5h'), or 'deal'")
+        raise InvalidMoveError(
+            "type a move: FROM TO (like 'r3 a5'), a card alone (like '5h'), or 'deal'"
+        )
     if cleaned in DEAL_WORDS:
         return DEAL
     tokens = [t for t in _SEPARATORS.split(cleaned) if t]
@@ -152,6 +154,7 @@ def _ambiguity(game: Game, moves: list[Move]) -> str:
 # ---------------------------------------------------------------------- position strings
 
 _CARD_RE: Final = re.compile(r"(10|[a2-9tjqk])([shdc])")
+_ACE_COUNT_RE: Final = re.compile(r"[0-9]{1,2}")
 
 
 def format_position(game: Game) -> str:
@@ -176,12 +179,14 @@ def format_position(game: Game) -> str:
 def _parse_cards(text: str, where: str) -> list[int]:
     if text == "-":
         return []
+    if not text:
+        raise PositionError(f"an empty pile in {where} is written '-', not left blank")
     cards: list[int] = []
     pos = 0
     while pos < len(text):
         m = _CARD_RE.match(text, pos)
         if not m:
-            raise PositionError(f"bad card {text[pos:pos + 3]!r} in {where}")
+            raise PositionError(f"bad card {text[pos : pos + 3]!r} in {where}")
         rank_text, suit_text = m.groups()
         rank = 10 if rank_text == "10" else "a23456789tjqk".index(rank_text) + 1
         cards.append(make_card(rank, SUIT_LETTERS.lower().index(suit_text)))
@@ -194,7 +199,8 @@ def parse_position(text: str) -> Game:
     fields = text.strip().lower().split()
     if len(fields) != 7:
         raise PositionError(
-            f"a position has 7 fields (variant, rows A B C, reserve, stock, aces); found {len(fields)}"
+            "a position has 7 fields (variant, rows A B C, reserve, stock, aces); "
+            f"found {len(fields)}"
         )
     try:
         variant = variant_by_code(fields[0])
@@ -205,13 +211,13 @@ def parse_position(text: str) -> Game:
         piles = fields[1 + r].split(",")
         if len(piles) != variant.piles_per_row:
             raise PositionError(
-                f"row {ROW_LETTERS[r]} has {len(piles)} piles; {variant.name} has {variant.piles_per_row}"
+                f"row {ROW_LETTERS[r]} has {len(piles)} piles; "
+                f"{variant.name} has {variant.piles_per_row}"
             )
         rows += [_parse_cards(p, f"row {ROW_LETTERS[r]}") for p in piles]
     reserve_fields = fields[4].split(",")
     reserve = [_parse_cards(p, "the reserve") for p in reserve_fields]
     stock = _parse_cards(fields[5], "the stock")
-    if not fields[6].isdigit():
+    if not _ACE_COUNT_RE.fullmatch(fields[6]):
         raise PositionError(f"the Ace count must be a number, not {fields[6]!r}")
     return Game(rows, reserve, stock, int(fields[6]), variant)
-

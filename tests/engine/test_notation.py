@@ -1,0 +1,192 @@
+"""The move parser every front end uses, and position-string errors."""
+
+from __future__ import annotations
+
+import pytest
+from positions import board, full_rows
+
+from engine import (
+    ACE_PILE,
+    DEAL,
+    AmbiguousMoveError,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Pile,
+    PositionError,
+    parse_move,
+    parse_pile,
+)
+
+A1, A5, B2, B4, B6 = (Pile("row", r, c) for r, c in ((0, 0), (0, 4), (1, 1), (1, 3), (1, 5)))
+R1, R2 = Pile("reserve", 0, 0), Pile("reserve", 0, 1)
+
+
+@pytest.fixture
+def game() -> Game:
+    # 5♥ on R1 builds on 2♥ at A1; 10♦ on R2 builds on 7♦ at C1; an Ace on R3.
+    return Game.from_position(
+        board(full_rows(A1="2H", B4="9C", C1="4D7D", B6="-", B7="-"), ["5H", "TD", "AC", "3C"])
+    )
+
+
+# ---------------------------------------------------------------- FROM TO
+
+
+@pytest.mark.parametrize("text", ["R1 A1", "r1 a1", "  r1   A1 ", "R1->A1", "r1 → a1", "r1,a1"])
+def test_from_to_is_read_in_any_case_and_with_any_separator(game: Game, text: str) -> None:
+    assert parse_move(game, text) == Move(R1, A1)
+
+
+@pytest.mark.parametrize("text", ["5h on 2h", "5H to A1", "5♥ a1", "r1 2♥", "5♥️ 2♥️", "5♡ A1"])
+def test_cards_name_their_piles(game: Game, text: str) -> None:
+    assert parse_move(game, text) == Move(R1, A1)
+
+
+@pytest.mark.parametrize("text", ["r3 ace", "R3 ACE", "r3 aces", "r3 @", "r3 ap", "ac ace"])
+def test_the_ace_pile_has_aliases(game: Game, text: str) -> None:
+    assert parse_move(game, text) == Move(Pile("reserve", 0, 2), ACE_PILE)
+
+
+@pytest.mark.parametrize("text", ["deal", "DEAL", " Deal ", "dl"])
+def test_deal_is_a_word(game: Game, text: str) -> None:
+    assert parse_move(game, text) is DEAL
+
+
+def test_a_row_letter_alone_as_destination_means_its_leftmost_space(game: Game) -> None:
+    assert parse_move(game, "r4 b") == Move(Pile("reserve", 0, 3), B6)
+    with pytest.raises(InvalidMoveError, match="row A has no space"):
+        parse_move(game, "r1 a")
+
+
+# ---------------------------------------------------------------- one token
+
+
+@pytest.mark.parametrize("text", ["10d", "TD", "td", "10♦", "t♦", "T♦️"])
+def test_a_card_alone_moves_to_its_one_destination_with_10_or_t(game: Game, text: str) -> None:
+    assert parse_move(game, text) == Move(R2, Pile("row", 2, 0))
+
+
+def test_a_pile_alone_moves_its_card_to_its_one_destination(game: Game) -> None:
+    assert parse_move(game, "r1") == Move(R1, A1)
+    assert parse_move(game, "R3") == Move(Pile("reserve", 0, 2), ACE_PILE)
+
+
+def test_fills_into_several_spaces_of_one_row_count_as_one_destination(game: Game) -> None:
+    # 3♣ may fill B6 or B7; those are the same move in effect: the leftmost is chosen.
+    assert parse_move(game, "3c") == Move(Pile("reserve", 0, 3), B6)
+
+
+def test_a_card_with_two_destinations_is_ambiguous() -> None:
+    game = Game.from_position(board({"A1": "2H", "A5": "2H"}, ["5H"]))
+    with pytest.raises(AmbiguousMoveError) as caught:
+        parse_move(game, "5h")
+    message = str(caught.value)
+    assert "fits 2 moves" in message and "'R1 A1'" in message and "'R1 A5'" in message
+    assert parse_move(game, "5h a5") == Move(R1, A5)
+
+
+def test_a_card_in_two_places_with_one_legal_move_is_not_ambiguous() -> None:
+    # One 5♥ tops the based pile A5 and stays; the other, misplaced at C3, may move.
+    game = Game.from_position(board({"A1": "2H", "A5": "2H5H", "C3": "5H"}))
+    assert parse_move(game, "5h a1") == Move(Pile("row", 2, 2), A1)
+    assert parse_move(game, "5h") == Move(Pile("row", 2, 2), A1)
+
+
+def test_a_card_in_two_places_both_free_is_ambiguous() -> None:
+    game = Game.from_position(board({"A1": "2H", "C3": "5H"}, ["9S5H"]))
+    with pytest.raises(AmbiguousMoveError, match=r"'R1 A1'.*'C3 A1'"):
+        parse_move(game, "5h")
+
+
+def test_a_based_card_alone_says_it_stays(game: Game) -> None:
+    with pytest.raises(IllegalMoveError, match="in its proper place and stays there"):
+        parse_move(game, "7d")
+
+
+# ---------------------------------------------------------------- bad text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "type a move"),
+        ("   ", "type a move"),
+        ("xyz", "I don't know 'xyz'"),
+        ("r9 a1", "I don't know 'r9'"),
+        ("r1 a9", "I don't know 'a9'"),
+        ("r1 z1", "name a pile"),
+        ("r1 a1 b2", "is not a move: give FROM and TO"),
+        ("kd", "KD is not on top of any pile"),
+        ("5s", "has no legal move right now"),
+        ("1h a1", "I don't know '1h'"),
+        ("11h a1", "I don't know"),
+    ],
+)
+def test_bad_text_is_an_invalid_move_with_a_helpful_message(text: str, words: str) -> None:
+    game = Game.from_position(board({"A1": "2H", "B3": "5S"}, ["5H"]))
+    before = game.position()
+    with pytest.raises(InvalidMoveError) as caught:
+        parse_move(game, text)
+    assert words in str(caught.value)
+    assert game.position() == before
+
+
+def test_parse_errors_are_value_errors() -> None:
+    for error in (InvalidMoveError, AmbiguousMoveError, PositionError):
+        assert issubclass(error, ValueError)
+
+
+def test_pile_names() -> None:
+    game = Game.new(1)
+    assert parse_pile(game, "a1") == A1
+    assert parse_pile(game, "B4") == B4
+    assert parse_pile(game, "r2") == R2
+    assert parse_pile(game, "Ace") == ACE_PILE
+    assert [parse_pile(game, t) for t in ("a0", "a9", "r0", "r9", "d1", "b", "")] == [None] * 7
+    assert [str(p) for p in (A1, B2, R2, ACE_PILE)] == ["A1", "B2", "R2", "ACE"]
+
+
+# ---------------------------------------------------------------- position strings
+
+
+GOOD = board(full_rows(), ["5H", "TD"])
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "7 fields"),
+        (GOOD.rsplit(" ", 1)[0], "found 6"),
+        (GOOD + " 0", "found 8"),
+        ("xx" + GOOD[2:], "unknown variant 'xx'"),
+        (GOOD.replace("2S,3S", "2X,3S", 1), "bad card '2x' in row A"),
+        (GOOD.replace("2S,3S", "2S,3S,4S", 1), "row A has 9 piles"),
+        (GOOD.replace("2S,3S", "2S3S", 1), "row A has 7 piles"),
+        (GOOD.replace("2S,3S", "2S5S,3S", 1), "appears 3 times"),
+        (GOOD.replace("2S,3S", "2S,-", 1), "3S appears 1 times"),
+        (board({"A1": "2S6S"}), "A1 holds more than one card but is not a Two built up"),
+        (board({"B2": "6S9S"}), "B2 holds more than one card but is not a Three built up"),
+        (GOOD.replace("2S,3S", ",3S", 1), "empty pile in row A is written '-'"),
+        (GOOD.rsplit(" ", 1)[0] + " x", "Ace count must be a number"),
+        (GOOD.rsplit(" ", 1)[0] + " ²", "Ace count must be a number"),
+        (GOOD.rsplit(" ", 1)[0] + " 9", "the Ace pile holds 0 to 8 Aces"),
+        (GOOD.rsplit(" ", 1)[0] + " 1", "make 9, not 8"),
+    ],
+)
+def test_bad_position_strings_raise_position_errors_that_say_why(text: str, words: str) -> None:
+    with pytest.raises(PositionError) as caught:
+        Game.from_position(text)
+    assert words in str(caught.value)
+
+
+def test_a_pile_of_more_than_four_cards_is_no_position() -> None:
+    with pytest.raises(PositionError, match="A1 holds more than four cards"):
+        Game.from_position(board({"A1": "2S5S8SJSAS"}))
+
+
+def test_a_position_string_reads_ten_as_10_or_t_in_any_case() -> None:
+    text = board(full_rows(), ["5H", "TD"])
+    assert Game.from_position(text.replace("TD,", "10d,", 1)).position() == text
+    assert Game.from_position(text.lower()).position() == text
