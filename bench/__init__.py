@@ -1,0 +1,1 @@
+"""Benchmark scripts: each prints figures; run them as `python bench/NAME.py`."""
