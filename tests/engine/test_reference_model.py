@@ -18,7 +18,7 @@ from engine import MAX_DEAL, MIN_DEAL, Game, Status
 
 
 @given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
-@settings(derandomize=True, max_examples=300, deadline=None)
+@settings(derandomize=True, max_examples=600, deadline=None)
 def test_legal_moves_match_the_reference_model_along_random_games(
     deal: int, seed: int, care: float
 ) -> None:
