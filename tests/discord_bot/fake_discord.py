@@ -794,11 +794,12 @@ class InteractionResult:
         self.choices: list[dict[str, Any]] | None = None
         self.violations: list[Violation] = []
         self.answered_late_or_never = False
-        self._message_version_at_click: int | None = None
+        self.clicked_message_id: int | None = None  # for a component interaction
+        self._version_at_click = 0
         if self.type == MESSAGE_COMPONENT:
-            self.message_id = int(payload["message"]["id"])
+            self.message_id = self.clicked_message_id = int(payload["message"]["id"])
             clicked = fake.messages.get(self.message_id)
-            self._message_version_at_click = clicked.version if clicked else 0
+            self._version_at_click = clicked.version if clicked else 0
 
     def __repr__(self) -> str:
         return (
@@ -819,7 +820,11 @@ class InteractionResult:
 
     @property
     def message(self) -> FakeMessage | None:
-        """The response message in its latest state (for a click: the clicked message)."""
+        """The response message (@original) in its latest state.
+
+        For a click answered with type 6 or 7 (or not yet answered) that is the clicked
+        message; answered with type 4 or 5 it is the new reply.
+        """
         if self.message_id is None:
             return None
         return self.fake.messages.get(self.message_id)
@@ -834,12 +839,17 @@ class InteractionResult:
         return [self.fake.messages[i] for i in self.followup_ids]
 
     @property
+    def clicked_message(self) -> FakeMessage | None:
+        """For a component interaction: the message whose component was used."""
+        if self.clicked_message_id is None:
+            return None
+        return self.fake.messages.get(self.clicked_message_id)
+
+    @property
     def edited(self) -> bool:
         """For a click: whether the clicked message was changed since the click."""
-        message = self.message
-        if message is None or self._message_version_at_click is None:
-            return False
-        return message.version > self._message_version_at_click
+        message = self.clicked_message
+        return message is not None and message.version > self._version_at_click
 
     def raise_violations(self) -> None:
         if self.violations:
@@ -1055,6 +1065,8 @@ class FakeDiscord:
 
         An error from ``bot.start`` (e.g. discord.LoginFailure) propagates.
         """
+        if self.api_base != discord.http.Route.BASE:
+            raise RuntimeError("use FakeDiscord.patched() first: the bot would reach discord.com")
         task = asyncio.create_task(bot.start(token), name=f"fake-discord-bot-{id(bot)}")
         try:
             deadline = asyncio.get_running_loop().time() + timeout

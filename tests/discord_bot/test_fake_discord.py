@@ -16,6 +16,7 @@ from fake_discord import (
     UPDATE_MESSAGE,
     DiscordViolation,
     FakeDiscord,
+    FakeMessage,
     command_errors,
     component_errors,
     embed_errors,
@@ -39,6 +40,10 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t:count
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        started_by = interaction.message.interaction_metadata if interaction.message else None
+        if started_by is not None and started_by.user.id != interaction.user.id:
+            await interaction.response.send_message("not your counter", ephemeral=True)
+            return
         await interaction.response.edit_message(
             embed=counter_embed(self.n + 1), view=counter_view(self.n + 1)
         )
@@ -185,6 +190,49 @@ async def test_clicking_the_button_updates_the_message_in_place(
     again = await fake.click(alice, board, label="Clicked 1")
     assert again.callback_type == UPDATE_MESSAGE
     assert board.custom_ids == ["t:count:2"]
+
+
+async def test_another_users_click_gets_an_ephemeral_reply(
+    fake: FakeDiscord, start_bot: Any
+) -> None:
+    await start_bot(TinyBot(fake.guild.id))
+    board = (
+        await fake.slash(fake.user("alice"), "t", sub="pick", options={"fruit": "apple"})
+    ).message
+    assert board is not None
+    click = await fake.click(fake.user("bob"), board, "t:count:0")
+    assert click.callback_type == 4 and click.ephemeral
+    assert click.message is not None and click.message.content == "not your counter"
+    assert click.clicked_message is board and not click.edited
+
+
+async def test_two_clicks_at_once_are_both_delivered(fake: FakeDiscord, start_bot: Any) -> None:
+    await start_bot(TinyBot(fake.guild.id))
+    alice = fake.user("alice")
+    board = (await fake.slash(alice, "t", sub="pick", options={"fruit": "apple"})).message
+    assert board is not None
+    clicks = await asyncio.gather(
+        fake.click(alice, board, "t:count:0"), fake.click(alice, board, "t:count:0")
+    )
+    assert [c.callback_type for c in clicks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
+    assert board.version == 2 and board.custom_ids == ["t:count:1"]
+
+
+async def test_a_user_cannot_click_a_disabled_or_missing_button(fake: FakeDiscord) -> None:
+    button = {"type": 2, "style": 1, "custom_id": "off", "label": "Off", "disabled": True}
+    message = FakeMessage(
+        id=1,
+        channel_id=fake.guild.channel_id,
+        guild_id=fake.guild.id,
+        author=fake.bot_user,
+        components=[{"type": 1, "components": [button]}],
+    )
+    fake.messages[message.id] = message
+    with pytest.raises(ValueError, match="disabled"):
+        await fake.click(fake.user("alice"), message, "off")
+    with pytest.raises(LookupError, match="no component 'on'"):
+        await fake.click(fake.user("alice"), message, "on")
+    assert not fake.interactions
 
 
 async def test_a_new_bot_object_handles_the_old_messages_button(
