@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .game import Game
 from .moves import Move, MoveKind
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     WON = "won"
     UNWINNABLE = "unwinnable"
     UNKNOWN = "unknown"
@@ -76,10 +76,9 @@ def _ordered(game: Game, moves: list[Move]) -> list[Move]:
         if move.is_deal:
             return 9
         kind = game.kind(move)
-        opens_space = move.src is not None and move.src.area == "row" and kind is not MoveKind.INTERCHANGE
         if kind is MoveKind.INTERCHANGE:
             return 1
-        if opens_space:
+        if move.src is not None and move.src.area == "row":  # leaves a space behind
             return 4 if game.space_warning(move) is None else 6
         if kind is MoveKind.BUILD:
             return 0
