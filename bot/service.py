@@ -160,15 +160,6 @@ class StorageError(ServiceError):
     default_message = "Your game couldn't be saved just now, so nothing changed. Try again."
 
 
-def _sentence(text: str) -> str:
-    """An engine message as a sentence: capital first letter, final full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
-
-
 def _clip(text: str, limit: int = MAX_CHOICE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -307,7 +298,7 @@ class GameService:
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
-            raise BadInputError(_sentence(str(exc))) from None
+            raise BadInputError(str(exc)) from None
         async with self._lock(user_id):
             try:
                 old = await self._entry(user_id)
@@ -375,7 +366,7 @@ class GameService:
                 move = parse_move(entry.game, text)
                 entry.game.kind(move)
             except (InvalidMoveError, AmbiguousMoveError, IllegalMoveError) as exc:
-                raise MoveError(_sentence(str(exc))) from None
+                raise MoveError(str(exc)) from None
             return await self._play(user_id, entry, [move])
 
     async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
@@ -385,7 +376,7 @@ class GameService:
             try:
                 entry.game.kind(DEAL)
             except IllegalMoveError as exc:
-                raise MoveError(_sentence(str(exc))) from None
+                raise MoveError(str(exc)) from None
             return await self._play(user_id, entry, [DEAL])
 
     async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:

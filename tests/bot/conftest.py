@@ -1,0 +1,48 @@
+"""Shared fixtures for the bot tests: a store on a fresh file, a service with a fake clock."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.service import GameService
+from bot.store import Store
+
+
+class FakeClock:
+    """A clock that moves one second forward each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "reel.db"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    store = await Store.open(db_path)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def service(store: Store, clock: FakeClock) -> AsyncIterator[GameService]:
+    service = GameService(store, clock=clock, rng=random.Random(7))
+    yield service
+    await service.close()

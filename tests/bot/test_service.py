@@ -1,0 +1,527 @@
+"""The game service: every call, its errors, recording, restarts, caching and concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import random
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import (
+    BadInputError,
+    CorruptGameError,
+    GameService,
+    GameView,
+    MoveChoice,
+    MoveError,
+    NoGameError,
+    Settings,
+    StaleVersionError,
+    StorageError,
+)
+from bot.store import GameUpdate, Store
+from engine import DEAL, Game, Status, parse_move, render
+
+# Deal 28 is winnable; this line wins it (found by a depth-first search over legal
+# moves, and checked against the engine by test_the_winning_line_wins_on_the_engine).
+WINNING_DEAL = 28
+WINNING_TEXT = (
+    "R6 ACE;B5 ACE;R8 A1;R2 B5;deal;A7 ACE;R1 B5;R6 C1;R2 A7;deal;B6 ACE;B2 A7;R2 B2;A3 B6;"
+    "C8 B6;R3 A3;R3 A3;R1 A3;R4 C8;deal;R4 C1;R1 C1;R7 B1;R1 B1;deal;R1 ACE;R2 C3;R5 B1;"
+    "R7 A7;A6 A7;R2 A6;R8 A6;deal;R6 A6;R7 B5;deal;R3 ACE;R7 ACE;R1 B6;deal;R8 ACE;R3 B5;"
+    "B3 B2;C2 B2;R7 B2;R1 B3;C5 B3;R1 B3;A4 B3;R2 A4;R4 C2;R5 C5;R5 C2;R5 C5;R5 B6;deal;"
+    "R2 C8;R3 C3;R5 A1;A2 C3;B7 C2;R3 C2;R7 B7;C4 A2;R4 C4;R4 B7;A5 B7;C7 C4;R5 A5;R5 C5;"
+    "R3 C5;R8 C7;R8 A1;R8 A5;deal;R1 A2;R4 C8;R5 A2;R4 A2;R6 A5;R8 C4;A8 C7;R4 C7;B4 C8;"
+    "R7 B4;R5 B4;R6 B4;R6 A5;R7 C4;R7 A3;B8 B4;R2 B8;R2 B8;R8 B8;R3 B8;R8 A4;R4 A4;R2 A4;"
+    "R4 A6;C6 A8;R1 A8;R3 A8;R8 A8;R6 C6;R6 B7;R6 C7;R6 C6;R3 C6;R7 C6"
+)
+WINNING_LINE = WINNING_TEXT.split(";")
+
+# On deal 1, C2 A♥ -> Ace pile leaves a space in the Fours row that no Four can fill.
+WARNING_DEAL, WARNING_MOVE = 1, "C2 ACE"
+
+USER, OTHER = 1001, 2002
+GUILD, OTHER_GUILD = 555, 666
+
+
+async def finished_rows(store: Store, user_id: int | None = None) -> list[tuple[Any, ...]]:
+    sql = "SELECT outcome, won, guild_id, deal_number, score FROM finished_games"
+    if user_id is None:
+        rows = await store.connection.execute_fetchall(sql + " ORDER BY id")
+    else:
+        rows = await store.connection.execute_fetchall(
+            sql + " WHERE user_id = ? ORDER BY id", (user_id,)
+        )
+    return [tuple(row) for row in rows]
+
+
+async def play_until_stuck(service: GameService, user_id: int, seed: int = 3) -> GameView:
+    rng = random.Random(seed)
+    view = await service.show(user_id)
+    while view.status is Status.PLAYING:
+        choices = await service.move_choices(user_id, limit=100)
+        view = await service.move(user_id, rng.choice(choices).text, view.version)
+    assert view.status is Status.STUCK
+    return view
+
+
+# ---------------------------------------------------------------------- new game and show
+
+
+async def test_new_game_deals_the_numbered_deal(service: GameService) -> None:
+    view = await service.new_game(USER, GUILD, 42)
+    game = Game.new(42)
+    assert view.board == render(game, True)
+    assert (view.user_id, view.guild_id, view.deal_number) == (USER, GUILD, 42)
+    assert (view.status, view.score, view.move_count, view.undo_count) == (
+        Status.PLAYING, game.score, 0, 0,
+    )  # fmt: skip
+    assert (view.deals_left, view.version, view.finished) == (9, 1, False)
+    assert (view.can_deal, view.can_undo) == (True, False)
+    assert view.message == "New game: deal 42"
+    assert await service.show(USER) == GameView(**{**_fields(view), "message": None})
+
+
+def _fields(view: GameView) -> dict[str, Any]:
+    return {name: getattr(view, name) for name in GameView.__slots__}
+
+
+async def test_new_game_without_a_number_picks_a_random_deal(store: Store) -> None:
+    service = GameService(store, rng=random.Random(99))
+    view = await service.new_game(USER, None)
+    assert view.deal_number == random.Random(99).randint(1, 999_999_999)
+
+
+@pytest.mark.parametrize("deal_number", [0, -5, 2**63])
+async def test_a_deal_number_out_of_range_is_refused(
+    service: GameService, store: Store, deal_number: int
+) -> None:
+    with pytest.raises(BadInputError, match="does not exist") as caught:
+        await service.new_game(USER, GUILD, deal_number)
+    assert (
+        caught.value.message
+        == f"deal {deal_number} does not exist: deal numbers run from 1 to {2**63 - 1}"
+    )
+    assert await store.load_game(USER) is None
+
+
+async def test_calls_without_a_game_say_how_to_start_one(service: GameService) -> None:
+    calls: list[Callable[[], Awaitable[object]]] = [
+        lambda: service.show(USER),
+        lambda: service.move(USER, "r1 ace"),
+        lambda: service.deal(USER),
+        lambda: service.undo(USER),
+        lambda: service.auto(USER),
+        lambda: service.resign(USER),
+    ]
+    for call in calls:
+        with pytest.raises(NoGameError, match="/reel new"):
+            await call()
+    assert await service.move_choices(USER) == []
+
+
+# ---------------------------------------------------------------------- moves
+
+
+async def test_a_move_is_played_described_and_saved(service: GameService, store: Store) -> None:
+    await service.new_game(USER, GUILD, 28)
+    view = await service.move(USER, "r6 ace", expected_version=1)
+    assert view.message == "R6 A♥ → Ace pile"
+    assert (view.move_count, view.version, view.score, view.can_undo) == (1, 2, 5, True)
+    row = await store.load_game(USER)
+    assert row is not None and (row.moves, row.version, row.status) == ("R6 ACE", 2, "playing")
+
+
+async def test_bad_move_text_is_refused_with_the_engines_reason(service: GameService) -> None:
+    start = await service.new_game(USER, GUILD, 28)
+    cases = {
+        "zz top": "I don't know 'zz'",
+        "r1 ace": "only Aces go to the Ace pile, and 9♥ is not an Ace",
+        "": "type a move",
+        "x" * 500: "too long",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(MoveError, match=reason) as caught:
+            await service.move(USER, text)
+        assert caught.value.message == str(caught.value)
+    after = await service.show(USER)
+    assert (after.version, after.move_count, after.board) == (1, 0, start.board)
+
+
+async def test_deal_and_its_refusal(service: GameService) -> None:
+    await service.new_game(USER, GUILD, WARNING_DEAL)
+    view = await service.deal(USER)
+    assert (view.deals_left, view.message) == (8, "Deal (9 left)")
+    opened = await service.move(USER, WARNING_MOVE)
+    assert not opened.can_deal
+    with pytest.raises(MoveError, match="can't deal: the Fours row"):
+        await service.deal(USER)
+    assert (await service.show(USER)).version == opened.version
+
+
+async def test_a_move_that_opens_an_unfillable_space_carries_the_warning(
+    service: GameService,
+) -> None:
+    await service.new_game(USER, GUILD, WARNING_DEAL)
+    game = Game.new(WARNING_DEAL)
+    expected = game.space_warning(parse_move(game, WARNING_MOVE))
+    assert expected is not None
+    view = await service.move(USER, WARNING_MOVE)
+    assert view.warning == expected.message
+    assert (await service.show(USER)).warning is None
+    # A move out of the reserve opens no space.
+    assert (await service.undo(USER)).warning is None
+
+
+async def test_undo_takes_back_the_last_move(service: GameService, store: Store) -> None:
+    start = await service.new_game(USER, GUILD, 28)
+    with pytest.raises(MoveError, match="nothing to undo"):
+        await service.undo(USER)
+    await service.move(USER, "r6 ace")
+    view = await service.undo(USER)
+    assert view.message == "Undid R6 A♥ → Ace pile"
+    assert (view.board, view.move_count, view.undo_count, view.version) == (start.board, 0, 1, 3)
+    row = await store.load_game(USER)
+    assert row is not None and (row.moves, row.undo_count) == ("", 1)
+
+
+async def test_auto_plays_reserve_aces_and_undo_takes_them_back_together(
+    service: GameService,
+) -> None:
+    start = await service.new_game(USER, GUILD, 28)
+    assert start.can_auto
+    view = await service.auto(USER)
+    assert view.message == "Auto: R6 A♥ → Ace pile"
+    assert not view.can_auto
+    with pytest.raises(MoveError, match="no safe move"):
+        await service.auto(USER)
+    assert (await service.undo(USER)).board == start.board
+
+
+async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
+    service: GameService, store: Store
+) -> None:
+    await service.update_settings(USER, auto_aces=True)
+    start = await service.new_game(USER, GUILD, 28)
+    assert start.move_count == 1 and not start.can_auto  # R6 A♥ went up at once
+    assert not start.can_undo  # automatic moves at the deal are not a command to undo
+    view = await service.move(USER, "b5 ace")
+    assert view.message == "B5 A♥ → Ace pile"
+    row = await store.load_game(USER)
+    assert row is not None and row.moves == "+R6 ACE;B5 ACE"
+    # Deal 1: the first deal uncovers two reserve Aces, and they go up with it.
+    before_deal = await service.new_game(USER, GUILD, 1)
+    view = await service.deal(USER)
+    assert view.message == "Deal (9 left) · then 2 Aces to the Ace pile"
+    row = await store.load_game(USER)
+    assert row is not None and row.moves == "+R6 ACE;deal;+R7 ACE;+R8 ACE"
+    game = Game.new(1)
+    game.play_safe_moves()
+    game.play(DEAL)
+    game.play_safe_moves()
+    assert view.board == render(game)
+    undone = await service.undo(USER)  # the deal and its Aces go back together
+    assert (undone.board, undone.message) == (before_deal.board, "Undid Deal (9 left)")
+
+
+async def test_move_choices_list_legal_moves_best_first_and_filter(service: GameService) -> None:
+    await service.new_game(USER, GUILD, 28)
+    game = Game.new(28)
+    choices = await service.move_choices(USER, limit=100)
+    assert [c.text for c in choices] == [str(m) for m in game.legal_moves()]
+    assert choices[0] == MoveChoice("R6 ACE", "R6 A♥ → Ace pile")
+    assert choices[-1] == MoveChoice("deal", "Deal (9 left)")
+    assert all(len(c.text) <= 100 and len(c.label) <= 100 for c in choices)
+    aces = await service.move_choices(USER, "ACE PILE")
+    assert aces and all(c.text.endswith("ACE") for c in aces)
+    assert [c.text for c in await service.move_choices(USER, "r6ace")] == ["R6 ACE"]
+    assert len(await service.move_choices(USER, limit=2)) == 2
+    assert await service.move_choices(USER, "nothing like this") == []
+    assert await service.move_choices(USER, limit=0) == []
+
+
+async def test_letters_setting_renders_suits_as_letters(service: GameService) -> None:
+    assert await service.get_settings(USER) == Settings(symbols=True, auto_aces=False)
+    assert await service.update_settings(USER, symbols=False) == Settings(False, False)
+    assert await service.update_settings(USER, auto_aces=True) == Settings(False, True)
+    view = await service.new_game(USER, GUILD, 28)
+    game = Game.new(28)
+    game.play_safe_moves()
+    assert view.board == render(game, symbols=False)
+    assert "♦" not in view.board and "D" in view.board
+    choices = await service.move_choices(USER)
+    assert "B5 AH → Ace pile" in [c.label for c in choices]
+
+
+# ---------------------------------------------------------------------- versions and staleness
+
+
+async def test_a_stale_version_is_refused_and_applies_nothing(service: GameService) -> None:
+    await service.new_game(USER, GUILD, 28)
+    await service.move(USER, "r6 ace", expected_version=1)
+    before = await service.show(USER)
+    stale_calls: list[Callable[[], Awaitable[object]]] = [
+        lambda: service.move(USER, "b5 ace", expected_version=1),
+        lambda: service.deal(USER, expected_version=1),
+        lambda: service.undo(USER, expected_version=1),
+        lambda: service.auto(USER, expected_version=1),
+        lambda: service.resign(USER, expected_version=1),
+    ]
+    for call in stale_calls:
+        with pytest.raises(StaleVersionError, match="out of date"):
+            await call()
+    assert await service.show(USER) == before
+
+
+async def test_two_identical_clicks_at_once_play_one_move(service: GameService) -> None:
+    view = await service.new_game(USER, GUILD, 28)
+    results = await asyncio.gather(
+        service.move(USER, "r6 ace", view.version),
+        service.move(USER, "r6 ace", view.version),
+        return_exceptions=True,
+    )
+    played = [r for r in results if isinstance(r, GameView)]
+    refused = [r for r in results if isinstance(r, StaleVersionError)]
+    assert len(played) == 1 and len(refused) == 1
+    assert (await service.show(USER)).move_count == 1
+
+
+async def test_versions_keep_rising_across_games(service: GameService) -> None:
+    first = await service.new_game(USER, GUILD, 28)
+    moved = await service.move(USER, "r6 ace")
+    second = await service.new_game(USER, GUILD, 29)
+    assert first.version < moved.version < second.version
+    # A button from the old game's board carries an old version: refused.
+    with pytest.raises(StaleVersionError):
+        await service.move(USER, "deal", expected_version=moved.version)
+
+
+# ---------------------------------------------------------------------- recording finished games
+
+
+async def test_one_game_per_user_across_servers_and_abandoned_credited_where_started(
+    service: GameService, store: Store
+) -> None:
+    await service.new_game(USER, GUILD, 28)
+    await service.move(USER, "r6 ace")
+    view = await service.new_game(USER, OTHER_GUILD, 30)
+    assert view.message == "New game: deal 30 (deal 28 recorded as abandoned)"
+    assert view.guild_id == OTHER_GUILD
+    assert await finished_rows(store, USER) == [("abandoned", 0, GUILD, 28, 5)]
+    await service.new_game(USER, None, 31)  # from a DM
+    await service.new_game(USER, GUILD, 32)
+    assert [r[:3] for r in await finished_rows(store, USER)] == [
+        ("abandoned", 0, GUILD),
+        ("abandoned", 0, OTHER_GUILD),
+        ("abandoned", 0, None),
+    ]
+    assert (await service.show(USER)).deal_number == 32
+
+
+async def test_resign_records_the_game_once(service: GameService, store: Store) -> None:
+    await service.new_game(USER, GUILD, 28)
+    await service.move(USER, "r6 ace")
+    view = await service.resign(USER)
+    assert view.finished and view.version == 3
+    assert view.message == "You resigned deal 28 with 5/104 cards home."
+    assert not (view.can_deal or view.can_undo or view.can_auto)
+    assert (await service.show(USER)).finished
+    for call in (service.resign, service.undo, service.deal):
+        with pytest.raises(NoGameError, match="is over"):
+            await call(USER)
+    assert await service.move_choices(USER) == []
+    await service.new_game(USER, GUILD, 29)  # a finished game is not recorded again
+    assert await finished_rows(store) == [("resigned", 0, GUILD, 28, 5)]
+
+
+async def test_a_stuck_game_stays_current_until_the_player_decides(
+    service: GameService, store: Store
+) -> None:
+    await service.new_game(USER, GUILD, 15)
+    stuck = await play_until_stuck(service, USER)
+    assert not stuck.finished and stuck.can_undo and not stuck.can_deal
+    assert await finished_rows(store) == []
+    assert (await service.show(USER)).status is Status.STUCK
+    undone = await service.undo(USER)  # undo is still allowed
+    assert undone.status is Status.PLAYING
+    await play_until_stuck(service, USER)
+    await service.new_game(USER, GUILD, 16)  # a stuck game replaced is a loss
+    assert [r[:2] for r in await finished_rows(store)] == [("lost", 0)]
+    await play_until_stuck(service, USER)
+    await service.resign(USER)
+    assert [r[:2] for r in await finished_rows(store)] == [("lost", 0), ("resigned", 0)]
+
+
+def test_the_winning_line_wins_on_the_engine() -> None:
+    game = Game.new(WINNING_DEAL)
+    for text in WINNING_LINE:
+        game.play(parse_move(game, text))
+    assert game.status is Status.WON
+
+
+async def test_a_won_game_is_recorded_once_as_won(
+    service: GameService, store: Store, clock: Any
+) -> None:
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    view = await service.show(USER)
+    for text in WINNING_LINE:
+        assert not view.finished
+        view = await service.move(USER, text, view.version)
+    assert (view.status, view.finished, view.score) == (Status.WON, True, 104)
+    assert view.message is not None and view.message.endswith("You won deal 28!")
+    assert "Won!" in view.board
+    assert await finished_rows(store) == [("won", 1, GUILD, WINNING_DEAL, 104)]
+    [record] = await store.finished_games(USER)
+    assert record.moves == ";".join(WINNING_LINE)
+    assert record.duration_s > 0 and record.undos == 0
+    with pytest.raises(NoGameError, match=r"is over \(won\)"):
+        await service.undo(USER)
+    await service.new_game(USER, GUILD, 5)
+    assert len(await finished_rows(store)) == 1
+
+
+# ---------------------------------------------------------------------- restart and cache
+
+
+async def test_everything_survives_a_restart(db_path: Path, clock: Any) -> None:
+    service = GameService(await Store.open(db_path), clock=clock)
+    await service.update_settings(USER, symbols=False, auto_aces=False)
+    await service.new_game(USER, GUILD, 28)
+    await service.move(USER, "r6 ace")
+    await service.move(USER, "b5 ace")
+    await service.undo(USER)
+    before = await service.show(USER)
+    await service.new_game(OTHER, None, 29)
+    await service.resign(OTHER)
+    await service.close()
+
+    service = GameService(await Store.open(db_path), clock=clock)
+    try:
+        assert await service.show(USER) == before
+        assert await service.get_settings(USER) == Settings(symbols=False, auto_aces=False)
+        assert (await service.show(OTHER)).finished
+        assert (await service.move(USER, "b5 ace", before.version)).move_count == 2
+    finally:
+        await service.close()
+
+
+async def test_games_evicted_from_the_cache_are_rebuilt_from_disk(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = GameService(store, cache_size=1, clock=clock)
+    loads: list[int] = []
+    load_game = store.load_game
+
+    async def counting_load(user_id: int) -> Any:
+        loads.append(user_id)
+        return await load_game(user_id)
+
+    monkeypatch.setattr(store, "load_game", counting_load)
+    await small.new_game(USER, GUILD, 28)
+    await small.new_game(OTHER, GUILD, 29)
+    a = await small.move(USER, "r6 ace")
+    b = await small.move(OTHER, "deal")
+    a = await small.move(USER, "b5 ace", a.version)
+    assert loads.count(USER) >= 2  # USER's game was rebuilt after OTHER's pushed it out
+    game = Game.new(28)
+    for text in ("r6 ace", "b5 ace"):
+        game.play(parse_move(game, text))
+    assert a.board == render(game)
+    assert b.move_count == 1
+
+
+async def test_a_failed_write_leaves_memory_as_on_disk(
+    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    start = await service.new_game(USER, GUILD, 28)
+
+    async def broken_save(update: GameUpdate, finished: object = None) -> bool:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "save_game", broken_save)
+    with caplog.at_level(logging.ERROR), pytest.raises(StorageError, match="couldn't be saved"):
+        await service.move(USER, "r6 ace")
+    assert "disk I/O error" in caplog.text
+    monkeypatch.undo()
+    assert await service.show(USER) == GameView(**{**_fields(start), "message": None})
+
+
+async def test_locks_do_not_pile_up(service: GameService) -> None:
+    for user_id in range(50):
+        await service.new_game(user_id, None, 1 + user_id)
+    gc.collect()
+    assert len(service._locks) == 0
+
+
+# ---------------------------------------------------------------------- corrupt rows
+
+CORRUPT_ROWS = {
+    "unparseable moves": ("vr", 28, "R9 Z1;??", "playing", 3),
+    "an illegal move": ("vr", 28, "R6 ACE;R1 ACE", "playing", 3),
+    "an unknown variant": ("zz", 28, "", "playing", 3),
+    "a deal out of range": ("vr", 0, "", "playing", 3),
+    "a version of the wrong type": ("vr", 28, "", "playing", "three"),
+    "an unknown status": ("vr", 28, "", "paused", 3),
+    "a win that isn't one": ("vr", 28, "R6 ACE", "won", 3),
+}
+
+
+@pytest.mark.parametrize("row", list(CORRUPT_ROWS.values()), ids=list(CORRUPT_ROWS))
+async def test_a_corrupt_row_is_logged_and_a_new_game_replaces_it(
+    service: GameService, store: Store, caplog: Any, row: tuple[object, ...]
+) -> None:
+    variant, deal_number, moves, status, version = row
+    await store.connection.execute(
+        "INSERT INTO current_games VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        (USER, GUILD, variant, deal_number, moves, status, version,
+         "2025-03-01T12:00:00+00:00", "2025-03-01T12:00:00+00:00"),
+    )  # fmt: skip
+    with caplog.at_level(logging.ERROR):
+        for call in (service.show, service.undo, service.move_choices):
+            with pytest.raises(CorruptGameError, match="Start a new game with /reel new"):
+                await call(USER)
+    assert "unreadable" in caplog.text
+    view = await service.new_game(USER, GUILD, 30)
+    assert view.deal_number == 30 and not view.finished
+    assert await service.show(USER) == GameView(**{**_fields(view), "message": None})
+    assert await finished_rows(store) == []
+
+
+# ---------------------------------------------------------------------- concurrency
+
+
+async def test_a_slow_write_for_one_user_does_not_hold_up_another(
+    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await service.new_game(USER, GUILD, 28)
+    await service.new_game(OTHER, GUILD, 29)
+    entered, release = asyncio.Event(), asyncio.Event()
+    save_game = store.save_game
+
+    async def slow_for_user(update: GameUpdate, finished: Any = None) -> bool:
+        if update.user_id == USER:
+            entered.set()
+            await release.wait()
+        return await save_game(update, finished)
+
+    monkeypatch.setattr(store, "save_game", slow_for_user)
+    slow = asyncio.create_task(service.move(USER, "r6 ace"))
+    await entered.wait()
+    # USER's write is stalled; OTHER plays two moves meanwhile.
+    await service.move(OTHER, "deal")
+    other = await service.move(OTHER, "deal")
+    assert other.move_count == 2
+    # USER's own next call waits for the first to finish (same-user calls are serialized).
+    shown = asyncio.create_task(service.show(USER))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not slow.done() and not shown.done()
+    release.set()
+    moved = await slow
+    assert (await shown) == GameView(**{**_fields(moved), "message": None, "warning": None})
