@@ -14,14 +14,17 @@ can fail at teardown even when the bot swallowed the HTTP error.
 
 Example::
 
-    fake = FakeDiscord()
-    async with fake, fake.patched(), fake.running(make_bot()):
-        alice = fake.user("alice")
-        result = await fake.slash(alice, "reel", sub="move", options={"from": "r3"})
-        board = result.message
-        click = await fake.click(alice, board, label="Deal")
-        assert click.callback_type == 7
+    async with FakeDiscord() as fake:
+        with fake.patched():
+            async with fake.running(make_bot()):  # bot.start("any-token"), until on_ready
+                alice = fake.user("alice")
+                result = await fake.slash(alice, "reel", sub="move", options={"from": "r3"})
+                board = await result.wait_message()
+                click = await fake.click(alice, board, label="Deal")
+                assert click.callback_type == 7
     fake.assert_no_violations()
+
+In pytest, the ``fake_discord`` and ``start_bot`` fixtures of conftest.py do this.
 """
 
 from __future__ import annotations
