@@ -57,14 +57,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .terminal import play
 
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-        symbols = False if getattr(args, "ascii", False) else (True if getattr(args, "symbols", False) else None)
+        symbols = (
+            False
+            if getattr(args, "ascii", False)
+            else (True if getattr(args, "symbols", False) else None)
+        )
         return play(db_path, getattr(args, "deal", None), symbols)
     from dataclasses import replace
     from pathlib import Path
 
     from .discord_bot.app import run_bot
 
-    return run_bot(replace(config, db_path=Path(db_path)), sync_global=getattr(args, "sync_global", False))
+    return run_bot(
+        replace(config, db_path=Path(db_path)), sync_global=getattr(args, "sync_global", False)
+    )
 
 
 if __name__ == "__main__":

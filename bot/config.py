@@ -32,7 +32,9 @@ class Config:
         )
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, dotenv_path: str | Path = ".env") -> Config:
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, dotenv_path: str | Path = ".env"
+    ) -> Config:
         """Read settings: the process environment wins over ``.env``, which wins over defaults."""
         values: dict[str, str] = {}
         if Path(dotenv_path).is_file():
@@ -44,9 +46,13 @@ class Config:
         dev_guild_id: int | None = None
         if guild_text:
             if not guild_text.isdigit():
-                raise ConfigError(f"REEL_DEV_GUILD must be a server id (digits only), not {guild_text!r}")
+                raise ConfigError(
+                    f"REEL_DEV_GUILD must be a server id (digits only), not {guild_text!r}"
+                )
             dev_guild_id = int(guild_text)
         log_level = values.get("REEL_LOG_LEVEL", "").strip().upper() or "INFO"
         if not isinstance(logging.getLevelName(log_level), int):
-            raise ConfigError(f"REEL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+            raise ConfigError(
+                f"REEL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}"
+            )
         return cls(token, db_path, dev_guild_id, log_level)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
-from typing import TextIO, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol, TextIO, TypeVar
 
 from engine import Status
 
@@ -18,6 +18,13 @@ from .service import CorruptGameError, GameService, GameView, NoGameError, Servi
 
 LOCAL_USER_ID = 0
 T = TypeVar("T")
+
+
+class Run(Protocol):
+    """Runs a coroutine to completion: ``asyncio.Runner().run``."""
+
+    def __call__(self, coro: Coroutine[Any, Any, T], /) -> T: ...
+
 
 HELP = """\
 Moves
@@ -46,7 +53,7 @@ class TerminalGame:
     def __init__(
         self,
         service: GameService,
-        run: Callable[[Awaitable[T]], T],
+        run: Run,
         out: TextIO = sys.stdout,
         read: Callable[[str], str] = input,
     ) -> None:
@@ -66,11 +73,15 @@ class TerminalGame:
         self.say()
         self.say(view.board)
         if view.status is Status.WON:
-            self.say(f"\nYou won deal {view.deal_number} in {view.move_count} moves! "
-                     "Type 'new' for another deal or 'quit'.")
+            self.say(
+                f"\nYou won deal {view.deal_number} in {view.move_count} moves! "
+                "Type 'new' for another deal or 'quit'."
+            )
         elif view.status is Status.STUCK:
-            self.say("\nNo legal move is left. Type 'undo' to go back, 'new' for another deal, "
-                     "or 'quit'.")
+            self.say(
+                "\nNo legal move is left. Type 'undo' to go back, 'new' for another deal, "
+                "or 'quit'."
+            )
 
     def start(self, deal_number: int | None) -> None:
         """Resume the saved game, or start one (deal ``deal_number`` if given)."""

@@ -35,7 +35,9 @@ def winning_line(deal: int) -> list[str]:
 
 def test_a_scripted_game_reaches_a_win(tmp_path: Path) -> None:
     line = winning_line(WINNABLE_DEAL)
-    result = run_reel(["play", "--deal", str(WINNABLE_DEAL)], "\n".join([*line, "quit"]) + "\n", tmp_path)
+    result = run_reel(
+        ["play", "--deal", str(WINNABLE_DEAL)], "\n".join([*line, "quit"]) + "\n", tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert f"You won deal {WINNABLE_DEAL}" in result.stdout
     assert "Score 104/104" in result.stdout
