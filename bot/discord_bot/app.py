@@ -54,6 +54,8 @@ class ReelBot(commands.Bot):
         sync_global: bool = False,
         **client_kwargs: Any,
     ) -> None:
+        # The bot never joins voice: don't warn at every start that voice libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
