@@ -22,7 +22,7 @@ from engine import MAX_DEAL, MIN_DEAL
 from ..service import GameService, GameView, MoveChoice, ServiceError
 from .embeds import clip, help_embed, rules_embed, settings_embed
 from .replies import Interaction, send_error, send_private, within_deadline
-from .views import send_board
+from .views import UNEXPECTED, send_board
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,6 @@ CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
 BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
-UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
 
 SUIT_CHOICES: Final = [
     app_commands.Choice(name="Symbols ♠ ♥ ♦ ♣", value="symbols"),

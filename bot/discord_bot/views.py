@@ -11,6 +11,8 @@ redrawn as the game now stands, and the player is told why.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 from typing import Any, Final, Literal, get_args
 
@@ -21,6 +23,8 @@ from engine import Status
 from ..service import GameService, GameView, NoGameError, ServiceError, StaleVersionError
 from .embeds import board_embed, info_embed
 from .replies import Interaction, send_error, send_private, service_of, within_deadline
+
+log = logging.getLogger(__name__)
 
 Action = Literal["deal", "undo", "auto", "refresh", "new"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
@@ -37,6 +41,7 @@ STALE_BOARD: Final = (
     "That board was out of date, so nothing was done. It now shows your game as it stands: "
     "click again if you still want to."
 )
+UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
 ABANDON_GUARD: Final = (
     "You have a newer game in progress, so no new game was started. "
     "This board now shows it; use /reel new to start another on purpose."
@@ -115,7 +120,12 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
         return cls(*_from_match(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        await handle_click(interaction, self.action, self.user_id, self.version)
+        try:
+            await handle_click(interaction, self.action, self.user_id, self.version)
+        except Exception:
+            log.exception("board button %s failed", self.custom_id)
+            with contextlib.suppress(discord.HTTPException):
+                await send_error(interaction, UNEXPECTED)
 
 
 def board_view(view: GameView) -> discord.ui.View:
