@@ -1,0 +1,538 @@
+"""End-to-end tests: the real Reel bot, over a real service and SQLite file, on the fake Discord.
+
+Each test starts the bot object from ``bot.discord_bot.app.create_bot`` with
+``bot.start(token)`` against the fake Discord of ``fake_discord.py`` and acts
+as players do: slash commands, autocomplete, button clicks. What the bot
+posted is read back from the fake's message store, and what it did is checked
+in the game service and the database. The fake fails a test at teardown if the
+bot broke any of Discord's rules (limits, the 3-second deadline, double answers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from fake_discord import (
+    CHANNEL_MESSAGE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+)
+
+from bot.discord_bot.app import create_bot
+from bot.service import GameService, GameView
+from bot.store import Store
+from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
+from engine.solver import Verdict, solve
+
+DEAL_NUMBER = 16  # a deal the solver wins in well under a second
+SUIT_SIGNS = set("♠♥♦♣")
+BOARD_LINE_COLUMNS = 30
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@dataclass(frozen=True, slots=True)
+class Running:
+    """One started bot and the service (and store) it plays with."""
+
+    bot: discord.Client
+    service: GameService
+    store: Store
+
+
+Launch = Callable[..., Awaitable[Running]]
+
+
+@pytest.fixture
+async def launch(
+    fake_discord: FakeDiscord, start_bot: Any, tmp_path: Path
+) -> AsyncIterator[Launch]:
+    """``await launch()``: a new Store, GameService and bot on ``tmp_path/reel.db``, started.
+
+    ``sync_global=True`` also publishes the commands globally (``reel bot --sync-global``),
+    which DMs need: commands synced to the development server show only there.
+
+    Every bot is closed before its service (and store) at teardown.
+    """
+    started: list[Running] = []
+
+    async def start(db: Path | None = None, *, sync_global: bool = False) -> Running:
+        store = await Store.open(db or tmp_path / "reel.db")
+        service = GameService(store)
+        bot = create_bot(
+            service,
+            dev_guild_id=fake_discord.guild.id,
+            sync_global=sync_global,
+            guild_ready_timeout=0.1,
+        )
+        running = Running(bot, service, store)
+        started.append(running)
+        await start_bot(bot)
+        return running
+
+    yield start
+    for running in started:
+        if not running.bot.is_closed():
+            await running.bot.close()
+    for running in started:
+        await running.service.close()
+
+
+@pytest.fixture
+def fake(fake_discord: FakeDiscord) -> FakeDiscord:
+    return fake_discord
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def button_id(message: FakeMessage, action: str) -> str:
+    """The custom_id of the board button for ``action`` (deal, undo, auto, refresh, new)."""
+    for custom_id in message.custom_ids:
+        if custom_id.startswith(f"reel:{action}:"):
+            return custom_id
+    raise LookupError(f"no {action} button on message {message.id}: {message.custom_ids}")
+
+
+def button(message: FakeMessage, action: str) -> dict[str, Any]:
+    return message.component(button_id(message, action))
+
+
+def description(message: FakeMessage) -> str:
+    assert message.embed is not None, f"message {message.id} has no embed"
+    return str(message.embed.get("description") or "")
+
+
+def footer(message: FakeMessage) -> str:
+    assert message.embed is not None, f"message {message.id} has no embed"
+    return str((message.embed.get("footer") or {}).get("text") or "")
+
+
+def board_text(message: FakeMessage) -> str:
+    """The board inside the embed's code block."""
+    found = re.search(r"```\n(.*?)\n```", description(message), re.DOTALL)
+    assert found is not None, f"no board code block in {description(message)!r}"
+    return found.group(1)
+
+
+def is_board(message: FakeMessage) -> bool:
+    title = (message.embed or {}).get("title") or ""
+    return str(title).startswith("Virginia Reel · deal")
+
+
+async def public_board(result: InteractionResult) -> FakeMessage:
+    """The public board message a slash command answered with (fails on a refusal)."""
+    message = await result.wait_message()
+    assert not message.ephemeral and is_board(message), (
+        f"expected a public board, got {message.embed!r} (ephemeral={message.ephemeral})"
+    )
+    return message
+
+
+async def private_text(result: InteractionResult) -> str:
+    """The text of the ephemeral answer to an interaction (its reply or its first follow-up)."""
+    if result.callback_type == CHANNEL_MESSAGE:
+        message = await result.wait_message()
+    else:
+        [message] = await result.wait_followups(1)
+    assert message.ephemeral, f"expected an ephemeral answer, got {message.to_dict()!r}"
+    return description(message)
+
+
+async def new_game(
+    fake: FakeDiscord, user: FakeUser, deal: int = DEAL_NUMBER, *, dm: bool = False
+) -> FakeMessage:
+    result = await fake.slash(user, "reel", sub="new", options={"deal": str(deal)}, dm=dm)
+    return await public_board(result)
+
+
+async def slash_move(fake: FakeDiscord, user: FakeUser, **options: str) -> InteractionResult:
+    return await fake.slash(user, "reel", sub="move", options=options)
+
+
+def footer_for(game: Game) -> str:
+    return f"Deal {game.deal_number} · moves {game.move_count} · score {game.score}/104"
+
+
+def footer_for_view(view: GameView) -> str:
+    return f"Deal {view.deal_number} · moves {view.move_count} · score {view.score}/104"
+
+
+def auto_matches_line(game: Game, line: tuple[Move, ...]) -> int:
+    """How many moves of ``line`` the Auto button plays from ``game`` (0: Auto would stray)."""
+    auto = game.copy()
+    played = auto.play_safe_moves()
+    if not played or len(played) > len(line):
+        return 0
+    scripted = game.copy()
+    try:
+        for move in line[: len(played)]:
+            scripted.play(move)
+    except IllegalMoveError:
+        return 0
+    return len(played) if scripted.position() == auto.position() else 0
+
+
+# --------------------------------------------------------------------------- 1. a whole deal
+
+
+async def test_a_scripted_deal_is_won_through_slash_commands_and_buttons(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    solution = solve(Game.new(DEAL_NUMBER))
+    assert solution.verdict is Verdict.WON
+    line = solution.line
+    shadow = Game.new(DEAL_NUMBER)  # the engine played alongside, to know what to expect
+
+    board = await new_game(fake, alice)
+    assert footer(board) == footer_for(shadow)
+    ways = {"deal button": 0, "auto button": 0, "from and to": 0, "whole move": 0}
+    i = 0
+    while i < len(line):
+        move = line[i]
+        if move.is_deal:
+            click = await fake.click(alice, board, button_id(board, "deal"))
+            assert click.callback_type == UPDATE_MESSAGE and click.edited
+            shadow.play(move)
+            i += 1
+            ways["deal button"] += 1
+        elif auto := auto_matches_line(shadow, line[i:]):
+            click = await fake.click(alice, board, label="Auto")
+            assert click.callback_type == UPDATE_MESSAGE and click.edited
+            for scripted in line[i : i + auto]:
+                shadow.play(scripted)
+            i += auto
+            ways["auto button"] += 1
+        else:
+            text = str(move)
+            if i % 2:
+                src, dst = text.split()
+                result = await slash_move(fake, alice, **{"from": src, "to": dst})
+                ways["from and to"] += 1
+            else:
+                result = await slash_move(fake, alice, **{"from": text})
+                ways["whole move"] += 1
+            board = await public_board(result)
+            shadow.play(move)
+            i += 1
+        assert footer(board) == footer_for(shadow), f"after move {i} ({move})"
+        assert board_text(board).splitlines()[1:] == render(shadow).splitlines()[1:]
+
+    assert all(ways.values()), ways
+    assert shadow.status is Status.WON
+    text = description(board)
+    assert "You won" in text and "🎉" in text
+    assert footer(board).endswith("score 104/104")
+    assert board.embed is not None and board.embed["color"] == discord.Colour.gold().value
+    for action in ("deal", "undo", "auto", "refresh"):
+        assert button(board, action).get("disabled") is True, action
+    assert button(board, "new").get("disabled") is not True
+
+    view = await running.service.show(alice.id)
+    assert view.status is Status.WON and view.finished and view.score == 104
+    assert view.move_count == len(line) and view.undo_count == 0
+    [record] = await running.store.finished_games(alice.id)
+    assert record.won and record.deal_number == DEAL_NUMBER and record.score == 104
+    assert record.guild_id == fake.guild.id and record.undos == 0
+
+
+# --------------------------------------------------------------------------- 2. autocomplete
+
+
+async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    legal = {str(m) for m in Game.new(DEAL_NUMBER).legal_moves()}
+
+    choices = await fake.autocomplete(
+        alice, "reel", sub="move", options={"from": ""}, focused="from"
+    )
+    assert 0 < len(choices) <= 25
+    assert {c["value"] for c in choices} == legal  # deal 16 starts with fewer than 25 moves
+    for choice in choices:
+        if choice["value"] != "deal":
+            assert "→" in choice["name"], choice
+        assert len(choice["name"]) <= 100 and len(choice["value"]) <= 100
+
+    narrowed = await fake.autocomplete(
+        alice, "reel", sub="move", options={"from": "r5"}, focused="from"
+    )
+    assert narrowed and {c["value"] for c in narrowed} <= legal
+    assert "R5 B1" in {c["value"] for c in narrowed}
+    assert all("R5" in c["value"] or "r5" in c["name"].lower() for c in narrowed)
+
+    targets = await fake.autocomplete(
+        alice, "reel", sub="move", options={"from": "R5", "to": ""}, focused="to"
+    )
+    assert targets and len(targets) <= 25
+    assert {f"R5 {c['value']}" for c in targets} <= legal
+    assert "B1" in {c["value"] for c in targets}
+    assert all("→" in c["name"] for c in targets)
+
+    # Picking a whole move for ``from`` still offers its destination for ``to``.
+    after_pick = await fake.autocomplete(
+        alice, "reel", sub="move", options={"from": "R5 B1", "to": ""}, focused="to"
+    )
+    assert [c["value"] for c in after_pick] == ["B1"]
+
+    # Someone with no game gets an empty list, not an error.
+    nothing = await fake.autocomplete(
+        fake.user("bob"), "reel", sub="move", options={"from": ""}, focused="from"
+    )
+    assert nothing == []
+
+
+# --------------------------------------------------------------------------- 3. typed wrong
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({"from": "zz top"}, "I don't know 'zz'"),
+        ({"from": "r1", "to": "a1"}, "can't go on 2♣"),
+        ({"from": "r1 a1"}, "builds follow suit"),
+    ],
+    ids=["not-a-pile", "illegal-from-to", "illegal-whole-move"],
+)
+async def test_a_move_typed_wrong_is_explained_privately_and_changes_nothing(
+    fake: FakeDiscord, launch: Launch, options: dict[str, str], problem: str
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    before = await running.service.show(alice.id)
+    messages_before = len(fake.channel_messages())
+
+    result = await slash_move(fake, alice, **options)
+    assert result.callback_type == CHANNEL_MESSAGE and result.ephemeral
+    assert problem in await private_text(result)
+
+    after = await running.service.show(alice.id)
+    assert (after.version, after.board, after.move_count) == (
+        before.version,
+        before.board,
+        before.move_count,
+    )
+    public = [m for m in fake.channel_messages() if not m.ephemeral]
+    assert public == [board] and board.version == 0
+    assert len(fake.channel_messages()) == messages_before + 1  # only the private refusal
+
+
+async def test_a_deal_number_typed_wrong_is_refused_privately(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    result = await fake.slash(alice, "reel", sub="new", options={"deal": "sixteen"})
+    assert result.ephemeral and "whole number" in await private_text(result)
+    assert await running.store.load_game(alice.id) is None
+
+
+# --------------------------------------------------------------------------- 4. another user
+
+
+async def test_another_users_click_is_refused_privately_and_leaves_the_game_alone(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    board = await new_game(fake, alice)
+    before = await running.service.show(alice.id)
+
+    for action in ("deal", "auto", "refresh"):
+        click = await fake.click(bob, board, button_id(board, action))
+        assert click.callback_type == CHANNEL_MESSAGE and click.ephemeral
+        assert "not your game" in await private_text(click)
+        assert not click.edited
+
+    after = await running.service.show(alice.id)
+    assert after == before
+    assert await running.store.load_game(bob.id) is None
+
+
+# --------------------------------------------------------------------------- 5. stale button
+
+
+async def test_a_stale_button_applies_nothing_and_redraws_the_board_as_it_stands(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    old = await new_game(fake, alice)
+    old_deal = button_id(old, "deal")
+    newer = await public_board(await slash_move(fake, alice, **{"from": "R5 B1"}))
+    before = await running.service.show(alice.id)
+    assert before.move_count == 1
+
+    click = await fake.click(alice, old, old_deal)
+    assert click.callback_type == UPDATE_MESSAGE
+    assert "out of date" in await private_text(click)
+
+    after = await running.service.show(alice.id)
+    assert (after.move_count, after.version, after.deals_left) == (
+        before.move_count,
+        before.version,
+        before.deals_left,
+    )
+    # The old board now shows the game as it stands, with buttons for the current version.
+    assert footer(old) == footer(newer)
+    assert button_id(old, "deal") == button_id(newer, "deal") != old_deal
+
+
+# --------------------------------------------------------------------------- 6. two at once
+
+
+@pytest.mark.parametrize("action", ["deal", "undo"])
+async def test_two_clicks_at_once_apply_exactly_once(
+    fake: FakeDiscord, launch: Launch, action: str
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    board = await public_board(await slash_move(fake, alice, **{"from": "R5", "to": "B1"}))
+    before = await running.service.show(alice.id)
+    custom_id = button_id(board, action)
+
+    clicks = await asyncio.gather(
+        fake.click(alice, board, custom_id), fake.click(alice, board, custom_id)
+    )
+    assert [c.callback_type for c in clicks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
+    after = await running.service.show(alice.id)
+    assert after.version == before.version + 1
+    if action == "deal":
+        assert after.move_count == before.move_count + 1
+        assert after.deals_left == before.deals_left - 1
+    else:
+        assert after.move_count == before.move_count - 1 == 0
+        assert after.undo_count == 1
+    await fake.wait_until(lambda: any(c.followup_ids for c in clicks))
+    refused = [c for c in clicks if c.followup_ids]
+    assert len(refused) == 1
+    assert "out of date" in await private_text(refused[0])
+    assert footer(board) == footer_for_view(after)
+
+
+# --------------------------------------------------------------------------- 7. restart
+
+
+async def test_after_a_restart_the_old_messages_buttons_continue_the_game(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    first = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    board = await public_board(await slash_move(fake, alice, **{"from": "R5", "to": "B1"}))
+    click = await fake.click(alice, board, label="Auto")
+    assert click.callback_type == UPDATE_MESSAGE
+    before = await first.service.show(alice.id)
+    assert before.move_count == 3
+
+    await first.bot.close()
+    await first.service.close()
+    second = await launch(tmp_path / "reel.db")
+    assert second.bot is not first.bot and first.bot.is_closed()
+
+    click = await fake.click(alice, board, button_id(board, "deal"))
+    assert click.callback_type == UPDATE_MESSAGE and click.edited
+    after = await second.service.show(alice.id)
+    assert after.move_count == before.move_count + 1
+    assert after.deals_left == before.deals_left - 1
+    assert after.version == before.version + 1
+    assert footer(board) == footer_for_view(after)
+
+    # Undo goes back to the position from before the restart.
+    click = await fake.click(alice, board, button_id(board, "undo"))
+    assert click.callback_type == UPDATE_MESSAGE
+    undone = await second.service.show(alice.id)
+    assert undone.board == before.board and undone.move_count == before.move_count
+
+    # And slash commands play on the same game.
+    shown = await public_board(await fake.slash(alice, "reel", sub="show"))
+    assert footer(shown) == footer_for_view(undone)
+
+
+# --------------------------------------------------------------------------- 8. DMs and limits
+
+
+async def test_a_game_in_a_dm_works_and_stays_within_discords_limits(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch(sync_global=True)
+    assert [c["name"] for c in fake.global_commands] == ["reel"]
+    bob = fake.user("bob")
+    # The longest deal number makes the longest title, footer and board header.
+    board = await new_game(fake, bob, MAX_DEAL, dm=True)
+    assert board.guild_id is None and board.channel_id == fake.dm_channels[bob.id]
+    view = await running.service.show(bob.id)
+    assert view.guild_id is None and view.deal_number == MAX_DEAL
+
+    click = await fake.click(bob, board, button_id(board, "deal"))
+    assert click.callback_type == UPDATE_MESSAGE and click.edited
+    assert (await running.service.show(bob.id)).move_count == 1
+
+    assert board.embed is not None
+    embed = board.embed
+    assert len(embed["title"]) <= 256 and len(description(board)) <= 4096
+    assert len(footer(board)) <= 2048
+    for line in board_text(board).splitlines():
+        assert display_width(line) <= BOARD_LINE_COLUMNS, line
+    assert "\ufe0f" not in description(board)
+    assert len(board.components) <= 5
+    for row in board.components:
+        assert len(row["components"]) <= 5
+    for item in board.buttons:
+        assert 1 <= len(item["custom_id"]) <= 100 and len(item["label"]) <= 80
+    # Anything over a limit would have been refused by the fake and failed at teardown.
+    assert fake.violations == []
+
+
+# --------------------------------------------------------------------------- 9. help, settings
+
+
+async def test_help_and_rules_answer_privately(fake: FakeDiscord, launch: Launch) -> None:
+    await launch()
+    alice = fake.user("alice")
+    help_text = await private_text(await fake.slash(alice, "reel", sub="help"))
+    for command in ("/reel new", "/reel move", "/reel deal", "/reel undo", "/reel settings"):
+        assert command in help_text
+    rules_text = await private_text(await fake.slash(alice, "reel", sub="rules"))
+    assert "104" in rules_text and "Deal" in rules_text
+    assert all(m.ephemeral for m in fake.channel_messages())
+
+
+async def test_suit_letters_setting_changes_the_board_to_letters(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    assert SUIT_SIGNS & set(board_text(board))
+
+    result = await fake.slash(alice, "reel", sub="settings", options={"suits": "letters"})
+    assert result.callback_type == CHANNEL_MESSAGE and result.ephemeral
+    assert "letters" in await private_text(result)
+    assert (await running.service.get_settings(alice.id)).symbols is False
+
+    shown = await public_board(await fake.slash(alice, "reel", sub="show"))
+    assert not SUIT_SIGNS & set(board_text(shown))
+    assert "2C*" in board_text(shown)  # A1 holds the 2 of clubs, misplaced
+    # The old board's Refresh button redraws it with letters too.
+    click = await fake.click(alice, board, label="Refresh")
+    assert click.callback_type == UPDATE_MESSAGE
+    assert not SUIT_SIGNS & set(board_text(board))
