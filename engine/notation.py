@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .cards import SUIT_LETTERS, card_code, make_card, parse_card
+from .cards import SUIT_LETTERS, card_code, card_name, make_card, parse_card
 from .game import Game
 from .moves import (
     ACE_PILE,
@@ -70,7 +70,7 @@ def _card_or_pile(game: Game, token: str) -> tuple[list[Pile], str]:
         return [pile], pile.name
     card = parse_card(token)
     if card is not None:
-        return _source_piles_of_card(game, card), token.upper()
+        return _source_piles_of_card(game, card), card_name(card)
     raise InvalidMoveError(
         f"I don't know {token!r}: name a pile "
         f"(A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) or a card (5h, 10♦, TD)"

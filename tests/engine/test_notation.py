@@ -118,7 +118,7 @@ def test_a_based_card_alone_says_it_stays(game: Game) -> None:
         ("r1 a9", "I don't know 'a9'"),
         ("r1 z1", "name a pile"),
         ("r1 a1 b2", "is not a move: give FROM and TO"),
-        ("kd", "KD is not on top of any pile"),
+        ("kd", "K♦ is not on top of any pile"),
         ("5s", "has no legal move right now"),
         ("1h a1", "I don't know '1h'"),
         ("11h a1", "I don't know"),
