@@ -229,8 +229,16 @@ class _Entry:
     guild_id: int | None
     version: int
     undo_count: int
-    status: GameStatus
+    status: GameStatus  # as stored: playing, stuck, won or resigned
     started_at: datetime
+    state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
+
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the engine status after the game changed."""
+        self.state = self.game.status
 
     @property
     def finished(self) -> bool:
@@ -248,8 +256,7 @@ class _Entry:
         return None
 
 
-def _stored_status(game: Game) -> GameStatus:
-    status = game.status
+def _stored_status(status: Status) -> GameStatus:
     if status is Status.WON:
         return "won"
     return "stuck" if status is Status.STUCK else "playing"
@@ -312,9 +319,20 @@ class GameService:
             finished: FinishedGame | None = None
             note = ""
             if old is not None and not old.finished:
-                outcome: Outcome = "lost" if old.game.status is Status.STUCK else "abandoned"
+                outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
                 finished = self._record(user_id, old, outcome, now)
                 note = f" (deal {old.game.deal_number} recorded as {outcome})"
+            entry = _Entry(
+                game=game,
+                chained=chained,
+                variant=variant.code,
+                guild_id=guild_id,
+                version=0,  # the store gives the version
+                undo_count=0,
+                status="playing",
+                started_at=now,
+            )
+            entry.status = _stored_status(entry.state)
             self._evict(user_id)
             try:
                 version = await self._store.start_game(
@@ -322,8 +340,8 @@ class GameService:
                     guild_id=guild_id,
                     variant=variant.code,
                     deal_number=deal_number,
-                    moves=encode_moves(game.history, chained),
-                    status=_stored_status(game),
+                    moves=entry.moves_text,
+                    status=entry.status,
                     started_at=now,
                     replaces_version=None if old is None else old.version,
                     finished=finished,
@@ -332,16 +350,7 @@ class GameService:
                 raise self._storage_failure(user_id, exc) from exc
             if version is None:
                 raise StaleVersionError()
-            entry = _Entry(
-                game=game,
-                chained=chained,
-                variant=variant.code,
-                guild_id=guild_id,
-                version=version,
-                undo_count=0,
-                status=_stored_status(game),
-                started_at=now,
-            )
+            entry.version = version
             self._cache_put(user_id, entry)
             return self._view(user_id, entry, settings, f"New game: deal {deal_number}{note}")
 
@@ -406,6 +415,7 @@ class GameService:
                 assert move is not None
                 label = game.describe(move, settings.symbols)
                 entry.undo_count += 1
+                entry.refresh()
                 await self._save(user_id, entry, None)
             except BaseException:
                 self._evict(user_id)
@@ -510,7 +520,8 @@ class GameService:
                         labels.append(game.describe(move, settings.symbols))
                         game.play(move)
                         entry.chained.append(bool(command_moves) or len(labels) > 1)
-            status = game.status
+            entry.refresh()
+            status = entry.state
             await self._save(user_id, entry, "won" if status is Status.WON else None)
         except BaseException:
             self._evict(user_id)
@@ -534,8 +545,7 @@ class GameService:
         if this raises.
         """
         now = self._clock()
-        game = entry.game
-        status: GameStatus = "resigned" if outcome == "resigned" else _stored_status(game)
+        status: GameStatus = "resigned" if outcome == "resigned" else _stored_status(entry.state)
         update = GameUpdate(
             user_id=user_id,
             expected_version=entry.version,
@@ -625,10 +635,9 @@ class GameService:
             self._corrupt(user_id, str(exc), row)
         if row.status not in ("playing", "stuck", "won", "resigned"):
             self._corrupt(user_id, f"status {row.status!r} is unknown", row)
-        if (row.status == "won") != (game.status is Status.WON):
-            self._corrupt(
-                user_id, f"status {row.status!r} but the game is {game.status.value}", row
-            )
+        state = game.status
+        if (row.status == "won") != (state is Status.WON):
+            self._corrupt(user_id, f"status {row.status!r} but the game is {state.value}", row)
         entry = _Entry(
             game=game,
             chained=chained,
@@ -696,7 +705,7 @@ class GameService:
             guild_id=entry.guild_id,
             deal_number=game.deal_number,
             board=render(game, settings.symbols),
-            status=game.status,
+            status=entry.state,
             score=game.score,
             move_count=game.move_count,
             undo_count=entry.undo_count,

@@ -6,13 +6,13 @@ call that wrote it returns, so an acknowledged move survives a SIGKILL of the
 process and a power cut alike. ``docs/storage.md`` explains the schema, the
 migrations, the durability choice and the concurrency design.
 
-The connection runs in autocommit mode: a single-statement write (a move) is
-its own transaction and costs one trip to the worker thread. Writes of several
-statements (a new game that records the old one, a finished game) run inside
-``BEGIN IMMEDIATE ... COMMIT`` under an asyncio lock, and every other
-statement waits for such a transaction to end, so nothing ever runs inside
-someone else's transaction on the shared connection. Writes are shielded from
-cancellation: once started, a write completes (or fails) as a whole.
+Every operation is one synchronous function run on the connection's worker
+thread, as a single item of its queue: a read, a one-statement write (a
+move: autocommit, its own transaction), or a whole ``BEGIN IMMEDIATE ...
+COMMIT`` transaction (a new game that records the old one, a finished game).
+So nothing ever runs inside someone else's transaction, a transaction costs
+one trip to the thread like any statement, and once queued an operation runs
+to its end even if the caller is cancelled.
 
 The schema is created and upgraded by the numbered ``MIGRATIONS``
 (``PRAGMA user_version`` holds the number applied); a file written by a newer
@@ -21,10 +21,8 @@ program is refused with ``SchemaTooNewError``.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -126,12 +124,12 @@ class UserSettings:
 
 # ---------------------------------------------------------------------- migrations
 
-Migration = Callable[[aiosqlite.Connection], Awaitable[None]]
+Migration = Callable[[sqlite3.Connection], None]
 
 
-async def _v1_initial_schema(conn: aiosqlite.Connection) -> None:
+def _v1_initial_schema(conn: sqlite3.Connection) -> None:
     """v1: current games, finished games, user settings."""
-    await conn.execute(
+    conn.execute(
         """
         CREATE TABLE current_games (
             user_id     INTEGER PRIMARY KEY,
@@ -147,7 +145,7 @@ async def _v1_initial_schema(conn: aiosqlite.Connection) -> None:
         )
         """
     )
-    await conn.execute(
+    conn.execute(
         """
         CREATE TABLE finished_games (
             id          INTEGER PRIMARY KEY,
@@ -168,13 +166,9 @@ async def _v1_initial_schema(conn: aiosqlite.Connection) -> None:
         )
         """
     )
-    await conn.execute(
-        "CREATE INDEX finished_games_by_user ON finished_games (user_id, finished_at)"
-    )
-    await conn.execute(
-        "CREATE INDEX finished_games_by_guild ON finished_games (guild_id, finished_at)"
-    )
-    await conn.execute(
+    conn.execute("CREATE INDEX finished_games_by_user ON finished_games (user_id, finished_at)")
+    conn.execute("CREATE INDEX finished_games_by_guild ON finished_games (guild_id, finished_at)")
+    conn.execute(
         """
         CREATE TABLE user_settings (
             user_id   INTEGER PRIMARY KEY,
@@ -284,13 +278,122 @@ _FINISHED_COLUMNS: Final = (
 # ---------------------------------------------------------------------- the store
 
 
+def _transaction(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], _T]) -> _T:
+    """Run ``body`` inside BEGIN IMMEDIATE ... COMMIT; roll back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    found = _user_version(conn)
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"{path} has schema version {found}, but this program knows versions up to "
+            f"{SCHEMA_VERSION}: it was written by a newer release. Upgrade the program, or "
+            "point REEL_DB at another file."
+        )
+    for number in range(found + 1, SCHEMA_VERSION + 1):
+
+        def step(conn: sqlite3.Connection, number: int = number) -> None:
+            # Another process may have migrated meanwhile: check under the write lock.
+            if _user_version(conn) >= number:
+                return
+            MIGRATIONS[number - 1](conn)
+            # PRAGMA takes no parameters; number is an int from this module.
+            conn.execute(f"PRAGMA user_version = {int(number)}")
+
+        _transaction(conn, step)
+
+
+_CURRENT_SQL: Final = f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_id = ?"
+
+_START_SQL: Final = """
+    INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
+        version, undo_count, started_at, updated_at)
+    VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
+        1, 0, :started_at, :started_at)
+    ON CONFLICT (user_id) DO UPDATE SET
+        guild_id = excluded.guild_id,
+        variant = excluded.variant,
+        deal_number = excluded.deal_number,
+        moves = excluded.moves,
+        status = excluded.status,
+        version = CASE WHEN typeof(current_games.version) = 'integer'
+                       THEN current_games.version + 1 ELSE 1 END,
+        undo_count = 0,
+        started_at = excluded.started_at,
+        updated_at = excluded.updated_at
+    WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
+    RETURNING version
+"""
+
+_UPDATE_SQL: Final = """
+    UPDATE current_games
+    SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
+        updated_at = :updated_at
+    WHERE user_id = :user_id AND version = :expected_version
+"""
+
+_INSERT_FINISHED_SQL: Final = """
+    INSERT INTO finished_games (user_id, guild_id, variant, deal_number, outcome, won,
+        score, moves, undos, duration_s, started_at, finished_at, daily_date)
+    VALUES (:user_id, :guild_id, :variant, :deal_number, :outcome, :won,
+        :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date)
+"""
+
+_SAVE_SETTINGS_SQL: Final = """
+    INSERT INTO user_settings (user_id, symbols, auto_aces) VALUES (?, ?, ?)
+    ON CONFLICT (user_id) DO UPDATE SET symbols = excluded.symbols, auto_aces = excluded.auto_aces
+"""
+
+
+def _update_params(u: GameUpdate) -> dict[str, object]:
+    return {
+        "version": u.version,
+        "moves": u.moves,
+        "status": u.status,
+        "undo_count": u.undo_count,
+        "updated_at": _timestamp(u.updated_at),
+        "user_id": u.user_id,
+        "expected_version": u.expected_version,
+    }
+
+
+def _finished_params(f: FinishedGame) -> dict[str, object]:
+    return {
+        "user_id": f.user_id,
+        "guild_id": f.guild_id,
+        "variant": f.variant,
+        "deal_number": f.deal_number,
+        "outcome": f.outcome,
+        "won": int(f.won),
+        "score": f.score,
+        "moves": f.moves,
+        "undos": f.undos,
+        "duration_s": f.duration_s,
+        "started_at": _timestamp(f.started_at),
+        "finished_at": _timestamp(f.finished_at),
+        "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
+    }
+
+
 class Store:
     """The game database. ``await Store.open(path)`` creates or migrates the file."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._conn: aiosqlite.Connection | None = None
-        self._tx_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -303,26 +406,27 @@ class Store:
         if self._conn is not None:
             return
         conn = await aiosqlite.connect(self.path, isolation_level=None)
+        self._conn = conn
         try:
-            for pragma in PRAGMAS:
-                await conn.execute(pragma)
-            rows = list(await conn.execute_fetchall("PRAGMA journal_mode"))
-            if rows[0][0] != "wal":
-                raise StoreError(
-                    f"{self.path}: could not switch to WAL journal mode ({rows[0][0]})"
-                )
-            self._conn = conn
-            await self._migrate()
+            await self._run(self._setup)
         except BaseException:
             self._conn = None
             await conn.close()
             raise
 
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        for pragma in PRAGMAS:
+            conn.execute(pragma)
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(f"{self.path}: could not switch to WAL journal mode ({mode})")
+        _migrate(conn, self.path)
+
     async def close(self) -> None:
+        """Close the connection; operations already queued on it finish first."""
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            async with self._tx_lock:
-                await conn.close()
+            await conn.close()
 
     async def __aenter__(self) -> Store:
         await self.connect()
@@ -338,70 +442,27 @@ class Store:
             raise StoreError("the store is not open")
         return self._conn
 
-    # ------------------------------------------------------------------ plumbing
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` on the worker thread with its sqlite3 connection, as one queue item.
 
-    async def _outside_transaction(self) -> aiosqlite.Connection:
-        """The connection, once no multi-statement transaction is open on it.
-
-        The caller must issue its statement right away (without awaiting
-        anything else first) so that it is queued before any new transaction.
+        aiosqlite has no public call for this: ``Connection._execute`` is how
+        each of its own methods runs a function on the thread (it exists in
+        every release the project allows; tests/bot/test_store.py checks it).
         """
-        while self._tx_lock.locked():
-            async with self._tx_lock:
-                pass
-        return self.connection
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._tx_lock:
-            conn = self.connection
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                await conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
-                raise
-
-    @staticmethod
-    async def _shielded(work: Awaitable[_T]) -> _T:
-        """Run a write to its end even if the caller is cancelled meanwhile."""
-        return await asyncio.shield(work)
-
-    async def _migrate(self) -> None:
         conn = self.connection
-        found = await self.schema_version()
-        if found > SCHEMA_VERSION:
-            raise SchemaTooNewError(
-                f"{self.path} has schema version {found}, but this program knows versions up to "
-                f"{SCHEMA_VERSION}: it was written by a newer release. Upgrade the program, or "
-                "point REEL_DB at another file."
-            )
-        for number in range(found + 1, SCHEMA_VERSION + 1):
-            async with self._transaction():
-                # Another process may have migrated meanwhile: check under the write lock.
-                if await self.schema_version() >= number:
-                    continue
-                await MIGRATIONS[number - 1](conn)
-                # PRAGMA takes no parameters; number is an int from this module.
-                await conn.execute(f"PRAGMA user_version = {int(number)}")
+        raw: sqlite3.Connection = conn._conn
+        result: _T = await conn._execute(work, raw)  # type: ignore[no-untyped-call]
+        return result
 
     async def schema_version(self) -> int:
-        rows = list(await self.connection.execute_fetchall("PRAGMA user_version"))
-        return int(rows[0][0])
+        return await self._run(_user_version)
 
     # ------------------------------------------------------------------ current games
 
     async def load_game(self, user_id: int) -> CurrentGame | None:
         """The user's current game, or None. ``CorruptRowError`` if a value has the wrong type."""
-        conn = await self._outside_transaction()
-        rows = list(
-            await conn.execute_fetchall(
-                f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_id = ?", (user_id,)
-            )
-        )
-        return _current_from_row(rows[0]) if rows else None
+        row = await self._run(lambda conn: conn.execute(_CURRENT_SQL, (user_id,)).fetchone())
+        return None if row is None else _current_from_row(row)
 
     async def start_game(
         self,
@@ -434,41 +495,20 @@ class Store:
             "started_at": _timestamp(started_at),
             "replaces_version": replaces_version,
         }
-        return await self._shielded(self._start_game(params, finished))
+        record = None if finished is None else _finished_params(finished)
 
-    async def _start_game(
-        self, params: dict[str, object], finished: FinishedGame | None
-    ) -> int | None:
+        def body(conn: sqlite3.Connection) -> int:
+            if record is not None:
+                conn.execute(_INSERT_FINISHED_SQL, record)
+            rows = conn.execute(_START_SQL, params).fetchall()
+            if not rows:
+                raise _Refused
+            return int(rows[0][0])
+
         try:
-            async with self._transaction() as conn:
-                if finished is not None:
-                    await self._insert_finished(conn, finished)
-                rows = list(await conn.execute_fetchall(self._START_SQL, params))
-                if not rows:
-                    raise _Refused
-                return int(rows[0][0])
+            return await self._run(lambda conn: _transaction(conn, body))
         except _Refused:
             return None
-
-    _START_SQL: Final = """
-        INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
-            version, undo_count, started_at, updated_at)
-        VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
-            1, 0, :started_at, :started_at)
-        ON CONFLICT (user_id) DO UPDATE SET
-            guild_id = excluded.guild_id,
-            variant = excluded.variant,
-            deal_number = excluded.deal_number,
-            moves = excluded.moves,
-            status = excluded.status,
-            version = CASE WHEN typeof(current_games.version) = 'integer'
-                           THEN current_games.version + 1 ELSE 1 END,
-            undo_count = 0,
-            started_at = excluded.started_at,
-            updated_at = excluded.updated_at
-        WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
-        RETURNING version
-    """
 
     async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:
         """Write a new state of a current game (and record it as finished, atomically).
@@ -476,119 +516,57 @@ class Store:
         Returns False, writing nothing, if the row is no longer at
         ``update.expected_version`` (changed by another process) or is gone.
         """
+        params = _update_params(update)
         if finished is None:
-            return await self._shielded(self._update_game(update))
-        return await self._shielded(self._finish_game(update, finished))
+            # One statement in autocommit mode: its own transaction.
+            return await self._run(lambda conn: conn.execute(_UPDATE_SQL, params).rowcount == 1)
+        record = _finished_params(finished)
 
-    _UPDATE_SQL: Final = """
-        UPDATE current_games
-        SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
-            updated_at = :updated_at
-        WHERE user_id = :user_id AND version = :expected_version
-    """
+        def body(conn: sqlite3.Connection) -> None:
+            if conn.execute(_UPDATE_SQL, params).rowcount != 1:
+                raise _Refused
+            conn.execute(_INSERT_FINISHED_SQL, record)
 
-    @staticmethod
-    def _update_params(u: GameUpdate) -> dict[str, object]:
-        return {
-            "version": u.version,
-            "moves": u.moves,
-            "status": u.status,
-            "undo_count": u.undo_count,
-            "updated_at": _timestamp(u.updated_at),
-            "user_id": u.user_id,
-            "expected_version": u.expected_version,
-        }
-
-    async def _update_game(self, update: GameUpdate) -> bool:
-        conn = await self._outside_transaction()
-        cursor = await conn.execute(self._UPDATE_SQL, self._update_params(update))
-        return cursor.rowcount == 1
-
-    async def _finish_game(self, update: GameUpdate, finished: FinishedGame) -> bool:
         try:
-            async with self._transaction() as conn:
-                cursor = await conn.execute(self._UPDATE_SQL, self._update_params(update))
-                if cursor.rowcount != 1:
-                    raise _Refused
-                await self._insert_finished(conn, finished)
+            await self._run(lambda conn: _transaction(conn, body))
         except _Refused:
             return False
         return True
-
-    @staticmethod
-    async def _insert_finished(conn: aiosqlite.Connection, f: FinishedGame) -> None:
-        await conn.execute(
-            """
-            INSERT INTO finished_games (user_id, guild_id, variant, deal_number, outcome, won,
-                score, moves, undos, duration_s, started_at, finished_at, daily_date)
-            VALUES (:user_id, :guild_id, :variant, :deal_number, :outcome, :won,
-                :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date)
-            """,
-            {
-                "user_id": f.user_id,
-                "guild_id": f.guild_id,
-                "variant": f.variant,
-                "deal_number": f.deal_number,
-                "outcome": f.outcome,
-                "won": int(f.won),
-                "score": f.score,
-                "moves": f.moves,
-                "undos": f.undos,
-                "duration_s": f.duration_s,
-                "started_at": _timestamp(f.started_at),
-                "finished_at": _timestamp(f.finished_at),
-                "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
-            },
-        )
 
     # ------------------------------------------------------------------ finished games
 
     async def finished_games(self, user_id: int | None = None) -> list[FinishedGame]:
         """Recorded games, oldest first: one user's, or everyone's."""
-        conn = await self._outside_transaction()
+        sql = f"SELECT {_FINISHED_COLUMNS} FROM finished_games"
         if user_id is None:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_FINISHED_COLUMNS} FROM finished_games ORDER BY id"
-            )
+            rows = await self._run(lambda conn: conn.execute(sql + " ORDER BY id").fetchall())
         else:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? ORDER BY id",
-                (user_id,),
+            rows = await self._run(
+                lambda conn: conn.execute(
+                    sql + " WHERE user_id = ? ORDER BY id", (user_id,)
+                ).fetchall()
             )
         return [_finished_from_row(row) for row in rows]
 
     # ------------------------------------------------------------------ settings
 
     async def load_settings(self, user_id: int) -> UserSettings | None:
-        conn = await self._outside_transaction()
-        rows = list(
-            await conn.execute_fetchall(
+        row = await self._run(
+            lambda conn: conn.execute(
                 "SELECT symbols, auto_aces FROM user_settings WHERE user_id = ?", (user_id,)
-            )
+            ).fetchone()
         )
-        if not rows:
+        if row is None:
             return None
-        symbols, auto_aces = rows[0]
-        return UserSettings(symbols=bool(symbols), auto_aces=bool(auto_aces))
+        return UserSettings(symbols=bool(row[0]), auto_aces=bool(row[1]))
 
     async def save_settings(self, user_id: int, settings: UserSettings) -> None:
-        await self._shielded(self._save_settings(user_id, settings))
-
-    async def _save_settings(self, user_id: int, settings: UserSettings) -> None:
-        conn = await self._outside_transaction()
-        await conn.execute(
-            """
-            INSERT INTO user_settings (user_id, symbols, auto_aces) VALUES (?, ?, ?)
-            ON CONFLICT (user_id) DO UPDATE SET
-                symbols = excluded.symbols, auto_aces = excluded.auto_aces
-            """,
-            (user_id, int(settings.symbols), int(settings.auto_aces)),
-        )
+        params = (user_id, int(settings.symbols), int(settings.auto_aces))
+        await self._run(lambda conn: conn.execute(_SAVE_SETTINGS_SQL, params))
 
     # ------------------------------------------------------------------ checks
 
     async def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: "ok" for a sound file."""
-        conn = await self._outside_transaction()
-        rows = list(await conn.execute_fetchall("PRAGMA integrity_check"))
+        rows = await self._run(lambda conn: conn.execute("PRAGMA integrity_check").fetchall())
         return "\n".join(str(row[0]) for row in rows)
