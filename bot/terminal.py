@@ -176,6 +176,5 @@ def play(db_path: str, deal_number: int | None = None, symbols: bool | None = No
         except KeyboardInterrupt:
             print("\nYour game is saved. Type 'reel play' to resume it.")
         finally:
-            runner.run(service.close())
-            runner.run(store.close())
+            runner.run(service.close())  # closes the store too
     return 0
