@@ -1,28 +1,82 @@
 """The solver: an exact depth-first search over full information (stock order known).
 
-Every move in Virginia Reel either puts a card on a foundation or deals, so the
-game graph has no cycles and a position that failed once fails again: a
-transposition table of failed positions is enough. Positions are keyed
-canonically: the piles of one row are interchangeable, so each row is keyed
-as a sorted multiset of piles; the reserve keeps its order (the deal puts
-card *j* on pile *j*); the stock is known by how many cards are left.
+The search runs on its own compact model of the position, not on ``Game``:
+every card on the board or in the stock is an *instance* (an index), and each
+instance is either *home* (on a foundation or the Ace pile) or not. Every move
+of the game puts cards home (a build, a fill, an interchange, an Ace) except
+the deal, so the game graph has no cycles and a transposition table of failed
+positions is enough.
 
-Safe moves are played without branching (see ``safe_move``); the remaining
-moves are tried builds first, then interchanges, fills, moves that open a
-space, and the deal last.
+The key. A position is known, up to the order of the piles in a row, by the
+set of instances not yet home and the number of deals made: the foundations
+of a row are then fixed by the cards home (the piles of one suit in a row are
+prefixes of 2-5-8-J, 3-6-9-Q or 4-7-10-K, so their heights follow from how
+many copies of each card are home), the misplaced cards and the reserve piles
+by the instances left, and the spaces of a row by what remains. So the key is
+one integer: ``mask << 8 | deals``. Two misplaced copies of one card in one
+row are interchangeable: moves take the lower-numbered one, so they share keys.
 
-The answer is ``won`` (with the winning line), ``unwinnable`` (the search was
-exhaustive) or ``unknown`` (the node or time budget ran out first).
+Pruning (sound: it only ever cuts positions that cannot be won):
+
+- **Dead cards** (``dead_check``). A card can only go home once (1) every
+  card above it in its reserve pile has gone home (a reserve card leaves only
+  to go home), and (2) for a 5 and above, a copy of the card three below in
+  its suit is home; for a Two, Three or Four, its row has a space or a
+  misplaced card that can go home (leaving a space), or it can interchange
+  with a misplaced card there now. The least set of cards closed under these
+  necessary conditions, grown from the cards home, holds every card that any
+  line of play can ever put home (by induction on the order of a winning
+  line: each card's conditions were met by cards put home before it). If a
+  card is missing from it, the position is lost. Stock cards are taken to
+  have nothing above them (a necessary condition is all that is needed).
+
+Safe moves, played without branching (each can be switched off for tests):
+
+- ``safe_aces``: a reserve Ace to the Ace pile; once the stock is empty, an
+  Ace in a row too (spaces then only help).
+- ``safe_builds``: a card built on a foundation, from the reserve (or from a
+  row once the stock is empty), when its copies cannot compete for the slot:
+  the free slots for it (copies home of the card three below minus copies of
+  it home) are at least its copies not yet home, or every other copy not home
+  lies below it in the same reserve pile.
+- ``safe_fills``: a reserve Two, Three or Four filling a space of its row
+  (from a row once the stock is empty) when the row has at least as many
+  spaces as it has bases not yet home.
+
+Why they are safe (a dominance argument). Let Q be the position and Q' the
+position after the move: Q' is Q with one card home (and, for a fill, one
+space fewer). Take any winning line from Q and play it from Q', skipping the
+card's own move. Every move stays legal: cards available in Q are available
+in Q' (one card fewer above them, or the same); foundations of Q' are
+foundations of Q with one card more, which only opens slots for other cards;
+a deal puts the same cards on the same piles. The only moves that could fail
+are the other copies of the card taking a slot that Q' has used (excluded by
+the count of slots, or impossible while they lie below it), a fill finding
+no space (excluded by the count of spaces: until the card goes home in Q, Q
+keeps a space per base still to come, so Q' keeps one too, and Q cannot deal
+either), and, for a card leaving a row, a deal blocked by the new space
+(excluded by asking for an empty stock). Once the line plays the card itself,
+the two positions are the same. So Q' wins whenever Q does.
+
+The build rule of the first version of this solver (any reserve card onto any
+foundation) was not safe: with one slot and two copies, the copy played
+first may be the one whose pile hides the card needed for the second slot.
+
+The answer is ``won`` (with the winning line in the engine's moves),
+``unwinnable`` (the search was exhaustive) or ``unknown`` (the node or time
+budget ran out first).
 """
 
 from __future__ import annotations
 
 import time
+from bisect import insort
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .cards import RANK_STEP3
 from .game import Game
-from .moves import Move, MoveKind
+from .moves import ACE_PILE, DEAL, Move, Pile
 
 
 class Verdict(StrEnum):
@@ -43,94 +97,420 @@ class _OutOfBudget(Exception):
     pass
 
 
+# Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
+# two misplaced instances; (_DEAL, -1, -1) deals.
+_HOME, _SWAP, _DEAL = 0, 1, 2
+_DEAL_MOVE = (_DEAL, -1, -1)
+_IMove = tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class _Options:
+    safe_aces: bool
+    safe_builds: bool
+    safe_fills: bool
+    dead_check: bool
+
+
+class _Model:
+    """The compact position the search plays on."""
+
+    def __init__(self, game: Game) -> None:
+        v = game.variant
+        if v.reserve_refill != "deal" or not v.deal_needs_no_space:
+            raise ValueError(
+                f"the solver plays games whose reserve is refilled only by a deal with no "
+                f"space in the rows; {v.name} is not one"
+            )
+        self.width = game.width
+        self.copies = v.decks
+        self.card: list[int] = []  # instance -> card
+        self.res_pile: list[int] = []  # instance -> reserve pile (-1 for a row card)
+        self.row_of: list[int] = []  # instance -> row of a misplaced card (-1 otherwise)
+        self.col_of: list[int] = []  # instance -> column of a misplaced card
+        self.cnt = [0] * 52  # copies home of each card
+        self.sp = [0, 0, 0]  # spaces per row
+        self.mis: list[list[int]] = [[], [], []]  # misplaced instances per row, sorted
+        self.res: list[list[int]] = [[] for _ in range(v.reserve_piles)]
+        self.stock: list[int] = []  # instances in dealing order
+        self.dealt = 0
+        self.deals = 0
+        self.deal_sizes: list[int] = []
+        self.mask = 0
+        for r in range(3):
+            for col, pile in enumerate(game.row(r)):
+                if not pile:
+                    self.sp[r] += 1
+                elif (pile[0] >> 2) == r + 1:
+                    for card in pile:
+                        self.cnt[card] += 1
+                else:
+                    self.mis[r].append(self._new(pile[0], -1, r, col))
+        for j, pile in enumerate(game.reserve):
+            for card in pile:
+                self.res[j].append(self._new(card, j, -1, -1))
+        for k, card in enumerate(game.stock):
+            self.stock.append(self._new(card, k % v.reserve_piles, -1, -1))
+        for ace in game.ace_pile_cards():
+            self.cnt[ace] += 1
+        self.home = [False] * len(self.card)
+
+    def _new(self, card: int, pile: int, row: int, col: int) -> int:
+        i = len(self.card)
+        self.card.append(card)
+        self.res_pile.append(pile)
+        self.row_of.append(row)
+        self.col_of.append(col)
+        self.mask |= 1 << i
+        return i
+
+    @property
+    def key(self) -> int:
+        return self.mask << 8 | self.deals
+
+    # -------------------------------------------------------------- play
+
+    def play(self, move: _IMove) -> None:
+        kind, i, j = move
+        if kind == _HOME:
+            card = self.card[i]
+            r = self.row_of[i]
+            if r >= 0:
+                self.mis[r].remove(i)
+                self.sp[r] += 1
+            else:
+                self.res[self.res_pile[i]].pop()
+            rank = card >> 2  # rank - 1
+            if 1 <= rank <= 3:
+                self.sp[rank - 1] -= 1
+            self.cnt[card] += 1
+            self.home[i] = True
+            self.mask ^= 1 << i
+        elif kind == _SWAP:
+            self.mis[self.row_of[i]].remove(i)
+            self.mis[self.row_of[j]].remove(j)
+            self.cnt[self.card[i]] += 1
+            self.cnt[self.card[j]] += 1
+            self.home[i] = self.home[j] = True
+            self.mask ^= (1 << i) | (1 << j)
+        else:
+            n = min(len(self.res), len(self.stock) - self.dealt)
+            for k in range(n):
+                self.res[k].append(self.stock[self.dealt + k])
+            self.dealt += n
+            self.deal_sizes.append(n)
+            self.deals += 1
+
+    def undo(self, move: _IMove) -> None:
+        kind, i, j = move
+        if kind == _HOME:
+            card = self.card[i]
+            r = self.row_of[i]
+            if r >= 0:
+                insort(self.mis[r], i)
+                self.sp[r] -= 1
+            else:
+                self.res[self.res_pile[i]].append(i)
+            rank = card >> 2
+            if 1 <= rank <= 3:
+                self.sp[rank - 1] += 1
+            self.cnt[card] -= 1
+            self.home[i] = False
+            self.mask ^= 1 << i
+        elif kind == _SWAP:
+            insort(self.mis[self.row_of[i]], i)
+            insort(self.mis[self.row_of[j]], j)
+            self.cnt[self.card[i]] -= 1
+            self.cnt[self.card[j]] -= 1
+            self.home[i] = self.home[j] = False
+            self.mask ^= (1 << i) | (1 << j)
+        else:
+            self.deals -= 1
+            n = self.deal_sizes.pop()
+            for k in range(n):
+                self.res[k].pop()
+            self.dealt -= n
+
+    # -------------------------------------------------------------- moves
+
+    def can_home(self, i: int) -> bool:
+        """Whether available instance ``i`` can go home by itself now (not an interchange)."""
+        card = self.card[i]
+        rank = card >> 2
+        if rank == 0:
+            return True
+        if rank <= 3:
+            return self.sp[rank - 1] > 0
+        pred = card - RANK_STEP3
+        return self.cnt[pred] > self.cnt[card]
+
+    def available(self) -> list[int]:
+        out = [p[-1] for p in self.res if p]
+        for r in range(3):
+            seen: set[int] = set()
+            for i in self.mis[r]:
+                c = self.card[i]
+                if c not in seen:
+                    seen.add(c)
+                    out.append(i)
+        return out
+
+    def safe(self, opts: _Options) -> _IMove | None:
+        stock_empty = self.dealt == len(self.stock)
+        cnt = self.cnt
+        copies = self.copies
+        for i in self.available():
+            from_row = self.row_of[i] >= 0
+            if from_row and not stock_empty:
+                continue
+            card = self.card[i]
+            rank = card >> 2
+            if rank == 0:
+                if opts.safe_aces:
+                    return (_HOME, i, -1)
+            elif rank <= 3:
+                if opts.safe_fills:
+                    row = rank - 1
+                    bases_left = sum(copies - cnt[(rank << 2) + s] for s in range(4))
+                    if self.sp[row] >= bases_left > 0:
+                        return (_HOME, i, -1)
+            elif opts.safe_builds:
+                pred = card - RANK_STEP3
+                slots = cnt[pred] - cnt[card]
+                if slots <= 0:
+                    continue
+                if slots >= copies - cnt[card] or self._others_below(i):
+                    return (_HOME, i, -1)
+        return None
+
+    def _others_below(self, i: int) -> bool:
+        """Every other copy of ``i``'s card not home lies below ``i`` in its reserve pile."""
+        j = self.res_pile[i]
+        if j < 0 or self.row_of[i] >= 0:
+            return False
+        card = self.card[i]
+        pile = self.res[j]
+        below = sum(1 for k in pile[:-1] if self.card[k] == card)
+        return below == self.copies - self.cnt[card] - 1
+
+    def moves(self) -> list[_IMove]:
+        """Legal moves, most promising first; the deal last."""
+        builds: list[_IMove] = []
+        fills: list[_IMove] = []
+        opens: list[_IMove] = []
+        swaps: list[_IMove] = []
+        for i in self.available():
+            if not self.can_home(i):
+                continue
+            move = (_HOME, i, -1)
+            if self.row_of[i] >= 0:
+                opens.append(move)
+            elif (self.card[i] >> 2) <= 3:
+                fills.append(move)
+            else:
+                builds.append(move)
+        # interchanges: a misplaced card of rank r+2 in row a with one of rank a+2 in row r
+        for a in range(3):
+            for i in self.mis[a]:
+                t = (self.card[i] >> 2) - 1
+                if not 0 <= t <= 2 or t <= a:
+                    continue
+                seen: set[int] = set()
+                for j in self.mis[t]:
+                    cj = self.card[j]
+                    if (cj >> 2) - 1 == a and cj not in seen:
+                        seen.add(cj)
+                        swaps.append((_SWAP, i, j))
+        out = builds + swaps + fills + opens
+        if self.dealt < len(self.stock) and not any(self.sp):
+            out.append(_DEAL_MOVE)
+        return out
+
+    # -------------------------------------------------------------- pruning
+
+    def dead(self) -> bool:
+        """True if some card can provably never go home (see the module docstring)."""
+        card = self.card
+        row_of = self.row_of
+        n_res = len(self.res)
+        cur = self.deals
+        # arrival phase (deals made) and the cards that will lie above each card
+        arrive = [cur] * len(card)
+        above: dict[int, list[int]] = {}
+        future: list[list[int]] = [[] for _ in range(n_res)]
+        for k in range(self.dealt, len(self.stock)):
+            i = self.stock[k]
+            arrive[i] = cur + 1 + (k - self.dealt) // n_res
+            future[self.res_pile[i]].append(i)
+        for j in range(n_res):
+            seq = self.res[j] + future[j]
+            for pos in range(len(seq) - 1):
+                above[seq[pos]] = seq[pos + 1 :]
+        hc = list(self.cnt)
+        inh = list(self.home)
+        pending = [i for i in range(len(card)) if not inh[i]]
+        row_open = [self.sp[r] > 0 for r in range(3)]
+        swap_ok = [[False] * 3 for _ in range(3)]
+        for a in range(3):
+            for i in self.mis[a]:
+                t = (card[i] >> 2) - 1
+                if 0 <= t <= 2 and t != a:
+                    swap_ok[a][t] = True
+        last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
+        for phase in range(cur, last + 1):
+            changed = True
+            while changed and pending:
+                changed = False
+                rest: list[int] = []
+                for i in pending:
+                    if arrive[i] > phase:
+                        rest.append(i)
+                        continue
+                    ups = above.get(i)
+                    if ups and any(not inh[u] and arrive[u] <= phase for u in ups):
+                        rest.append(i)
+                        continue
+                    c = card[i]
+                    rank = c >> 2
+                    if rank == 0:
+                        ok = True
+                    elif rank <= 3:
+                        t = rank - 1
+                        a = row_of[i]
+                        ok = row_open[t] or (a >= 0 and swap_ok[a][t] and swap_ok[t][a])
+                    else:
+                        ok = hc[c - RANK_STEP3] > 0
+                    if ok:
+                        inh[i] = True
+                        hc[c] += 1
+                        if a_row := row_of[i] + 1:
+                            row_open[a_row - 1] = True
+                        changed = True
+                    else:
+                        rest.append(i)
+                pending = rest
+        return bool(pending)
+
+
 @dataclass(slots=True)
 class _Search:
+    model: _Model
+    opts: _Options
     max_nodes: int
     deadline: float
     nodes: int = 0
-    failed: set[tuple[object, ...]] = field(default_factory=set)
+    failed: set[int] = field(default_factory=set)
+    line: list[_IMove] = field(default_factory=list)
 
 
 def position_key(game: Game) -> tuple[object, ...]:
-    """A key equal for positions that play the same (piles of a row permuted)."""
-    rows = tuple(tuple(sorted(game.row(r))) for r in range(3))
-    return (rows, game.reserve, game.stock_count)
+    """A key equal for positions that play the same (piles of a row permuted).
 
-
-def safe_move(game: Game, move: Move, kind: MoveKind) -> bool:
-    """True for a move that never turns a won position into a lost one.
-
-    - A reserve Ace to the Ace pile (the rule book's safe move).
-    - A reserve card built on a foundation: the card has no other use (cards
-      only ever go home), the pile under it gains a card, and the deal is not
-      blocked by it (no space opens). A twin foundation that could also take
-      it is the same pile in another place of the same row.
+    The search itself uses an equivalent integer key on its own model (see the
+    module docstring); this one is for comparing positions of different games.
     """
-    if move.src is None or move.src.area != "reserve":
-        return False
-    return kind is MoveKind.ACE or kind is MoveKind.BUILD
+    rows = tuple(tuple(sorted(game.row(r))) for r in range(3))
+    return (rows, game.reserve, game.stock, game.aces)
 
 
-def _ordered(game: Game, moves: list[Move]) -> list[Move]:
-    def rank(move: Move) -> int:
-        if move.is_deal:
-            return 9
-        kind = game.kind(move)
-        if kind is MoveKind.INTERCHANGE:
-            return 1
-        if move.src is not None and move.src.area == "row":  # leaves a space behind
-            return 4 if game.space_warning(move) is None else 6
-        if kind is MoveKind.BUILD:
-            return 0
-        if kind is MoveKind.FILL:
-            return 2
-        return 3
+def solve(
+    game: Game,
+    *,
+    max_nodes: int = 2_000_000,
+    max_seconds: float = 10.0,
+    safe_aces: bool = True,
+    safe_builds: bool = True,
+    safe_fills: bool = True,
+    dead_check: bool = True,
+) -> Solution:
+    """Search ``game`` (left unchanged) for a win within the budgets.
 
-    return sorted(moves, key=rank)
-
-
-def solve(game: Game, *, max_nodes: int = 2_000_000, max_seconds: float = 10.0) -> Solution:
-    """Search ``game`` (left unchanged) for a win within the budgets."""
-    work = game.copy()
+    The keyword switches turn off each safe-move rule and the dead-card
+    pruning; the verdict never depends on them, only the effort does.
+    """
     start = time.perf_counter()
-    search = _Search(max_nodes=max_nodes, deadline=start + max_seconds)
-    line: list[Move] = []
+    opts = _Options(safe_aces, safe_builds, safe_fills, dead_check)
+    search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
     try:
-        won = _dfs(work, search, line)
+        won = _dfs(search)
     except _OutOfBudget:
         return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
-    verdict = Verdict.WON if won else Verdict.UNWINNABLE
-    return Solution(verdict, tuple(line) if won else (), search.nodes, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if not won:
+        return Solution(Verdict.UNWINNABLE, (), search.nodes, seconds)
+    line = _translate(game, search.model, search.line)
+    return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
 
 
-def _dfs(game: Game, search: _Search, line: list[Move]) -> bool:
-    search.nodes += 1
-    if search.nodes > search.max_nodes or (
-        search.nodes & 1023 == 0 and time.perf_counter() > search.deadline
+def _dfs(search: _Search) -> bool:
+    if search.nodes >= search.max_nodes or (
+        search.nodes & 255 == 255 and time.perf_counter() > search.deadline
     ):
         raise _OutOfBudget
-    played = 0
-    while True:
-        moves = game.legal_moves()
-        forced = next((m for m in moves if safe_move(game, m, game.kind(m))), None)
-        if forced is None:
-            break
-        game.play(forced)
+    search.nodes += 1
+    model = search.model
+    line = search.line
+    played: list[_IMove] = []
+    while (forced := model.safe(search.opts)) is not None:
+        model.play(forced)
         line.append(forced)
-        played += 1
-    if game.is_won():
+        played.append(forced)
+    if model.mask == 0:
         return True
-    key = position_key(game)
-    if moves and key not in search.failed:
-        for move in _ordered(game, moves):
-            game.play(move)
-            line.append(move)
-            if _dfs(game, search, line):
-                return True
-            line.pop()
-            game.undo()
+    key = model.key
+    if key not in search.failed:
+        if not (search.opts.dead_check and model.dead()):
+            for move in model.moves():
+                model.play(move)
+                line.append(move)
+                if _dfs(search):
+                    return True
+                line.pop()
+                model.undo(move)
         search.failed.add(key)
-    for _ in range(played):
+    for move in reversed(played):
         line.pop()
-        game.undo()
+        model.undo(move)
     return False
+
+
+def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...]:
+    """The internal winning line as the engine's moves, checked by playing it on a copy."""
+    work = game.copy()
+    out: list[Move] = []
+    for kind, i, j in line:
+        if kind == _DEAL:
+            move = DEAL
+        elif kind == _SWAP:
+            move = Move(
+                Pile("row", model.row_of[i], model.col_of[i]),
+                Pile("row", model.row_of[j], model.col_of[j]),
+            )
+        else:
+            card = model.card[i]
+            if model.row_of[i] >= 0:
+                src = Pile("row", model.row_of[i], model.col_of[i])
+            else:
+                src = Pile("reserve", 0, model.res_pile[i])
+            rank = card >> 2
+            if rank == 0:
+                dst = ACE_PILE
+            else:
+                row = (rank - 1) % 3
+                piles = work.row(row)
+                if rank <= 3:
+                    col = next(c for c, p in enumerate(piles) if not p)
+                else:
+                    pred = card - RANK_STEP3
+                    col = next(
+                        c
+                        for c, p in enumerate(piles)
+                        if len(p) > 1 or (p and (p[0] >> 2) == row + 1)
+                        if p[-1] == pred
+                    )
+                dst = Pile("row", row, col)
+            move = Move(src, dst)
+        work.play(move)
+        out.append(move)
+    assert work.is_won()
+    return tuple(out)
