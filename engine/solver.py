@@ -357,6 +357,19 @@ class _Model:
                 if 0 <= t <= 2 and t != a:
                     swap_ok[a][t] = True
         last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
+        bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
+
+        def filler(row: int, phase: int) -> bool:
+            """A base of ``row`` not home can be available in ``phase`` (to fill the
+            space a misplaced card leaves before the next deal)."""
+            for b in bases[row]:
+                if arrive[b] > phase or row_of[b] == row:
+                    continue
+                ups = above.get(b)
+                if not ups or all(inh[u] or arrive[u] > phase for u in ups):
+                    return True
+            return False
+
         for phase in range(cur, last + 1):
             changed = True
             while changed and pending:
@@ -372,14 +385,21 @@ class _Model:
                         continue
                     c = card[i]
                     rank = c >> 2
+                    a = row_of[i]
                     if rank == 0:
                         ok = True
                     elif rank <= 3:
                         t = rank - 1
-                        a = row_of[i]
-                        ok = row_open[t] or (a >= 0 and swap_ok[a][t] and swap_ok[t][a])
+                        if a >= 0 and swap_ok[a][t] and swap_ok[t][a]:
+                            ok = True
+                        else:
+                            ok = row_open[t]
+                            if ok and a >= 0 and phase < last:
+                                ok = filler(a, phase)
                     else:
                         ok = hc[c - RANK_STEP3] > 0
+                        if ok and a >= 0 and phase < last:
+                            ok = filler(a, phase)
                     if ok:
                         inh[i] = True
                         hc[c] += 1
@@ -432,7 +452,7 @@ def solve(
     opts = _Options(safe_aces, safe_builds, safe_fills, dead_check)
     search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
     try:
-        won = _dfs(search)
+        won = _dfs(search, True)
     except _OutOfBudget:
         return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
     seconds = time.perf_counter() - start
@@ -442,7 +462,7 @@ def solve(
     return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
 
 
-def _dfs(search: _Search) -> bool:
+def _dfs(search: _Search, check: bool) -> bool:
     if search.nodes >= search.max_nodes or (
         search.nodes & 255 == 255 and time.perf_counter() > search.deadline
     ):
@@ -459,11 +479,11 @@ def _dfs(search: _Search) -> bool:
         return True
     key = model.key
     if key not in search.failed:
-        if not (search.opts.dead_check and model.dead()):
+        if not (check and search.opts.dead_check and model.dead()):
             for move in model.moves():
                 model.play(move)
                 line.append(move)
-                if _dfs(search):
+                if _dfs(search, move[0] == _DEAL):
                     return True
                 line.pop()
                 model.undo(move)

@@ -1,0 +1,74 @@
+"""Solver benchmark: the share of deals decided within 1 s and within the budget, one core.
+
+    python bench/solver.py [--deals 1-200] [--budget 10] [--max-nodes N] [--verbose]
+
+Each deal of the range is solved once with the budget; a deal counts as
+decided within a time if the solver answered won or unwinnable by then.
+Prints the fractions decided within 1 s and within the budget, won and
+unwinnable counts, nodes per second, and the median and p99 time per deal
+(an undecided deal counts at its full budget).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Game
+from engine.solver import Verdict, solve
+
+
+def deal_range(text: str) -> range:
+    """``1-200`` is deals 1 to 200; ``50`` is deals 1 to 50."""
+    first, sep, last = text.partition("-")
+    if not sep:
+        return range(1, int(first) + 1)
+    if int(last) < int(first):
+        raise argparse.ArgumentTypeError(f"{text!r}: the range ends before it starts")
+    return range(int(first), int(last) + 1)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=deal_range, default=deal_range("1-200"))
+    parser.add_argument("--budget", type=float, default=10.0, help="seconds per deal")
+    parser.add_argument("--max-nodes", type=int, default=10**9)
+    parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    args = parser.parse_args(argv)
+    times: list[float] = []
+    nodes = won = lost = within_1s = 0
+    start = time.perf_counter()
+    for deal in args.deals:
+        solution = solve(Game.new(deal), max_nodes=args.max_nodes, max_seconds=args.budget)
+        decided = solution.verdict is not Verdict.UNKNOWN
+        times.append(solution.seconds if decided else args.budget)
+        nodes += solution.nodes
+        won += solution.verdict is Verdict.WON
+        lost += solution.verdict is Verdict.UNWINNABLE
+        within_1s += decided and solution.seconds <= 1.0
+        if args.verbose:
+            v = solution.verdict
+            print(f"deal {deal}: {v}, {solution.nodes} nodes, {solution.seconds:.2f} s")
+    elapsed = time.perf_counter() - start
+    n = len(args.deals)
+    print(f"deals {args.deals.start}-{args.deals.stop - 1} ({n}), budget {args.budget:g} s")
+    print(f"decided within 1 s:   {within_1s / n:.1%}")
+    print(f"decided within {args.budget:g} s: {(won + lost) / n:.1%}")
+    print(f"won {won}, unwinnable {lost}, unknown {n - won - lost}")
+    print(f"nodes per second:     {nodes / elapsed:,.0f}")
+    print(f"time per deal:        median {statistics.median(times):.3f} s, "
+          f"p99 {percentile(times, 0.99):.3f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
