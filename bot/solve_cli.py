@@ -1,0 +1,224 @@
+"""The solver's commands: ``reel solve`` (one deal) and ``reel study`` (winnability of a range).
+
+Wiring into ``reel`` (bot/cli.py)::
+
+    from .solve_cli import add_solve_commands, run_solve_command
+    add_solve_commands(sub)                      # in build_parser()
+    if command in ("solve", "study"):            # in main(), before the config is read
+        return run_solve_command(args)
+
+Also runnable alone: ``python -m bot.solve_cli solve --deal 16``.
+
+``reel solve --deal N [--budget 10s]`` prints the verdict and, for a won deal,
+the winning line in the engine's notation. ``reel study --deals 1-10000
+--budget 10s [--jobs 2] [--csv study.csv]`` solves every deal of the range
+(in worker processes with ``--jobs``), shows progress on stderr, prints the
+won / unwinnable / unknown counts and a 95% Wilson interval for the winnable
+fraction (its low end counts the unknown deals as lost, its high end as won),
+and writes one CSV row per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine import MAX_DEAL, MIN_DEAL, Game
+from engine.solver import Solution, Verdict, solve
+
+Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
+
+
+def parse_budget(text: str) -> float:
+    """Seconds from ``10s``, ``10``, ``500ms`` or ``2m``."""
+    t = text.strip().lower()
+    scale = 1.0
+    for suffix, factor in (("ms", 0.001), ("s", 1.0), ("m", 60.0)):
+        if t.endswith(suffix):
+            t, scale = t[: -len(suffix)], factor
+            break
+    try:
+        seconds = float(t) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a budget is a time such as 10s, 500ms or 2m, not {text!r}"
+        ) from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"a budget must be more than no time, not {text!r}")
+    return seconds
+
+
+def parse_deal(text: str) -> int:
+    try:
+        deal = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a deal number is a whole number, not {text!r}") from None
+    if not MIN_DEAL <= deal <= MAX_DEAL:
+        raise argparse.ArgumentTypeError(f"deal numbers run from {MIN_DEAL} to {MAX_DEAL}")
+    return deal
+
+
+def parse_deals(text: str) -> range:
+    """``1-10000`` (both ends included) or a single deal ``42``."""
+    first, sep, last = text.partition("-")
+    lo = parse_deal(first)
+    hi = parse_deal(last) if sep else lo
+    if hi < lo:
+        raise argparse.ArgumentTypeError(f"{text!r}: the range ends before it starts")
+    return range(lo, hi + 1)
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (0, 1 when n is 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def add_solve_commands(sub: Any) -> None:
+    """Add ``solve`` and ``study`` to an argparse subparsers object."""
+    solve_p = sub.add_parser("solve", help="solve one deal: verdict and winning line")
+    solve_p.add_argument("--deal", type=parse_deal, required=True, metavar="N")
+    solve_p.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
+    solve_p.add_argument("--max-nodes", type=int, default=50_000_000, metavar="N")
+    study = sub.add_parser("study", help="winnability study over a range of deals")
+    study.add_argument("--deals", type=parse_deals, required=True, metavar="A-B")
+    study.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
+    study.add_argument("--max-nodes", type=int, default=50_000_000, metavar="N")
+    study.add_argument("--jobs", type=int, default=1, metavar="N")
+    study.add_argument("--csv", type=Path, default=Path("study.csv"), metavar="PATH")
+    study.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_solve_command(args: argparse.Namespace) -> int:
+    if args.command == "solve":
+        return main_solve(args)
+    return main_study(args)
+
+
+# ------------------------------------------------------------------ solve
+
+
+def format_line(solution: Solution, per_line: int = 10) -> list[str]:
+    """The winning line, numbered, ``per_line`` moves a line."""
+    moves = [f"{k + 1}. {m}" for k, m in enumerate(solution.line)]
+    return ["  ".join(moves[i : i + per_line]) for i in range(0, len(moves), per_line)]
+
+
+def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    solution = solve(Game.new(args.deal), max_nodes=args.max_nodes, max_seconds=args.budget)
+    plural = "" if solution.nodes == 1 else "s"
+    effort = f"{solution.nodes:,} position{plural} searched, {solution.seconds:.2f} s"
+    if solution.verdict is Verdict.WON:
+        print(f"Deal {args.deal}: won in {len(solution.line)} moves ({effort})", file=out)
+        for text in format_line(solution):
+            print(text, file=out)
+    elif solution.verdict is Verdict.UNWINNABLE:
+        print(f"Deal {args.deal}: unwinnable: no line of play wins ({effort})", file=out)
+    else:
+        print(
+            f"Deal {args.deal}: unknown: no answer within the budget ({effort}); "
+            "try a larger --budget",
+            file=out,
+        )
+    return 0
+
+
+# ------------------------------------------------------------------ study
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    deal: int
+    verdict: Verdict
+    moves: int
+    nodes: int
+    seconds: float
+
+
+def _solve_one(job: tuple[int, float, int]) -> Row:
+    deal, budget, max_nodes = job
+    s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget)
+    return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
+
+
+def _rows(deals: range, budget: float, max_nodes: int, jobs: int) -> Iterator[Row]:
+    work = [(d, budget, max_nodes) for d in deals]
+    if jobs <= 1:
+        yield from map(_solve_one, work)
+        return
+    with Pool(jobs) as pool:
+        yield from pool.imap_unordered(_solve_one, work, chunksize=1)
+
+
+def _progress(done: int, total: int, counts: dict[Verdict, int], started: float) -> str:
+    width = 30
+    filled = width * done // max(total, 1)
+    elapsed = time.monotonic() - started
+    eta = elapsed / done * (total - done) if done else 0.0
+    return (
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  "
+        f"won {counts[Verdict.WON]}  unwinnable {counts[Verdict.UNWINNABLE]}  "
+        f"unknown {counts[Verdict.UNKNOWN]}  eta {eta:,.0f} s "
+    )
+
+
+def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if args.jobs < 1:
+        print("reel study: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    deals: range = args.deals
+    counts = dict.fromkeys(Verdict, 0)
+    rows: list[Row] = []
+    started = time.monotonic()
+    for row in _rows(deals, args.budget, args.max_nodes, args.jobs):
+        rows.append(row)
+        counts[row.verdict] += 1
+        if not args.quiet:
+            print(_progress(len(rows), len(deals), counts, started), end="", file=sys.stderr)
+    if not args.quiet:
+        print(file=sys.stderr)
+    rows.sort(key=lambda r: r.deal)
+    with args.csv.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["deal", "verdict", "moves", "nodes", "seconds"])
+        for r in rows:
+            writer.writerow([r.deal, r.verdict.value, r.moves, r.nodes, r.seconds])
+    n = len(rows)
+    won, lost, unknown = counts[Verdict.WON], counts[Verdict.UNWINNABLE], counts[Verdict.UNKNOWN]
+    low, _ = wilson(won, n)
+    _, high = wilson(won + unknown, n)
+    print(f"Deals {deals.start}-{deals.stop - 1}: {n} solved with {args.budget:g} s each", file=out)
+    print(f"won {won}, unwinnable {lost}, unknown {unknown}", file=out)
+    print(
+        f"winnable: {won / n:.1%} proven, at most {(won + unknown) / n:.1%}; "
+        f"95% Wilson interval {low:.1%} to {high:.1%} (unknown deals counted both ways)",
+        file=out,
+    )
+    print(f"CSV: {args.csv}", file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="reel", description="Virginia Reel solver")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_solve_commands(sub)
+    return run_solve_command(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
