@@ -349,7 +349,7 @@ class _Model:
         hc = list(self.cnt)
         inh = list(self.home)
         pending = [i for i in range(len(card)) if not inh[i]]
-        row_open = [self.sp[r] > 0 for r in range(3)]
+        opened = list(self.sp)  # spaces a row has or can get
         swap_ok = [[False] * 3 for _ in range(3)]
         for a in range(3):
             for i in self.mis[a]:
@@ -379,12 +379,26 @@ class _Model:
                     if arrive[i] > phase:
                         rest.append(i)
                         continue
-                    ups = above.get(i)
-                    if ups and any(not inh[u] and arrive[u] <= phase for u in ups):
-                        rest.append(i)
-                        continue
                     c = card[i]
                     rank = c >> 2
+                    # cards that lie above i by this phase must all go home first;
+                    # count those that use the same resource (a slot on c's pile, or
+                    # a space of c's row)
+                    same = 0
+                    ups = above.get(i)
+                    if ups:
+                        blocked = False
+                        for u in ups:
+                            if arrive[u] <= phase:
+                                if not inh[u]:
+                                    blocked = True
+                                    break
+                                cu = card[u]
+                                if cu == c or (rank <= 3 and (cu >> 2) == rank):
+                                    same += 1
+                        if blocked:
+                            rest.append(i)
+                            continue
                     a = row_of[i]
                     if rank == 0:
                         ok = True
@@ -393,18 +407,18 @@ class _Model:
                         if a >= 0 and swap_ok[a][t] and swap_ok[t][a]:
                             ok = True
                         else:
-                            ok = row_open[t]
+                            ok = opened[t] > same
                             if ok and a >= 0 and phase < last:
                                 ok = filler(a, phase)
                     else:
-                        ok = hc[c - RANK_STEP3] > 0
+                        ok = hc[c - RANK_STEP3] > self.cnt[c] + same
                         if ok and a >= 0 and phase < last:
                             ok = filler(a, phase)
                     if ok:
                         inh[i] = True
                         hc[c] += 1
-                        if a_row := row_of[i] + 1:
-                            row_open[a_row - 1] = True
+                        if a >= 0:
+                            opened[a] += 1
                         changed = True
                     else:
                         rest.append(i)
