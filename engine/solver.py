@@ -256,42 +256,56 @@ class _Model:
         return out
 
     def safe(self, opts: _Options) -> _IMove | None:
-        stock_empty = self.dealt == len(self.stock)
+        """A safe move (see the module docstring), or None."""
         cnt = self.cnt
+        card = self.card
         copies = self.copies
-        for i in self.available():
-            from_row = self.row_of[i] >= 0
-            if from_row and not stock_empty:
+        for pile in self.res:
+            if not pile:
                 continue
-            card = self.card[i]
-            rank = card >> 2
+            i = pile[-1]
+            c = card[i]
+            rank = c >> 2
             if rank == 0:
                 if opts.safe_aces:
                     return (_HOME, i, -1)
             elif rank <= 3:
-                if opts.safe_fills:
-                    row = rank - 1
-                    bases_left = sum(copies - cnt[(rank << 2) + s] for s in range(4))
-                    if self.sp[row] >= bases_left > 0:
-                        return (_HOME, i, -1)
-            elif opts.safe_builds:
-                pred = card - RANK_STEP3
-                slots = cnt[pred] - cnt[card]
-                if slots <= 0:
-                    continue
-                if slots >= copies - cnt[card] or self._others_below(i):
+                if opts.safe_fills and self._fill_is_safe(rank):
                     return (_HOME, i, -1)
+            elif opts.safe_builds:
+                slots = cnt[c - RANK_STEP3] - cnt[c]
+                if slots > 0 and (
+                    slots >= copies - cnt[c]
+                    or sum(1 for k in pile if card[k] == c) == copies - cnt[c]
+                ):
+                    return (_HOME, i, -1)
+        if self.dealt < len(self.stock):
+            return None
+        # the stock is empty: a card may leave a row (spaces no longer matter)
+        for row in self.mis:
+            for i in row:
+                c = card[i]
+                rank = c >> 2
+                if rank == 0:
+                    if opts.safe_aces:
+                        return (_HOME, i, -1)
+                elif rank <= 3:
+                    if opts.safe_fills and self._fill_is_safe(rank):
+                        return (_HOME, i, -1)
+                elif opts.safe_builds:
+                    slots = cnt[c - RANK_STEP3] - cnt[c]
+                    if slots > 0 and slots >= copies - cnt[c]:
+                        return (_HOME, i, -1)
         return None
 
-    def _others_below(self, i: int) -> bool:
-        """Every other copy of ``i``'s card not home lies below ``i`` in its reserve pile."""
-        j = self.res_pile[i]
-        if j < 0 or self.row_of[i] >= 0:
+    def _fill_is_safe(self, rank: int) -> bool:
+        """The row of bases of ``rank`` (index) has a space for every base not yet home."""
+        spaces = self.sp[rank - 1]
+        if not spaces:
             return False
-        card = self.card[i]
-        pile = self.res[j]
-        below = sum(1 for k in pile[:-1] if self.card[k] == card)
-        return below == self.copies - self.cnt[card] - 1
+        cnt = self.cnt
+        b = rank << 2
+        return spaces >= 4 * self.copies - cnt[b] - cnt[b + 1] - cnt[b + 2] - cnt[b + 3]
 
     def moves(self) -> list[_IMove]:
         """Legal moves, most promising first; the deal last."""
@@ -483,6 +497,10 @@ def _dfs(search: _Search, check: bool) -> bool:
         raise _OutOfBudget
     search.nodes += 1
     model = search.model
+    failed = search.failed
+    entry = model.key
+    if entry in failed:
+        return False
     line = search.line
     played: list[_IMove] = []
     while (forced := model.safe(search.opts)) is not None:
@@ -492,7 +510,7 @@ def _dfs(search: _Search, check: bool) -> bool:
     if model.mask == 0:
         return True
     key = model.key
-    if key not in search.failed:
+    if key not in failed:
         if not (check and search.opts.dead_check and model.dead()):
             for move in model.moves():
                 model.play(move)
@@ -501,7 +519,8 @@ def _dfs(search: _Search, check: bool) -> bool:
                     return True
                 line.pop()
                 model.undo(move)
-        search.failed.add(key)
+        failed.add(key)
+    failed.add(entry)
     for move in reversed(played):
         line.pop()
         model.undo(move)
