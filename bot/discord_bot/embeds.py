@@ -10,8 +10,9 @@ lines the engine keeps within 30 columns so phones show it without wrapping.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import Final, Literal
 
 import discord
 
@@ -159,3 +160,111 @@ def help_embed(commands: Iterable[tuple[str, str]]) -> discord.Embed:
     lines = [f"**{name}**: {description}" for name, description in commands]
     body = "\n".join(lines) + "\n\n" + HELP_FOOTER
     return info_embed(body, "Virginia Reel: commands")
+
+
+# ---------------------------------------------------------------------- daily challenge
+
+
+def discord_timestamp(
+    moment: datetime, style: Literal["R", "f", "F", "t", "T", "d", "D"] = "R"
+) -> str:
+    """``<t:UNIX:R>``: Discord shows it in each reader's own time zone ("in 5 hours")."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def daily_title(day: date) -> str:
+    """``Daily challenge · 2026-11-29``."""
+    return f"Daily challenge · {day.isoformat()}"
+
+
+def daily_notes(
+    *, next_daily_at: datetime | None, scored: bool, finished: bool, share_text: str | None
+) -> list[str]:
+    """The lines under a daily's board: unscored replay, the share line, when the next starts."""
+    lines = []
+    if not scored:
+        lines.append("*Unscored replay:* your first game of this daily is the one that counts.")
+    if finished and scored and share_text:
+        lines.append(f"Share your result (no spoilers):\n```\n{share_text}\n```")
+    if next_daily_at is not None:
+        lines.append(f"Next daily {discord_timestamp(next_daily_at)}.")
+    return lines
+
+
+# ---------------------------------------------------------------------- leaderboards
+
+NO_VALUE: Final = "—"
+
+
+def format_duration(seconds: int | None) -> str:
+    """``m:ss`` or ``h:mm:ss``; ``—`` when unknown."""
+    if seconds is None or seconds < 0:
+        return NO_VALUE
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _text(value: int | None) -> str:
+    return NO_VALUE if value is None else str(value)
+
+
+DAILY_HEADER: Final = f"{'result':<8}{'moves':>6}{'undos':>6}{'time':>9}"
+ALL_TIME_HEADER: Final = f"{'wins':>5}{'games':>6}{'rate':>6}{'streak':>7}"
+
+
+def daily_cells(
+    won: bool | None, score: int | None, moves: int | None, undos: int | None, seconds: int | None
+) -> str:
+    """One daily result, in the columns of ``DAILY_HEADER``: ``✓ won`` or cards home out of 104."""
+    result = "✓ won" if won else f"{_text(score)}/{CARD_TOTAL}"
+    return f"{result:<8}{_text(moves):>6}{_text(undos):>6}{format_duration(seconds):>9}"
+
+
+def win_rate_text(win_rate: float | None) -> str:
+    """``62%``; ``—`` when the player has too few games for a rate."""
+    return NO_VALUE if win_rate is None else f"{round(win_rate * 100)}%"
+
+
+def all_time_cells(
+    wins: int | None, games: int | None, win_rate: float | None, best_streak: int | None
+) -> str:
+    """One player's all-time record, in the columns of ``ALL_TIME_HEADER``."""
+    return f"{_text(wins):>5}{_text(games):>6}{win_rate_text(win_rate):>6}{_text(best_streak):>7}"
+
+
+def leaderboard_table(header: str, rows: Sequence[tuple[int, int, str]], limit: int) -> str:
+    """The table: ``(rank, user id, cells)`` rows, within ``limit`` characters.
+
+    The rank and the cells are monospace (inline code, so the columns line up);
+    the player follows as a mention, which Discord shows as their name without
+    pinging anyone (messages are also sent with no allowed mentions). Rows that
+    do not fit are left off whole, never cut in the middle.
+    """
+    width = max((len(f"#{rank}") for rank, _, _ in rows), default=2) + 1
+    lines = [f"`{'#':<{width}}{header}` player"]
+    used = len(lines[0])
+    for rank, user_id, cells in rows:
+        line = f"`{f'#{rank}':<{width}}{cells}` <@{user_id}>"
+        if used + 1 + len(line) > limit:
+            break
+        lines.append(line)
+        used += 1 + len(line)
+    return "\n".join(lines)
+
+
+def leaderboard_title(
+    kind: Literal["daily", "all-time"], scope: Literal["server", "global"], day: date | None
+) -> str:
+    """``Daily leaderboard · 2026-11-29 · this server`` / ``All-time leaderboard · global``."""
+    where = "this server" if scope == "server" else "global"
+    if kind == "daily":
+        when = f" · {day.isoformat()}" if day is not None else ""
+        return f"Daily leaderboard{when} · {where}"
+    return f"All-time leaderboard · {where}"
+
+
+def leaderboard_footer(page: int, page_count: int, total: int) -> str:
+    """``Page 2 of 5 · 43 players`` (pages count from 1 here, from 0 in the service)."""
+    players = "player" if total == 1 else "players"
+    return f"Page {page + 1} of {max(page_count, 1)} · {total} {players}"

@@ -5,7 +5,8 @@ service is fast, but a slow disk must not cost a player their click:
 ``within_deadline`` runs the service call and, if it has not finished after
 ``DEFER_AFTER`` seconds, defers the interaction first (a "thinking" reply for a
 slash command, a deferred update for a button). The reply helpers here and in
-``views`` then answer through whichever path is still open.
+``views`` then answer through whichever path is still open. Every message
+goes out with ``NO_PINGS``: names are shown as mentions, which must never ping.
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ DEFER_AFTER: Final = 1.5
 
 Interaction = discord.Interaction[discord.Client]
 
+NO_PINGS: Final = discord.AllowedMentions.none()
+"""Sent with every message: a mention shows a name and pings nobody."""
+
+DEFAULT_PAGE_SIZE: Final = 10
+"""Rows on a leaderboard page, unless the bot was built with another page size."""
+
 
 def service_of(interaction: Interaction) -> GameService:
     """The game service of the bot this interaction came to."""
@@ -34,6 +41,12 @@ def service_of(interaction: Interaction) -> GameService:
     if not isinstance(service, GameService):
         raise RuntimeError("this client has no game service: build it with create_bot()")
     return service
+
+
+def page_size_of(interaction: Interaction) -> int:
+    """Rows per leaderboard page for the bot this interaction came to."""
+    size = getattr(interaction.client, "leaderboard_page_size", DEFAULT_PAGE_SIZE)
+    return size if isinstance(size, int) and size > 0 else DEFAULT_PAGE_SIZE
 
 
 async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]) -> T:
@@ -51,13 +64,15 @@ async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]
 async def send_private(interaction: Interaction, embed: discord.Embed) -> None:
     """Answer only the person who asked (an ephemeral message)."""
     if not interaction.response.is_done():
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+        )
         return
     if interaction.type is discord.InteractionType.application_command:
         # A deferred slash command shows a public "thinking" message: drop it first.
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
-    await interaction.followup.send(embed=embed, ephemeral=True)
+    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def send_error(interaction: Interaction, message: str) -> None:

@@ -22,7 +22,14 @@ from engine import Status
 
 from ..service import GameService, GameView, NoGameError, ServiceError, StaleVersionError
 from .embeds import board_embed, info_embed
-from .replies import Interaction, send_error, send_private, service_of, within_deadline
+from .replies import (
+    NO_PINGS,
+    Interaction,
+    send_error,
+    send_private,
+    service_of,
+    within_deadline,
+)
 
 log = logging.getLogger(__name__)
 
@@ -149,18 +156,26 @@ async def send_board(interaction: Interaction, view: GameView) -> None:
     """Post the board publicly (a slash command's answer), with its buttons."""
     embed, buttons = board_embed(view), board_view(view)
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=embed, view=buttons)
+        await interaction.edit_original_response(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
     else:
-        await interaction.response.send_message(embed=embed, view=buttons)
+        await interaction.response.send_message(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
 
 
 async def update_board(interaction: Interaction, view: GameView) -> None:
     """Show ``view`` in the message whose button was clicked, edited in place."""
     embed, buttons = board_embed(view), board_view(view)
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=embed, view=buttons)
+        await interaction.edit_original_response(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
     else:
-        await interaction.response.edit_message(embed=embed, view=buttons)
+        await interaction.response.edit_message(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
 
 
 async def handle_click(interaction: Interaction, action: Action, owner: int, version: int) -> None:

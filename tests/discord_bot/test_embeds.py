@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from datetime import UTC, date, datetime
 
 import discord
 import pytest
 
 from bot.discord_bot.embeds import (
+    ALL_TIME_HEADER,
+    DAILY_HEADER,
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
     WARNING_FIELD_NAME,
+    all_time_cells,
     board_embed,
+    daily_cells,
+    daily_notes,
+    daily_title,
+    discord_timestamp,
     error_embed,
+    format_duration,
     help_embed,
     info_embed,
+    leaderboard_footer,
+    leaderboard_table,
+    leaderboard_title,
     rules_embed,
     settings_embed,
+    win_rate_text,
 )
 from bot.service import GameView, Settings
 from engine import MAX_WIDTH, Game, SpaceWarning, Status, display_width, render
@@ -215,3 +229,96 @@ def test_help_lists_the_commands_given() -> None:
     text = embed.description or ""
     assert "**/reel new [deal]**: Start a game" in text
     assert "**/reel undo**: Take back" in text
+
+
+# --------------------------------------------------------------- daily challenge
+
+
+def test_a_discord_timestamp_is_relative_and_in_unix_seconds() -> None:
+    moment = datetime(2026, 11, 30, 0, 0, tzinfo=UTC)
+    stamp = discord_timestamp(moment)
+    assert re.fullmatch(r"<t:\d+:R>", stamp)
+    assert stamp == f"<t:{int(moment.timestamp())}:R>" == "<t:1795996800:R>"
+
+
+def test_the_daily_title_names_the_date() -> None:
+    assert daily_title(date(2026, 11, 29)) == "Daily challenge · 2026-11-29"
+
+
+def test_daily_notes_say_when_the_next_daily_starts() -> None:
+    notes = daily_notes(
+        next_daily_at=datetime(2026, 11, 30, tzinfo=UTC),
+        scored=True,
+        finished=False,
+        share_text="Virginia Reel daily 2026-11-29: won in 112 moves",
+    )
+    assert notes == ["Next daily <t:1795996800:R>."]  # no share line while in play
+
+
+def test_an_unscored_replay_says_so() -> None:
+    notes = daily_notes(next_daily_at=None, scored=False, finished=False, share_text=None)
+    assert len(notes) == 1 and "Unscored replay" in notes[0]
+
+
+def test_a_finished_scored_daily_shows_the_share_line_in_a_code_block() -> None:
+    share = "Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves"
+    notes = daily_notes(next_daily_at=None, scored=True, finished=True, share_text=share)
+    assert f"```\n{share}\n```" in notes[0]
+    # An unscored replay never offers a line to share, even if one came along.
+    assert daily_notes(next_daily_at=None, scored=False, finished=True, share_text=share) == [
+        daily_notes(next_daily_at=None, scored=False, finished=False, share_text=None)[0]
+    ]
+
+
+# --------------------------------------------------------------- leaderboard pieces
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(None, "—"), (0, "0:00"), (59, "0:59"), (61, "1:01"), (3600, "1:00:00"), (3723, "1:02:03")],
+)
+def test_durations(seconds: int | None, text: str) -> None:
+    assert format_duration(seconds) == text
+
+
+def test_daily_cells_line_up_under_the_header() -> None:
+    won = daily_cells(True, 104, 112, 0, 754)
+    lost = daily_cells(False, 87, 95, 3, 482)
+    assert "✓ won" in won and "87/104" in lost
+    assert len(won) == len(lost) == len(DAILY_HEADER)
+    assert won.endswith("12:34") and lost.endswith("8:02")
+    assert daily_cells(False, None, None, None, None).count("—") == 4
+
+
+def test_all_time_cells_show_a_rate_only_when_there_is_one() -> None:
+    assert all_time_cells(7, 10, 0.7, 4).split() == ["7", "10", "70%", "4"]
+    assert all_time_cells(1, 2, None, 1).split() == ["1", "2", "—", "1"]
+    assert len(all_time_cells(1, 2, None, 1)) == len(ALL_TIME_HEADER)
+    assert win_rate_text(2 / 3) == "67%"
+
+
+def test_the_table_has_ranks_cells_and_mentions_and_keeps_to_the_limit() -> None:
+    rows = [
+        (rank, 10**18 + rank, daily_cells(True, 104, 100 + rank, 0, 60)) for rank in range(1, 11)
+    ]
+    table = leaderboard_table(DAILY_HEADER, rows, DESCRIPTION_LIMIT)
+    lines = table.splitlines()
+    assert len(lines) == 11
+    assert lines[1].startswith("`#1 ") and lines[1].endswith(f"` <@{10**18 + 1}>")
+    assert lines[10].startswith("`#10 ")
+    widths = {line.index("` <@") for line in lines[1:]}
+    assert len(widths) == 1  # the monospace columns line up
+    short = leaderboard_table(DAILY_HEADER, rows, 300)
+    assert len(short) <= 300
+    assert all(line.endswith(">") for line in short.splitlines()[1:])  # whole rows only
+
+
+def test_leaderboard_titles_and_footers() -> None:
+    day = date(2026, 11, 29)
+    assert (
+        leaderboard_title("daily", "server", day) == "Daily leaderboard · 2026-11-29 · this server"
+    )
+    assert leaderboard_title("all-time", "global", None) == "All-time leaderboard · global"
+    assert leaderboard_footer(0, 3, 25) == "Page 1 of 3 · 25 players"
+    assert leaderboard_footer(0, 0, 0) == "Page 1 of 1 · 0 players"
+    assert leaderboard_footer(0, 1, 1) == "Page 1 of 1 · 1 player"
