@@ -18,17 +18,38 @@ row are interchangeable: moves take the lower-numbered one, so they share keys.
 
 Pruning (sound: it only ever cuts positions that cannot be won):
 
-- **Dead cards** (``dead_check``). A card can only go home once (1) every
-  card above it in its reserve pile has gone home (a reserve card leaves only
-  to go home), and (2) for a 5 and above, a copy of the card three below in
-  its suit is home; for a Two, Three or Four, its row has a space or a
-  misplaced card that can go home (leaving a space), or it can interchange
-  with a misplaced card there now. The least set of cards closed under these
-  necessary conditions, grown from the cards home, holds every card that any
-  line of play can ever put home (by induction on the order of a winning
-  line: each card's conditions were met by cards put home before it). If a
-  card is missing from it, the position is lost. Stock cards are taken to
-  have nothing above them (a necessary condition is all that is needed).
+- **Dead cards** (``dead_check``), run at the root and after every deal.
+  The stock order is known, so the phase (deals made) in which each stock
+  card lands on its reserve pile, on top of what is still there, is known.
+  For each phase p in turn, grow the set H_p of cards that *might* be home by
+  the end of phase p, starting from the cards home and H_(p-1), with these
+  necessary conditions for a card x to join:
+
+  1. x has arrived (it is on the board, or its deal is at most p);
+  2. every card that lies above x by phase p (above it in its reserve pile
+     now, or dealt onto that pile in a deal up to p) is in H_p: a reserve
+     card leaves only to go home, so those must all go home before x;
+  3. a 5 or above: more copies of the card three below in its suit are in
+     H_p than the copies of x that must be home before x (those home now,
+     plus copies of x among the cards above it): each copy takes its own
+     slot. A Two, Three or Four: the spaces its row has now plus its
+     misplaced cards in H_p (each leaves a space) outnumber the bases of the
+     same row among the cards above it; or x is a misplaced card that can
+     interchange with one in its row now;
+  4. a misplaced card leaving a row in a phase before the last (the stock is
+     not yet empty) needs a base of that row, not home now, that has arrived
+     by phase p: the space it leaves must be filled before the next deal.
+     (Not "a base that can be freed by then": the cards freeing it may go
+     home after the misplaced card, and may even need it.)
+
+  Every condition speaks only of cards that must go home *before* x, or of
+  the position now. So by induction on the order of any winning line, every
+  card it puts home by the end of phase p is in H_p: the first card of the
+  line outside its H_p would have its conditions met by cards already in, and
+  would have joined. If a card is outside the last H, no line wins: the
+  position is lost. The conditions are monotone and assume no choice (which
+  copy, which space) that a real line might make otherwise, so the set does
+  not depend on the order in which it is grown.
 
 Safe moves, played without branching (each can be switched off for tests):
 
@@ -374,15 +395,9 @@ class _Model:
         bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
 
         def filler(row: int, phase: int) -> bool:
-            """A base of ``row`` not home can be available in ``phase`` (to fill the
+            """A base of ``row``, not home now, has arrived by ``phase`` (to fill the
             space a misplaced card leaves before the next deal)."""
-            for b in bases[row]:
-                if arrive[b] > phase or row_of[b] == row:
-                    continue
-                ups = above.get(b)
-                if not ups or all(inh[u] or arrive[u] > phase for u in ups):
-                    return True
-            return False
+            return any(arrive[b] <= phase for b in bases[row])
 
         for phase in range(cur, last + 1):
             changed = True

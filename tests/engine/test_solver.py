@@ -117,6 +117,19 @@ def test_two_copies_competing_for_one_slot_are_both_tried() -> None:
     assert str(solution.line[0]) == "R2 A1"
 
 
+def test_a_card_freeing_the_filler_may_need_the_card_that_leaves_the_space() -> None:
+    # The 5♥ misplaced in A6 can go on the 2♥ in A2, but its space must be filled
+    # before the deal, and the only 2♥ lies under an 8♥ that needs that very 5♥:
+    # 5♥ to A2, 8♥ onto it, 2♥ into the space, deal, and the rest goes home. The
+    # dead-card check must not ask for the filler to be free before the 5♥ moves.
+    position = board(WON_ROWS | {"A2": "2H", "A6": "5H"}, ["2H8H"], aces=8, stock="5H8HJHJH")
+    game = Game.from_position(position)
+    for dead_check in (True, False):
+        solution = solve(game, dead_check=dead_check)
+        assert solution.verdict is Verdict.WON
+        assert replays_to_a_win(game, solution)
+
+
 def test_a_won_position_is_won_with_an_empty_line() -> None:
     game = Game.from_position(board(WON_ROWS, aces=8, stock="-"))
     solution = solve(game)
