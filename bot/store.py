@@ -78,6 +78,8 @@ class CurrentGame:
     undo_count: int
     started_at: datetime
     updated_at: datetime
+    daily_date: date | None = None  # the daily challenge this game is (None: not a daily)
+    scored: bool = True  # False for an unscored replay of a daily already played
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +97,22 @@ class FinishedGame:
     duration_s: int
     started_at: datetime
     finished_at: datetime
-    daily_date: date | None = None
+    daily_date: date | None = None  # set only for a user's scored daily of that date
     id: int | None = None  # given by the database
 
     @property
     def won(self) -> bool:
         return self.outcome == "won"
+
+    @property
+    def move_count(self) -> int:
+        """Moves played (automatic ones included): the entries of the move list."""
+        return count_moves(self.moves)
+
+
+def count_moves(moves: str) -> int:
+    """The number of moves in a stored move list (``;``-separated, empty for none)."""
+    return moves.count(";") + 1 if moves else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +126,43 @@ class GameUpdate:
     status: GameStatus
     undo_count: int
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """A row of a daily leaderboard: one user's scored daily of the date."""
+
+    user_id: int
+    guild_id: int | None
+    won: bool
+    score: int
+    move_count: int
+    undos: int
+    duration_s: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A row of an all-time leaderboard: a user's totals (over one server, or everywhere)."""
+
+    user_id: int
+    games: int
+    wins: int
+    best_streak: int  # the user's best daily streak, everywhere
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A user's figures over all their finished games, kept with every result."""
+
+    user_id: int
+    games: int
+    wins: int
+    best_score: int
+    dailies: int  # scored dailies finished
+    daily_wins: int
+    best_streak: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +228,130 @@ def _v1_initial_schema(conn: sqlite3.Connection) -> None:
     )
 
 
+# The all-time ranking key after wins: the win rate, NULL (ranked after any
+# rate) below MIN_GAMES_FOR_RATE games. Written identically in the indexes
+# (migration 2) and the queries, so SQLite reads the ranking off the index.
+# Changing the minimum needs a migration that recreates the two indexes.
+MIN_GAMES_FOR_RATE: Final = 5
+_RATE_SQL: Final = f"(CASE WHEN games >= {MIN_GAMES_FOR_RATE} THEN wins * 1.0 / games END)"
+_ALL_TIME_ORDER: Final = f"wins DESC, {_RATE_SQL} DESC, games DESC, user_id"
+_DAILY_ORDER: Final = "won DESC, score DESC, move_count, finished_at, user_id"
+
+# The best daily streak of the user named by {user}: the longest run of
+# consecutive dates among their scored dailies (gaps and islands: date minus
+# its rank is constant along a run).
+_BEST_STREAK_SQL: Final = """
+    (SELECT coalesce(max(n), 0) FROM (
+        SELECT count(*) AS n FROM (
+            SELECT julianday(daily_date) - row_number() OVER (ORDER BY daily_date) AS run
+            FROM finished_games
+            WHERE user_id = {user} AND daily_date IS NOT NULL)
+        GROUP BY run))
+"""
+
+
+def _v2_daily_and_leaderboards(conn: sqlite3.Connection) -> None:
+    """v2: the daily challenge (attempts, dates) and the leaderboards' totals and indexes."""
+    conn.execute("ALTER TABLE current_games ADD COLUMN daily_date TEXT")
+    conn.execute(
+        "ALTER TABLE current_games ADD COLUMN scored INTEGER NOT NULL DEFAULT 1 "
+        "CHECK (scored IN (0, 1))"
+    )
+    conn.execute("ALTER TABLE finished_games ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0")
+    conn.execute(
+        "UPDATE finished_games SET move_count = CASE WHEN moves = '' THEN 0 "
+        "ELSE length(moves) - length(replace(moves, ';', '')) + 1 END"
+    )
+    # At most one scored daily per user and date: keep the first if v1 had more.
+    conn.execute(
+        """
+        UPDATE finished_games SET daily_date = NULL
+        WHERE daily_date IS NOT NULL AND id NOT IN (
+            SELECT min(id) FROM finished_games WHERE daily_date IS NOT NULL
+            GROUP BY user_id, daily_date)
+        """
+    )
+    conn.execute(
+        "CREATE UNIQUE INDEX finished_games_daily_by_user "
+        "ON finished_games (user_id, daily_date) WHERE daily_date IS NOT NULL"
+    )
+    conn.execute(
+        f"CREATE INDEX finished_games_daily_rank ON finished_games (daily_date, {_DAILY_ORDER}) "
+        "WHERE daily_date IS NOT NULL"
+    )
+    conn.execute(
+        "CREATE INDEX finished_games_daily_guild_rank "
+        f"ON finished_games (daily_date, guild_id, {_DAILY_ORDER}) WHERE daily_date IS NOT NULL"
+    )
+    conn.execute(
+        """
+        CREATE TABLE daily_attempts (       -- a user's scored daily of a date, once started
+            user_id     INTEGER NOT NULL,
+            daily_date  TEXT    NOT NULL,
+            guild_id    INTEGER,
+            deal_number INTEGER NOT NULL,
+            started_at  TEXT    NOT NULL,
+            PRIMARY KEY (user_id, daily_date)
+        ) WITHOUT ROWID
+        """
+    )
+    conn.execute(
+        "INSERT INTO daily_attempts SELECT user_id, daily_date, guild_id, deal_number, started_at "
+        "FROM finished_games WHERE daily_date IS NOT NULL"
+    )
+    conn.execute(
+        """
+        CREATE TABLE player_totals (        -- per user, over all their finished games
+            user_id     INTEGER PRIMARY KEY,
+            games       INTEGER NOT NULL,
+            wins        INTEGER NOT NULL,
+            best_score  INTEGER NOT NULL,
+            dailies     INTEGER NOT NULL,   -- scored dailies finished
+            daily_wins  INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL
+        )
+        """
+    )
+    conn.execute(f"CREATE INDEX player_totals_rank ON player_totals ({_ALL_TIME_ORDER})")
+    conn.execute(
+        """
+        CREATE TABLE guild_player_totals (  -- per server and user, games credited to the server
+            guild_id INTEGER NOT NULL,
+            user_id  INTEGER NOT NULL,
+            games    INTEGER NOT NULL,
+            wins     INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        ) WITHOUT ROWID
+        """
+    )
+    conn.execute(
+        "CREATE INDEX guild_player_totals_rank "
+        f"ON guild_player_totals (guild_id, {_ALL_TIME_ORDER})"
+    )
+    conn.execute(
+        """
+        INSERT INTO player_totals
+        SELECT user_id, count(*), sum(won), max(score), count(daily_date),
+               sum(won AND daily_date IS NOT NULL), 0
+        FROM finished_games GROUP BY user_id
+        """
+    )
+    conn.execute(
+        "UPDATE player_totals SET best_streak = "
+        + _BEST_STREAK_SQL.format(user="player_totals.user_id")
+    )
+    conn.execute(
+        """
+        INSERT INTO guild_player_totals
+        SELECT guild_id, user_id, count(*), sum(won)
+        FROM finished_games WHERE guild_id IS NOT NULL GROUP BY guild_id, user_id
+        """
+    )
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
-MIGRATIONS: Final[Sequence[Migration]] = (_v1_initial_schema,)
+MIGRATIONS: Final[Sequence[Migration]] = (_v1_initial_schema, _v2_daily_and_leaderboards)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -228,7 +398,9 @@ def _text(value: object, column: str) -> str:
 
 def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
-    started_at, updated_at = row[8:]
+    started_at, updated_at, daily_date, scored = row[8:]
+    if scored not in (0, 1):
+        raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
     return CurrentGame(
         user_id=_int(user_id, "user_id"),
         guild_id=_opt_int(guild_id, "guild_id"),
@@ -240,6 +412,8 @@ def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
         undo_count=_int(undo_count, "undo_count"),
         started_at=_parse_timestamp(started_at, "started_at"),
         updated_at=_parse_timestamp(updated_at, "updated_at"),
+        daily_date=_parse_date(daily_date, "daily_date"),
+        scored=bool(scored),
     )
 
 
@@ -267,7 +441,7 @@ def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
 
 _CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
-    "started_at, updated_at"
+    "started_at, updated_at, daily_date, scored"
 )
 _FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
@@ -320,9 +494,9 @@ _CURRENT_SQL: Final = f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_
 
 _START_SQL: Final = """
     INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
-        version, undo_count, started_at, updated_at)
+        version, undo_count, started_at, updated_at, daily_date, scored)
     VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
-        1, 0, :started_at, :started_at)
+        1, 0, :started_at, :started_at, :daily_date, :scored)
     ON CONFLICT (user_id) DO UPDATE SET
         guild_id = excluded.guild_id,
         variant = excluded.variant,
@@ -333,7 +507,9 @@ _START_SQL: Final = """
                        THEN current_games.version + 1 ELSE 1 END,
         undo_count = 0,
         started_at = excluded.started_at,
-        updated_at = excluded.updated_at
+        updated_at = excluded.updated_at,
+        daily_date = excluded.daily_date,
+        scored = excluded.scored
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -347,10 +523,56 @@ _UPDATE_SQL: Final = """
 
 _INSERT_FINISHED_SQL: Final = """
     INSERT INTO finished_games (user_id, guild_id, variant, deal_number, outcome, won,
-        score, moves, undos, duration_s, started_at, finished_at, daily_date)
+        score, moves, undos, duration_s, started_at, finished_at, daily_date, move_count)
     VALUES (:user_id, :guild_id, :variant, :deal_number, :outcome, :won,
-        :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date)
+        :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date,
+        :move_count)
 """
+
+_PLAYER_TOTALS_SQL: Final = (
+    """
+    INSERT INTO player_totals (user_id, games, wins, best_score, dailies, daily_wins, best_streak)
+    VALUES (:user_id, 1, :won, :score, :daily_date IS NOT NULL,
+        :won AND :daily_date IS NOT NULL, :daily_date IS NOT NULL)
+    ON CONFLICT (user_id) DO UPDATE SET
+        games = games + 1,
+        wins = wins + excluded.wins,
+        best_score = max(best_score, excluded.best_score),
+        dailies = dailies + excluded.dailies,
+        daily_wins = daily_wins + excluded.daily_wins,
+        best_streak = CASE WHEN excluded.dailies = 0 THEN best_streak ELSE """
+    + _BEST_STREAK_SQL.format(user=":user_id")
+    + " END"
+)
+
+_GUILD_TOTALS_SQL: Final = """
+    INSERT INTO guild_player_totals (guild_id, user_id, games, wins)
+    SELECT :guild_id, :user_id, 1, :won WHERE :guild_id IS NOT NULL
+    ON CONFLICT (guild_id, user_id) DO UPDATE SET
+        games = games + 1,
+        wins = wins + excluded.wins
+"""
+
+_START_DAILY_SQL: Final = """
+    INSERT INTO daily_attempts (user_id, daily_date, guild_id, deal_number, started_at)
+    VALUES (:user_id, :daily_date, :guild_id, :deal_number, :started_at)
+    ON CONFLICT DO NOTHING
+"""
+
+
+def record_results(conn: sqlite3.Connection, records: Sequence[dict[str, object]]) -> None:
+    """Insert finished games (parameter dicts as ``finished_params`` makes) and their totals.
+
+    THE one way a result is written: the service calls it with one record
+    inside the transaction that changes the current game; ``bench/leaderboard.py``
+    calls it with a million inside one transaction. The per-user and
+    per-(server, user) totals are kept in step with ``finished_games`` here,
+    in the caller's transaction.
+    """
+    conn.executemany(_INSERT_FINISHED_SQL, records)
+    conn.executemany(_PLAYER_TOTALS_SQL, records)
+    conn.executemany(_GUILD_TOTALS_SQL, records)
+
 
 _SAVE_SETTINGS_SQL: Final = """
     INSERT INTO user_settings (user_id, symbols, auto_aces) VALUES (?, ?, ?)
@@ -370,7 +592,8 @@ def _update_params(u: GameUpdate) -> dict[str, object]:
     }
 
 
-def _finished_params(f: FinishedGame) -> dict[str, object]:
+def finished_params(f: FinishedGame) -> dict[str, object]:
+    """The parameters ``record_results`` takes for one finished game."""
     return {
         "user_id": f.user_id,
         "guild_id": f.guild_id,
@@ -385,6 +608,7 @@ def _finished_params(f: FinishedGame) -> dict[str, object]:
         "started_at": _timestamp(f.started_at),
         "finished_at": _timestamp(f.finished_at),
         "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
+        "move_count": f.move_count,
     }
 
 
@@ -476,6 +700,8 @@ class Store:
         started_at: datetime,
         replaces_version: int | None,
         finished: FinishedGame | None = None,
+        daily_date: date | None = None,
+        scored: bool = True,
     ) -> int | None:
         """Make a new current game for the user, recording ``finished`` in the same transaction.
 
@@ -483,7 +709,9 @@ class Store:
         first game), so versions never repeat for a user. With
         ``replaces_version`` set, the old row must still be at that version;
         with None, whatever is there is replaced. Returns the new version, or
-        None (and writes nothing) if the old row had moved on.
+        None (and writes nothing) if the old row had moved on, or if the game
+        is a scored daily and the user's scored attempt of that date already
+        exists (another process started it meanwhile).
         """
         params: dict[str, object] = {
             "user_id": user_id,
@@ -494,12 +722,17 @@ class Store:
             "status": status,
             "started_at": _timestamp(started_at),
             "replaces_version": replaces_version,
+            "daily_date": None if daily_date is None else daily_date.isoformat(),
+            "scored": int(scored),
         }
-        record = None if finished is None else _finished_params(finished)
+        record = None if finished is None else finished_params(finished)
+        scored_daily = daily_date is not None and scored
 
         def body(conn: sqlite3.Connection) -> int:
             if record is not None:
-                conn.execute(_INSERT_FINISHED_SQL, record)
+                record_results(conn, [record])
+            if scored_daily and conn.execute(_START_DAILY_SQL, params).rowcount != 1:
+                raise _Refused
             rows = conn.execute(_START_SQL, params).fetchall()
             if not rows:
                 raise _Refused
@@ -520,12 +753,12 @@ class Store:
         if finished is None:
             # One statement in autocommit mode: its own transaction.
             return await self._run(lambda conn: conn.execute(_UPDATE_SQL, params).rowcount == 1)
-        record = _finished_params(finished)
+        record = finished_params(finished)
 
         def body(conn: sqlite3.Connection) -> None:
             if conn.execute(_UPDATE_SQL, params).rowcount != 1:
                 raise _Refused
-            conn.execute(_INSERT_FINISHED_SQL, record)
+            record_results(conn, [record])
 
         try:
             await self._run(lambda conn: _transaction(conn, body))
@@ -547,6 +780,121 @@ class Store:
                 ).fetchall()
             )
         return [_finished_from_row(row) for row in rows]
+
+    # ------------------------------------------------------------------ daily and leaderboards
+
+    async def has_daily_attempt(self, user_id: int, day: date) -> bool:
+        """Whether the user has started their scored daily of ``day`` (finished or not)."""
+        row = await self._run(
+            lambda conn: conn.execute(
+                "SELECT 1 FROM daily_attempts WHERE user_id = ? AND daily_date = ?",
+                (user_id, day.isoformat()),
+            ).fetchone()
+        )
+        return row is not None
+
+    async def daily_board(
+        self, day: date, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[DailyResult]]:
+        """(total, rows) of the daily leaderboard of ``day``: one server's, or global (None).
+
+        Ranked won first, then more cards home, fewer moves, earlier finish
+        (then user id), read in order off ``finished_games_daily_(guild_)rank``.
+        """
+        where = "daily_date = ?" + ("" if guild_id is None else " AND guild_id = ?")
+        args: tuple[object, ...] = (day.isoformat(),) + (() if guild_id is None else (guild_id,))
+        count_sql = f"SELECT count(*) FROM finished_games WHERE {where}"
+        rows_sql = (
+            "SELECT user_id, guild_id, won, score, move_count, undos, duration_s, finished_at "
+            f"FROM finished_games WHERE {where} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
+        )
+
+        def read(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
+            total = int(conn.execute(count_sql, args).fetchone()[0])
+            return total, conn.execute(rows_sql, (*args, limit, offset)).fetchall()
+
+        total, rows = await self._run(read)
+        return total, [
+            DailyResult(
+                user_id=_int(r[0], "user_id"),
+                guild_id=_opt_int(r[1], "guild_id"),
+                won=bool(r[2]),
+                score=_int(r[3], "score"),
+                move_count=_int(r[4], "move_count"),
+                undos=_int(r[5], "undos"),
+                duration_s=_int(r[6], "duration_s"),
+                finished_at=_parse_timestamp(r[7], "finished_at"),
+            )
+            for r in rows
+        ]
+
+    async def all_time_board(
+        self, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[Totals]]:
+        """(total, rows) of the all-time leaderboard: one server's, or global (None).
+
+        Ranked by wins, then win rate (none below ``MIN_GAMES_FOR_RATE``
+        games, ranked after any rate), then games, then user id; read in
+        order off ``player_totals_rank`` / ``guild_player_totals_rank``.
+        """
+        streak = (
+            "(SELECT best_streak FROM player_totals AS p "
+            "WHERE p.user_id = guild_player_totals.user_id)"
+        )
+        if guild_id is None:
+            count_sql = "SELECT count(*) FROM player_totals"
+            rows_sql = (
+                "SELECT user_id, games, wins, best_streak FROM player_totals "
+                f"ORDER BY {_ALL_TIME_ORDER} LIMIT ? OFFSET ?"
+            )
+            args: tuple[object, ...] = ()
+        else:
+            count_sql = "SELECT count(*) FROM guild_player_totals WHERE guild_id = ?"
+            rows_sql = (
+                f"SELECT user_id, games, wins, coalesce({streak}, 0) FROM guild_player_totals "
+                f"WHERE guild_id = ? ORDER BY {_ALL_TIME_ORDER} LIMIT ? OFFSET ?"
+            )
+            args = (guild_id,)
+
+        def read(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
+            total = int(conn.execute(count_sql, args).fetchone()[0])
+            return total, conn.execute(rows_sql, (*args, limit, offset)).fetchall()
+
+        total, rows = await self._run(read)
+        return total, [
+            Totals(
+                user_id=_int(r[0], "user_id"),
+                games=_int(r[1], "games"),
+                wins=_int(r[2], "wins"),
+                best_streak=_int(r[3], "best_streak"),
+            )
+            for r in rows
+        ]
+
+    async def player_totals(self, user_id: int) -> PlayerTotals | None:
+        """The user's totals, or None if they have finished no game."""
+        row = await self._run(
+            lambda conn: conn.execute(
+                "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak "
+                "FROM player_totals WHERE user_id = ?",
+                (user_id,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        values = [_int(value, "player_totals") for value in row]
+        return PlayerTotals(*values)
+
+    async def daily_dates(self, user_id: int) -> list[date]:
+        """The dates of the user's finished scored dailies, latest first."""
+        rows = await self._run(
+            lambda conn: conn.execute(
+                "SELECT daily_date FROM finished_games "
+                "WHERE user_id = ? AND daily_date IS NOT NULL ORDER BY daily_date DESC",
+                (user_id,),
+            ).fetchall()
+        )
+        return [d for (value,) in rows if (d := _parse_date(value, "daily_date")) is not None]
 
     # ------------------------------------------------------------------ settings
 

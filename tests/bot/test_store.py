@@ -17,6 +17,7 @@ from bot.store import (
     CorruptRowError,
     FinishedGame,
     GameUpdate,
+    PlayerTotals,
     SchemaTooNewError,
     Store,
     UserSettings,
@@ -71,6 +72,28 @@ def update(version: int, expected: int, moves: str = "R6 ACE", user_id: int = 1)
     )
 
 
+async def assert_totals_match_results(store: Store) -> None:
+    """The totals tables hold exactly what a GROUP BY over finished_games gives."""
+    from bot.daily import streaks
+
+    rows = await store.connection.execute_fetchall(
+        "SELECT user_id, count(*), sum(won), max(score), count(daily_date), "
+        "sum(won AND daily_date IS NOT NULL) FROM finished_games GROUP BY user_id ORDER BY 1"
+    )
+    expected = []
+    for user_id, games, wins, best_score, dailies, daily_wins in rows:
+        _, best = streaks(await store.daily_dates(user_id), date(2000, 1, 1))
+        expected.append((user_id, games, wins, best_score, dailies, daily_wins, best))
+    got = await store.connection.execute_fetchall("SELECT * FROM player_totals ORDER BY 1")
+    assert [tuple(r) for r in got] == expected
+    by_guild = await store.connection.execute_fetchall(
+        "SELECT guild_id, user_id, count(*), sum(won) FROM finished_games "
+        "WHERE guild_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2"
+    )
+    got = await store.connection.execute_fetchall("SELECT * FROM guild_player_totals ORDER BY 1, 2")
+    assert [tuple(r) for r in got] == [tuple(r) for r in by_guild]
+
+
 def pragma(path: Path, name: str) -> object:
     with sqlite3.connect(path) as conn:
         return conn.execute(f"PRAGMA {name}").fetchone()[0]
@@ -84,7 +107,14 @@ async def test_a_fresh_file_gets_the_latest_schema(store: Store, db_path: Path) 
     rows = await store.connection.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
     )
-    assert {row[0] for row in rows} == {"current_games", "finished_games", "user_settings"}
+    assert {row[0] for row in rows} == {
+        "current_games",
+        "finished_games",
+        "user_settings",
+        "daily_attempts",
+        "player_totals",
+        "guild_player_totals",
+    }
     assert await store.load_game(1) is None
     assert await store.finished_games() == []
     assert await store.load_settings(1) is None
@@ -153,7 +183,93 @@ def _written_by_v1(path: Path) -> None:
         )
 
 
-EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {0: _empty, 1: _written_by_v1}
+def _written_by_v1_with_history(path: Path) -> None:
+    """v1 with dailies (written by hand: v1 never set daily_date), one date twice."""
+    _written_by_v1(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            INSERT INTO finished_games VALUES (2, 7, 99, 'vr', 4, 'resigned', 0, 30,
+                'R6 ACE;deal;+R7 ACE', 2, 90,
+                '2025-02-02T12:00:00+00:00', '2025-02-02T12:01:30+00:00', '2025-02-02');
+            INSERT INTO finished_games VALUES (3, 7, NULL, 'vr', 5, 'abandoned', 0, 8, '', 0, 5,
+                '2025-02-02T13:00:00+00:00', '2025-02-02T13:00:05+00:00', '2025-02-02');
+            INSERT INTO finished_games VALUES (4, 7, 98, 'vr', 6, 'won', 1, 104, 'deal', 0, 50,
+                '2025-02-04T12:00:00+00:00', '2025-02-04T12:00:50+00:00', '2025-02-04');
+            INSERT INTO finished_games VALUES (5, 8, 99, 'vr', 6, 'lost', 0, 12, 'deal;deal', 3,
+                70, '2025-02-04T12:00:00+00:00', '2025-02-04T12:01:10+00:00', NULL);
+            """
+        )
+
+
+def _written_by_v2(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            CREATE TABLE current_games (
+                user_id INTEGER PRIMARY KEY, guild_id INTEGER, variant TEXT NOT NULL,
+                deal_number INTEGER NOT NULL, moves TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL, version INTEGER NOT NULL,
+                undo_count INTEGER NOT NULL DEFAULT 0,
+                started_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+                daily_date TEXT, scored INTEGER NOT NULL DEFAULT 1 CHECK (scored IN (0, 1)));
+            CREATE TABLE finished_games (
+                id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, guild_id INTEGER,
+                variant TEXT NOT NULL, deal_number INTEGER NOT NULL,
+                outcome TEXT NOT NULL
+                    CHECK (outcome IN ('won', 'lost', 'abandoned', 'resigned')),
+                won INTEGER NOT NULL CHECK (won IN (0, 1)), score INTEGER NOT NULL,
+                moves TEXT NOT NULL, undos INTEGER NOT NULL, duration_s INTEGER NOT NULL,
+                started_at TEXT NOT NULL, finished_at TEXT NOT NULL, daily_date TEXT,
+                move_count INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX finished_games_by_user ON finished_games (user_id, finished_at);
+            CREATE INDEX finished_games_by_guild ON finished_games (guild_id, finished_at);
+            CREATE TABLE user_settings (
+                user_id INTEGER PRIMARY KEY,
+                symbols INTEGER NOT NULL DEFAULT 1 CHECK (symbols IN (0, 1)),
+                auto_aces INTEGER NOT NULL DEFAULT 0 CHECK (auto_aces IN (0, 1)));
+            CREATE UNIQUE INDEX finished_games_daily_by_user ON finished_games (user_id, daily_date)
+                WHERE daily_date IS NOT NULL;
+            CREATE INDEX finished_games_daily_rank ON finished_games (daily_date, won DESC,
+                score DESC, move_count, finished_at, user_id) WHERE daily_date IS NOT NULL;
+            CREATE INDEX finished_games_daily_guild_rank ON finished_games (daily_date, guild_id,
+                won DESC, score DESC, move_count, finished_at, user_id)
+                WHERE daily_date IS NOT NULL;
+            CREATE TABLE daily_attempts (
+                user_id INTEGER NOT NULL, daily_date TEXT NOT NULL, guild_id INTEGER,
+                deal_number INTEGER NOT NULL, started_at TEXT NOT NULL,
+                PRIMARY KEY (user_id, daily_date)) WITHOUT ROWID;
+            CREATE TABLE player_totals (
+                user_id INTEGER PRIMARY KEY, games INTEGER NOT NULL, wins INTEGER NOT NULL,
+                best_score INTEGER NOT NULL, dailies INTEGER NOT NULL,
+                daily_wins INTEGER NOT NULL, best_streak INTEGER NOT NULL);
+            CREATE INDEX player_totals_rank ON player_totals (wins DESC,
+                (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC, games DESC, user_id);
+            CREATE TABLE guild_player_totals (
+                guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL, games INTEGER NOT NULL,
+                wins INTEGER NOT NULL, PRIMARY KEY (guild_id, user_id)) WITHOUT ROWID;
+            CREATE INDEX guild_player_totals_rank ON guild_player_totals (guild_id, wins DESC,
+                (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC, games DESC, user_id);
+            INSERT INTO current_games VALUES (7, 99, 'vr', 28, 'R6 ACE', 'playing', 5, 1,
+                '2025-03-01T12:00:00+00:00', '2025-03-01T12:05:00+00:00', '2025-03-01', 0);
+            INSERT INTO finished_games VALUES (1, 7, 99, 'vr', 3, 'won', 1, 104, 'deal', 0, 60,
+                '2025-02-01T12:00:00+00:00', '2025-02-01T12:01:00+00:00', '2025-02-01', 1);
+            INSERT INTO daily_attempts VALUES
+                (7, '2025-02-01', 99, 3, '2025-02-01T12:00:00+00:00'),
+                (7, '2025-03-01', 99, 28, '2025-03-01T12:00:00+00:00');
+            INSERT INTO player_totals VALUES (7, 1, 1, 104, 1, 1, 1);
+            INSERT INTO guild_player_totals VALUES (99, 7, 1, 1);
+            INSERT INTO user_settings VALUES (7, 0, 1);
+            PRAGMA user_version = 2;
+            """
+        )
+
+
+EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
+    0: _empty,
+    1: _written_by_v1,
+    2: _written_by_v2,
+}
 
 
 def test_every_schema_version_has_a_frozen_example() -> None:
@@ -187,6 +303,46 @@ async def test_a_v1_database_keeps_its_data(db_path: Path) -> None:
         assert await store.load_settings(7) == UserSettings(symbols=False, auto_aces=True)
 
 
+async def test_v2_derives_totals_attempts_and_move_counts_from_v1_history(
+    db_path: Path,
+) -> None:
+    _written_by_v1_with_history(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and (game.daily_date, game.scored) == (None, True)
+        records = await store.finished_games(7)
+        # The second result of 2025-02-02 is no longer a daily: one scored result a date.
+        assert [r.daily_date for r in records] == [
+            date(2025, 2, 1), date(2025, 2, 2), None, date(2025, 2, 4),
+        ]  # fmt: skip
+        rows = await store.connection.execute_fetchall(
+            "SELECT id, move_count FROM finished_games ORDER BY id"
+        )
+        assert [tuple(r) for r in rows] == [(1, 1), (2, 3), (3, 0), (4, 1), (5, 2)]
+        assert await store.player_totals(7) == PlayerTotals(
+            user_id=7, games=4, wins=2, best_score=104, dailies=3, daily_wins=2, best_streak=2
+        )
+        assert await store.player_totals(8) == PlayerTotals(8, 1, 0, 12, 0, 0, 0)
+        rows = await store.connection.execute_fetchall(
+            "SELECT guild_id, user_id, games, wins FROM guild_player_totals ORDER BY 1, 2"
+        )
+        assert [tuple(r) for r in rows] == [(98, 7, 1, 1), (99, 7, 2, 1), (99, 8, 1, 0)]
+        for day in (date(2025, 2, 1), date(2025, 2, 2), date(2025, 2, 4)):
+            assert await store.has_daily_attempt(7, day)
+        assert not await store.has_daily_attempt(7, date(2025, 2, 3))
+        assert await store.daily_dates(7) == [date(2025, 2, 4), date(2025, 2, 2), date(2025, 2, 1)]
+        await assert_totals_match_results(store)
+
+
+async def test_a_v2_database_keeps_its_daily_in_progress(db_path: Path) -> None:
+    _written_by_v2(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and (game.daily_date, game.scored) == (date(2025, 3, 1), False)
+        assert await store.has_daily_attempt(7, date(2025, 3, 1))
+        assert await store.player_totals(7) == PlayerTotals(7, 1, 1, 104, 1, 1, 1)
+
+
 async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
@@ -198,35 +354,33 @@ async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None
 async def test_a_failing_migration_leaves_the_previous_version_whole(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def v2_breaks_halfway(conn: sqlite3.Connection) -> None:
-        conn.execute("CREATE TABLE daily_attempts (user_id INTEGER)")
+    def next_breaks_halfway(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE solver_proofs (deal_number INTEGER)")
         raise RuntimeError("migration bug")
 
-    _written_by_v1(db_path)
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, v2_breaks_halfway))
+    EARLIER_VERSIONS[SCHEMA_VERSION](db_path)
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_breaks_halfway))
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(RuntimeError, match="migration bug"):
         await Store.open(db_path)
-    assert pragma(db_path, "user_version") == 1
+    assert pragma(db_path, "user_version") == SCHEMA_VERSION
     with sqlite3.connect(db_path) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert "daily_attempts" not in tables
+    assert "solver_proofs" not in tables
 
 
-async def test_a_later_migration_runs_once_on_top_of_v1(
+async def test_a_later_migration_runs_once_after_the_pending_ones(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
 
-    def v2_adds_assisted_flag(conn: sqlite3.Connection) -> None:
-        calls.append(2)
-        conn.execute(
-            "ALTER TABLE finished_games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0"
-        )
+    def next_adds_assisted_flag(conn: sqlite3.Connection) -> None:
+        calls.append(SCHEMA_VERSION + 1)
+        conn.execute("ALTER TABLE finished_games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
 
     _written_by_v1(db_path)
     monkeypatch.setattr(
-        store_module, "MIGRATIONS", (*store_module.MIGRATIONS, v2_adds_assisted_flag)
+        store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_adds_assisted_flag)
     )
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     async with Store(db_path) as store:
@@ -234,7 +388,7 @@ async def test_a_later_migration_runs_once_on_top_of_v1(
         assert len(await store.finished_games(7)) == 1
     async with Store(db_path):
         pass
-    assert calls == [2]
+    assert calls == [SCHEMA_VERSION + 1]
 
 
 # ---------------------------------------------------------------------- current games
@@ -279,8 +433,9 @@ async def test_a_new_game_over_a_moved_on_row_writes_nothing(store: Store) -> No
 
 async def test_a_row_of_wrong_types_is_reported_as_corrupt(store: Store) -> None:
     await store.connection.execute(
-        "INSERT INTO current_games VALUES (3, NULL, 'vr', 'forty-two', '', 'playing', 1, 0, "
-        "'2025-03-01T12:00:00+00:00', 'yesterday')"
+        "INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status, "
+        "version, undo_count, started_at, updated_at) VALUES (3, NULL, 'vr', 'forty-two', '', "
+        "'playing', 1, 0, '2025-03-01T12:00:00+00:00', 'yesterday')"
     )
     with pytest.raises(CorruptRowError, match="deal_number"):
         await store.load_game(3)
@@ -333,3 +488,108 @@ async def test_reads_wait_for_an_open_transaction(store: Store) -> None:
 async def test_integrity_check_is_ok(store: Store) -> None:
     await start(store)
     assert await store.integrity_check() == "ok"
+
+
+# ---------------------------------------------------------------------- daily and leaderboards
+
+
+async def test_totals_are_kept_with_every_recorded_game(store: Store) -> None:
+    await start(store, user_id=1)
+    day = date(2025, 3, 1)
+    results = [
+        finished(1, "won", score=104, daily_date=day),
+        finished(1, "abandoned", score=20, guild_id=None, daily_date=date(2025, 3, 2)),
+        finished(1, "lost", score=50, guild_id=11, daily_date=date(2025, 3, 4)),
+        finished(2, "resigned", score=7),
+        finished(1, "won", score=104, guild_id=11),
+    ]
+    version = 1
+    for i, record in enumerate(results):
+        if i % 2:  # both ways a game gets recorded: a new game over it, or its last change
+            new = await start(store, user_id=record.user_id, finished=record)
+            assert new is not None
+            version = new
+        else:
+            await start(store, user_id=record.user_id)
+            game = await store.load_game(record.user_id)
+            assert game is not None
+            assert await store.save_game(
+                update(game.version + 1, game.version, user_id=record.user_id), record
+            )
+    assert version > 0
+    assert await store.player_totals(1) == PlayerTotals(1, 4, 2, 104, 3, 1, 2)
+    assert await store.player_totals(2) == PlayerTotals(2, 1, 0, 7, 0, 0, 0)
+    assert await store.player_totals(3) is None
+    await assert_totals_match_results(store)
+
+
+async def test_one_scored_daily_attempt_per_user_and_date(store: Store) -> None:
+    day = date(2025, 3, 1)
+    assert not await store.has_daily_attempt(1, day)
+    assert await start(store, daily_date=day) == 1
+    assert await store.has_daily_attempt(1, day)
+    assert not await store.has_daily_attempt(2, day)
+    # A second scored start of the same date (another process raced us) writes nothing.
+    assert await start(store, daily_date=day, deal_number=7) is None
+    game = await store.load_game(1)
+    assert game is not None and (game.deal_number, game.daily_date, game.scored) == (42, day, True)
+    # An unscored replay is no attempt.
+    assert await start(store, daily_date=day, scored=False) == 2
+    game = await store.load_game(1)
+    assert game is not None and (game.daily_date, game.scored) == (day, False)
+
+
+async def test_boards_rank_and_page(store: Store) -> None:
+    day = date(2025, 3, 1)
+    later = datetime(2025, 3, 1, 13, 0, tzinfo=UTC)
+    plays = [  # user, guild, won, score, moves, finished
+        (1, 10, False, 90, "deal", T1),
+        (2, 10, True, 104, "deal;deal", T1),
+        (3, 11, True, 104, "deal", later),
+        (4, 10, True, 104, "deal", T1),
+        (5, None, False, 90, "deal", T0),
+    ]
+    for user_id, guild_id, won, score, moves, at in plays:
+        await start(
+            store,
+            user_id=user_id,
+            finished=finished(
+                user_id, "won" if won else "resigned", guild_id=guild_id, score=score,
+                moves=moves, finished_at=at, daily_date=day,
+            ),
+        )  # fmt: skip
+    await start(store, user_id=6, finished=finished(6, "won", score=104))  # not a daily
+    total, rows = await store.daily_board(day, None, 0, 10)
+    assert total == 5 and [r.user_id for r in rows] == [4, 3, 2, 5, 1]
+    total, rows = await store.daily_board(day, 10, 1, 2)
+    assert total == 3 and [r.user_id for r in rows] == [2, 1]
+    assert await store.daily_board(date(2025, 3, 2), None, 0, 10) == (0, [])
+    total, everyone = await store.all_time_board(None, 0, 10)
+    assert total == 6 and [t.user_id for t in everyone] == [2, 3, 4, 6, 1, 5]
+    total, here = await store.all_time_board(10, 0, 10)
+    assert total == 4 and [(t.user_id, t.games, t.wins, t.best_streak) for t in here] == [
+        (2, 1, 1, 1), (4, 1, 1, 1), (6, 1, 1, 0), (1, 1, 0, 1),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("sql", "index"),
+    [
+        ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' "
+         f"ORDER BY {store_module._DAILY_ORDER} LIMIT 10 OFFSET 20", "finished_games_daily_rank"),
+        ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' AND guild_id = 5 "
+         f"ORDER BY {store_module._DAILY_ORDER} LIMIT 10", "finished_games_daily_guild_rank"),
+        (f"SELECT * FROM player_totals ORDER BY {store_module._ALL_TIME_ORDER} LIMIT 10",
+         "player_totals_rank"),
+        ("SELECT * FROM guild_player_totals WHERE guild_id = 5 "
+         f"ORDER BY {store_module._ALL_TIME_ORDER} LIMIT 10", "guild_player_totals_rank"),
+    ],
+)  # fmt: skip
+async def test_leaderboards_read_their_ranking_off_an_index(
+    store: Store, sql: str, index: str
+) -> None:
+    plan = " ".join(
+        str(row[3]) for row in await store.connection.execute_fetchall("EXPLAIN QUERY PLAN " + sql)
+    )
+    assert index in plan
+    assert "TEMP B-TREE" not in plan  # no sort: rows come in ranking order
