@@ -19,6 +19,12 @@ command before it (an Ace played by the auto-Aces setting, or the second and
 later moves of ``auto``) carries a ``+`` prefix, so ``undo`` takes back a
 whole command. A game has at most about 110 moves, so the list stays under
 1 KB.
+
+The daily challenge (``daily``), the leaderboards (``leaderboard``) and the
+player figures (``stats``) are described in ``docs/daily.md``: a daily is a
+current game like any other, carrying its date and whether it is the user's
+scored attempt of that date; results and the totals the leaderboards read
+are written in the same transaction as the game's last change.
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Final, NoReturn
+from datetime import UTC, date, datetime
+from typing import Final, Literal, NoReturn
 
 from engine import (
     DEAL,
@@ -51,7 +57,9 @@ from engine import (
 )
 from engine.deal import check_deal_number
 
+from .daily import daily_deal_number, next_daily_start, share_text, streaks, utc_date
 from .store import (
+    MIN_GAMES_FOR_RATE,
     FinishedGame,
     GameStatus,
     GameUpdate,
@@ -72,6 +80,29 @@ DEFAULT_VARIANT: Final = "vr"
 FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
 
 NEW_GAME_HINT: Final = "Start one with /reel new."
+MAX_PAGE_SIZE: Final = 50
+LeaderboardKind = Literal["daily", "all-time"]
+LeaderboardScope = Literal["server", "global"]
+
+__all__ = [
+    "MIN_GAMES_FOR_RATE",
+    "BadInputError",
+    "CorruptGameError",
+    "GameService",
+    "GameView",
+    "LeaderboardPage",
+    "LeaderboardRow",
+    "MoveChoice",
+    "MoveError",
+    "NoGameError",
+    "PlayerStats",
+    "ServiceError",
+    "Settings",
+    "StaleVersionError",
+    "StorageError",
+    "daily_deal_number",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
@@ -107,6 +138,52 @@ class GameView:
     message: str | None  # what just happened
     warning: str | None  # the engine's SpaceWarning message for the last move
     finished: bool  # the game is over and recorded (won, resigned, abandoned)
+    daily_date: date | None = None  # the date of the daily this game is (None: not a daily)
+    scored: bool = True  # False for an unscored replay of a daily already played that day
+    share_text: str | None = None  # after a scored daily ends: a spoiler-free line to post
+    next_daily_at: datetime | None = None  # for a daily: when the next one starts (UTC midnight)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """A line of a leaderboard: the daily fields or the all-time fields are set, not both."""
+
+    rank: int  # 1-based position on the whole board
+    user_id: int
+    won: bool | None  # daily: the scored attempt's result
+    score: int | None  # daily: cards home 0..104
+    moves: int | None  # daily
+    undos: int | None  # daily
+    seconds: int | None  # daily: from the deal to the end
+    wins: int | None  # all-time
+    games: int | None  # all-time
+    win_rate: float | None  # all-time: wins / games, None below MIN_GAMES_FOR_RATE games
+    best_streak: int | None  # all-time: the user's best daily streak (everywhere)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    kind: LeaderboardKind
+    scope: LeaderboardScope
+    guild_id: int | None  # the server (None for global)
+    day: date | None  # the daily's date (None for all-time)
+    page: int  # 0-based, clamped to the last page
+    page_count: int  # at least 1, even for an empty board
+    total: int  # rows on the whole board
+    rows: tuple[LeaderboardRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    games: int  # finished games, everywhere, dailies and replays included
+    wins: int
+    win_rate: float  # wins / games (0.0 with no games)
+    current_streak: int  # daily streak still alive (last scored daily today or yesterday)
+    best_streak: int
+    best_score: int  # most cards home in a game
+    dailies: int  # scored dailies finished
+    daily_wins: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +308,8 @@ class _Entry:
     undo_count: int
     status: GameStatus  # as stored: playing, stuck, won or resigned
     started_at: datetime
+    daily_date: date | None = None  # the daily's date, for a daily
+    scored: bool = True  # False for an unscored replay of a daily
     state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
 
     def __post_init__(self) -> None:
@@ -307,52 +386,106 @@ class GameService:
         except DealNumberError as exc:
             raise BadInputError(str(exc)) from None
         async with self._lock(user_id):
-            try:
-                old = await self._entry(user_id)
-            except CorruptGameError:
-                old = None  # logged already; the new game replaces the row, recording nothing
-            settings = await self._get_settings(user_id)
-            variant = variant_by_code(DEFAULT_VARIANT)
-            game = new_deal(deal_number, variant)
-            chained = [True] * len(game.play_safe_moves()) if settings.auto_aces else []
-            now = self._clock()
-            finished: FinishedGame | None = None
-            note = ""
-            if old is not None and not old.finished:
-                outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
-                finished = self._record(user_id, old, outcome, now)
-                note = f" (deal {old.game.deal_number} recorded as {outcome})"
-            entry = _Entry(
-                game=game,
-                chained=chained,
-                variant=variant.code,
-                guild_id=guild_id,
-                version=0,  # the store gives the version
-                undo_count=0,
-                status="playing",
-                started_at=now,
-            )
-            entry.status = _stored_status(entry.state)
-            self._evict(user_id)
-            try:
-                version = await self._store.start_game(
-                    user_id=user_id,
-                    guild_id=guild_id,
-                    variant=variant.code,
-                    deal_number=deal_number,
-                    moves=entry.moves_text,
-                    status=entry.status,
-                    started_at=now,
-                    replaces_version=None if old is None else old.version,
-                    finished=finished,
+            old = await self._old_entry(user_id)
+            return await self._start(user_id, guild_id, deal_number, old, None, True)
+
+    async def daily(self, user_id: int, guild_id: int | None) -> GameView:
+        """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
+
+        The user's first daily game of a date is their scored attempt; once
+        it is over, another call starts an unscored replay. An unfinished
+        other game (a normal one, or an earlier date's daily) is recorded
+        first, as ``new_game`` does.
+        """
+        async with self._lock(user_id):
+            today = utc_date(self._clock())
+            old = await self._old_entry(user_id)
+            if old is not None and not old.finished and old.daily_date == today:
+                kind = "" if old.scored else " (replay, not scored)"
+                return self._view(
+                    user_id,
+                    old,
+                    await self._get_settings(user_id),
+                    f"Daily {today.isoformat()}{kind}: your game in progress",
                 )
+            try:
+                scored = not await self._store.has_daily_attempt(user_id, today)
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
-            if version is None:
-                raise StaleVersionError()
-            entry.version = version
-            self._cache_put(user_id, entry)
-            return self._view(user_id, entry, settings, f"New game: deal {deal_number}{note}")
+            return await self._start(
+                user_id, guild_id, daily_deal_number(today), old, today, scored
+            )
+
+    async def _old_entry(self, user_id: int) -> _Entry | None:
+        try:
+            return await self._entry(user_id)
+        except CorruptGameError:
+            return None  # logged already; the new game replaces the row, recording nothing
+
+    async def _start(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        deal_number: int,
+        old: _Entry | None,
+        daily_date: date | None,
+        scored: bool,
+    ) -> GameView:
+        """Deal a new current game over ``old`` (recorded first if unfinished). Lock held."""
+        settings = await self._get_settings(user_id)
+        variant = variant_by_code(DEFAULT_VARIANT)
+        game = new_deal(deal_number, variant)
+        chained = [True] * len(game.play_safe_moves()) if settings.auto_aces else []
+        now = self._clock()
+        finished: FinishedGame | None = None
+        note = ""
+        if old is not None and not old.finished:
+            outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
+            finished = self._record(user_id, old, outcome, now)
+            what = f"deal {old.game.deal_number}"
+            if old.daily_date is not None and old.scored:
+                what = f"daily {old.daily_date.isoformat()}"
+            note = f" ({what} recorded as {outcome})"
+        entry = _Entry(
+            game=game,
+            chained=chained,
+            variant=variant.code,
+            guild_id=guild_id,
+            version=0,  # the store gives the version
+            undo_count=0,
+            status="playing",
+            started_at=now,
+            daily_date=daily_date,
+            scored=scored,
+        )
+        entry.status = _stored_status(entry.state)
+        self._evict(user_id)
+        try:
+            version = await self._store.start_game(
+                user_id=user_id,
+                guild_id=guild_id,
+                variant=variant.code,
+                deal_number=deal_number,
+                moves=entry.moves_text,
+                status=entry.status,
+                started_at=now,
+                replaces_version=None if old is None else old.version,
+                finished=finished,
+                daily_date=daily_date,
+                scored=scored,
+            )
+        except (sqlite3.Error, StoreError) as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if version is None:
+            raise StaleVersionError()
+        entry.version = version
+        self._cache_put(user_id, entry)
+        if daily_date is None:
+            message = f"New game: deal {deal_number}{note}"
+        else:
+            kind = "" if scored else " (replay, not scored)"
+            message = f"Daily {daily_date.isoformat()}{kind}: deal {deal_number}{note}"
+        return self._view(user_id, entry, settings, message)
 
     async def show(self, user_id: int) -> GameView:
         """The current game (or the last one, over), as it stands. NoGameError if none."""
@@ -496,6 +629,134 @@ class GameService:
             self._settings_put(user_id, new)
             return new
 
+    # ------------------------------------------------------------------ leaderboards and stats
+
+    async def leaderboard(
+        self,
+        kind: LeaderboardKind = "daily",
+        scope: LeaderboardScope = "server",
+        guild_id: int | None = None,
+        *,
+        day: date | None = None,
+        page: int = 0,
+        page_size: int = 10,
+    ) -> LeaderboardPage:
+        """A page of a leaderboard; see ``docs/daily.md`` for the rankings.
+
+        ``day`` (daily only) defaults to today (UTC, by the service clock). A
+        page past the end gives the last page (``page`` says which).
+        """
+        if kind not in ("daily", "all-time"):
+            raise BadInputError(f"There is no {kind!r} leaderboard: choose daily or all-time.")
+        if scope not in ("server", "global"):
+            raise BadInputError(f"There is no {scope!r} scope: choose server or global.")
+        if scope == "server" and guild_id is None:
+            raise BadInputError(
+                "Server leaderboards need a server: use this command in a server, "
+                "or choose the global leaderboard."
+            )
+        if page < 0:
+            raise BadInputError(f"There is no page {page}: pages are numbered from 0.")
+        if not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise BadInputError(f"A page holds 1 to {MAX_PAGE_SIZE} rows, not {page_size}.")
+        where = guild_id if scope == "server" else None
+        if kind == "daily":
+            today = utc_date(self._clock())
+            if day is None:
+                day = today
+            elif day > today:
+                raise BadInputError(
+                    f"The daily of {day.isoformat()} hasn't started yet "
+                    f"(today is {today.isoformat()} UTC)."
+                )
+        elif day is not None:
+            raise BadInputError("A date only goes with the daily leaderboard.")
+        total, rows = await self._board(kind, where, day, page, page_size)
+        page_count = max(1, -(-total // page_size))
+        if page >= page_count:
+            page = page_count - 1
+            total, rows = await self._board(kind, where, day, page, page_size)
+            page_count = max(1, -(-total // page_size))
+        return LeaderboardPage(
+            kind=kind,
+            scope=scope,
+            guild_id=where,
+            day=day,
+            page=page,
+            page_count=page_count,
+            total=total,
+            rows=tuple(rows),
+        )
+
+    async def _board(
+        self, kind: str, guild_id: int | None, day: date | None, page: int, page_size: int
+    ) -> tuple[int, list[LeaderboardRow]]:
+        offset = page * page_size
+        try:
+            if kind == "daily":
+                assert day is not None
+                total, results = await self._store.daily_board(day, guild_id, offset, page_size)
+                return total, [
+                    LeaderboardRow(
+                        rank=offset + i,
+                        user_id=r.user_id,
+                        won=r.won,
+                        score=r.score,
+                        moves=r.move_count,
+                        undos=r.undos,
+                        seconds=r.duration_s,
+                        wins=None,
+                        games=None,
+                        win_rate=None,
+                        best_streak=None,
+                    )
+                    for i, r in enumerate(results, 1)
+                ]
+            total, totals = await self._store.all_time_board(guild_id, offset, page_size)
+        except (sqlite3.Error, StoreError) as exc:
+            log.error("database failure reading a leaderboard: %s", exc, exc_info=exc)
+            raise StorageError("The leaderboard can't be read just now. Try again.") from exc
+        return total, [
+            LeaderboardRow(
+                rank=offset + i,
+                user_id=t.user_id,
+                won=None,
+                score=None,
+                moves=None,
+                undos=None,
+                seconds=None,
+                wins=t.wins,
+                games=t.games,
+                win_rate=t.wins / t.games if t.games >= MIN_GAMES_FOR_RATE else None,
+                best_streak=t.best_streak,
+            )
+            for i, t in enumerate(totals, 1)
+        ]
+
+    async def stats(self, user_id: int) -> PlayerStats:
+        """The user's figures over all their finished games (zeros for a new player)."""
+        today = utc_date(self._clock())
+        try:
+            totals = await self._store.player_totals(user_id)
+            days = await self._store.daily_dates(user_id) if totals is not None else []
+        except (sqlite3.Error, StoreError) as exc:
+            log.error("database failure reading stats of %s: %s", user_id, exc, exc_info=exc)
+            raise StorageError("Your stats can't be read just now. Try again.") from exc
+        if totals is None:
+            return PlayerStats(user_id, 0, 0, 0.0, 0, 0, 0, 0, 0)
+        current, _ = streaks(days, today)
+        return PlayerStats(
+            user_id=user_id,
+            games=totals.games,
+            wins=totals.wins,
+            win_rate=totals.wins / totals.games if totals.games else 0.0,
+            current_streak=current,
+            best_streak=totals.best_streak,
+            best_score=totals.best_score,
+            dailies=totals.dailies,
+            daily_wins=totals.daily_wins,
+        )
+
     # ------------------------------------------------------------------ playing
 
     async def _play(
@@ -584,6 +845,7 @@ class GameService:
             duration_s=max(0, int((now - entry.started_at).total_seconds())),
             started_at=entry.started_at,
             finished_at=now,
+            daily_date=entry.daily_date if entry.scored else None,
         )
 
     def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
@@ -647,6 +909,8 @@ class GameService:
             undo_count=row.undo_count,
             status=row.status,  # type: ignore[arg-type]  # checked just above
             started_at=row.started_at,
+            daily_date=row.daily_date,
+            scored=row.scored,
         )
         self._cache_put(user_id, entry)
         return entry
@@ -700,6 +964,16 @@ class GameService:
         game = entry.game
         open_ = not entry.finished
         assert game.deal_number is not None
+        day = entry.daily_date
+        shared = None
+        if day is not None and entry.scored and entry.finished:
+            shared = share_text(
+                day,
+                won=entry.status == "won",
+                score=game.score,
+                moves=game.move_count,
+                card_total=game.variant.card_total,
+            )
         return GameView(
             user_id=user_id,
             guild_id=entry.guild_id,
@@ -717,4 +991,8 @@ class GameService:
             message=message,
             warning=warning,
             finished=entry.finished,
+            daily_date=day,
+            scored=entry.scored,
+            share_text=shared,
+            next_daily_at=None if day is None else next_daily_start(self._clock()),
         )

@@ -478,7 +478,8 @@ async def test_a_corrupt_row_is_logged_and_a_new_game_replaces_it(
 ) -> None:
     variant, deal_number, moves, status, version = row
     await store.connection.execute(
-        "INSERT INTO current_games VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        "INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status, "
+        "version, undo_count, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
         (USER, GUILD, variant, deal_number, moves, status, version,
          "2025-03-01T12:00:00+00:00", "2025-03-01T12:00:00+00:00"),
     )  # fmt: skip
