@@ -18,7 +18,14 @@ import discord
 
 from engine import VIRGINIA_REEL, Status
 
-from ..service import GameView, Settings
+from ..service import (
+    MIN_GAMES_FOR_RATE,
+    GameView,
+    LeaderboardPage,
+    LeaderboardRow,
+    PlayerStats,
+    Settings,
+)
 
 TITLE_LIMIT: Final = 256
 DESCRIPTION_LIMIT: Final = 4096
@@ -81,12 +88,23 @@ def board_embed(view: GameView) -> discord.Embed:
     head = f"<@{view.user_id}>'s game"
     if view.message:
         head += f" · {discord.utils.escape_markdown(view.message)}"
+    if view.daily_date is not None:
+        notes = daily_notes(
+            next_daily_at=view.next_daily_at,
+            scored=view.scored,
+            finished=view.finished,
+            share_text=view.share_text,
+        )
+        tail = "\n".join([tail, *notes] if tail else notes) or None
+        title = daily_title(view.daily_date)
+    else:
+        title = f"Virginia Reel · deal {view.deal_number}"
     fixed = len(board) + (len(tail) + 1 if tail else 0) + 1
     parts = [clip(head, max(DESCRIPTION_LIMIT - fixed, 1)), board]
     if tail:
         parts.append(tail)
     embed = discord.Embed(
-        title=clip(f"Virginia Reel · deal {view.deal_number}", TITLE_LIMIT),
+        title=clip(title, TITLE_LIMIT),
         description=clip("\n".join(parts), DESCRIPTION_LIMIT),
         colour=board_colour(view),
     )
@@ -268,3 +286,60 @@ def leaderboard_footer(page: int, page_count: int, total: int) -> str:
     """``Page 2 of 5 · 43 players`` (pages count from 1 here, from 0 in the service)."""
     players = "player" if total == 1 else "players"
     return f"Page {page + 1} of {max(page_count, 1)} · {total} {players}"
+
+
+def _row_cells(row: LeaderboardRow, kind: Literal["daily", "all-time"]) -> str:
+    if kind == "daily":
+        return daily_cells(row.won, row.score, row.moves, row.undos, row.seconds)
+    return all_time_cells(row.wins, row.games, row.win_rate, row.best_streak)
+
+
+def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
+    """A page of a leaderboard: a monospace table of rank and result, then the player."""
+    if page.kind == "daily":
+        header, note = DAILY_HEADER, "Ranked by won, cards home, fewer moves, earlier finish."
+        empty = "No one has finished this daily here yet. Play it with **/reel daily**."
+    else:
+        header = ALL_TIME_HEADER
+        note = (
+            f"Ranked by wins, win rate, games. Win rate from {MIN_GAMES_FOR_RATE} games; "
+            "streak: best run of days in a row on the daily."
+        )
+        empty = "No finished games here yet. Start one with **/reel new** or **/reel daily**."
+    if page.rows:
+        rows = [(row.rank, row.user_id, _row_cells(row, page.kind)) for row in page.rows]
+        body = leaderboard_table(header, rows, DESCRIPTION_LIMIT - len(note) - 2)
+        description = f"{body}\n\n{note}"
+    else:
+        description = empty
+    embed = discord.Embed(
+        title=clip(leaderboard_title(page.kind, page.scope, page.day), TITLE_LIMIT),
+        description=clip(description, DESCRIPTION_LIMIT),
+        colour=INFO_COLOUR,
+    )
+    embed.set_footer(
+        text=clip(leaderboard_footer(page.page, page.page_count, page.total), FOOTER_LIMIT)
+    )
+    return embed
+
+
+def stats_embed(stats: PlayerStats) -> discord.Embed:
+    """A player's record: games, wins, win rate, daily streaks, best score, dailies."""
+    embed = discord.Embed(
+        title="Virginia Reel · stats",
+        description=f"<@{stats.user_id}>"
+        + ("" if stats.games else "\nNo finished games yet: the record starts when a game ends."),
+        colour=INFO_COLOUR,
+    )
+    figures = [
+        ("Games played", str(stats.games)),
+        ("Won", str(stats.wins)),
+        ("Win rate", win_rate_text(stats.win_rate) if stats.games else NO_VALUE),
+        ("Daily streak", f"{stats.current_streak} (best {stats.best_streak})"),
+        ("Best score", f"{stats.best_score}/{CARD_TOTAL}"),
+        ("Dailies played", f"{stats.dailies} (won {stats.daily_wins})"),
+    ]
+    for name, value in figures:
+        embed.add_field(name=name, value=value, inline=True)
+    embed.set_footer(text="Streak: UTC days in a row with the daily played.")
+    return embed

@@ -27,14 +27,23 @@ from bot.discord_bot.embeds import (
     format_duration,
     help_embed,
     info_embed,
+    leaderboard_embed,
     leaderboard_footer,
     leaderboard_table,
     leaderboard_title,
     rules_embed,
     settings_embed,
+    stats_embed,
     win_rate_text,
 )
-from bot.service import GameView, Settings
+from bot.service import (
+    MIN_GAMES_FOR_RATE,
+    GameView,
+    LeaderboardPage,
+    LeaderboardRow,
+    PlayerStats,
+    Settings,
+)
 from engine import MAX_WIDTH, Game, SpaceWarning, Status, display_width, render
 
 BOARD = render(Game.new(1))
@@ -322,3 +331,175 @@ def test_leaderboard_titles_and_footers() -> None:
     assert leaderboard_footer(0, 3, 25) == "Page 1 of 3 · 25 players"
     assert leaderboard_footer(0, 0, 0) == "Page 1 of 1 · 0 players"
     assert leaderboard_footer(0, 1, 1) == "Page 1 of 1 · 1 player"
+
+
+# --------------------------------------------------------------- the daily's board
+
+
+DAY = date(2026, 11, 29)
+NEXT = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def daily_view(**changes: object) -> GameView:
+    daily = {"daily_date": DAY, "next_daily_at": NEXT, "scored": True, "share_text": None}
+    daily.update(changes)
+    return make_view(**daily)
+
+
+def test_a_daily_board_is_titled_with_its_date_and_says_when_the_next_starts() -> None:
+    embed = board_embed(daily_view())
+    assert embed.title == "Daily challenge · 2026-11-29"
+    description = embed.description or ""
+    assert re.search(r"Next daily <t:\d+:R>", description)
+    assert f"<t:{int(NEXT.timestamp())}:R>" in description
+    assert description.index("```") < description.index("Next daily")  # under the board
+    assert "Unscored" not in description
+    within_limits(embed)
+
+
+def test_an_ordinary_board_has_no_daily_notes() -> None:
+    description = board_embed(make_view()).description or ""
+    assert "<t:" not in description and "daily" not in description.lower()
+
+
+def test_an_unscored_replay_is_marked_on_the_board() -> None:
+    assert "Unscored replay" in (board_embed(daily_view(scored=False)).description or "")
+
+
+def test_a_finished_scored_daily_offers_its_share_line() -> None:
+    share = "Virginia Reel daily 2026-11-29: won in 112 moves"
+    view = daily_view(status=Status.WON, finished=True, score=104, share_text=share)
+    description = board_embed(view).description or ""
+    assert f"```\n{share}\n```" in description
+    assert "You won!" in description
+    playing = board_embed(daily_view(share_text=share)).description or ""
+    assert share not in playing
+
+
+def test_a_daily_board_with_huge_texts_keeps_its_board_and_notes() -> None:
+    share = "s" * 500
+    view = daily_view(message="m" * 5000, finished=True, share_text=share)
+    embed = board_embed(view)
+    within_limits(embed)
+    description = embed.description or ""
+    assert f"```\n{BOARD}\n```" in description and share in description
+
+
+# --------------------------------------------------------------- leaderboard embeds
+
+
+def daily_row(rank: int, user_id: int, *, won: bool, score: int, moves: int) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=rank,
+        user_id=user_id,
+        won=won,
+        score=score,
+        moves=moves,
+        undos=rank - 1,
+        seconds=600 + rank,
+        wins=None,
+        games=None,
+        win_rate=None,
+        best_streak=None,
+    )
+
+
+def all_time_row(
+    rank: int, user_id: int, wins: int, games: int, rate: float | None
+) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=rank,
+        user_id=user_id,
+        won=None,
+        score=None,
+        moves=None,
+        undos=None,
+        seconds=None,
+        wins=wins,
+        games=games,
+        win_rate=rate,
+        best_streak=rank,
+    )
+
+
+def test_a_daily_leaderboard_lists_rank_result_and_player() -> None:
+    rows = (
+        daily_row(1, 111, won=True, score=104, moves=112),
+        daily_row(2, 222, won=False, score=87, moves=95),
+    )
+    page = LeaderboardPage("daily", "server", 42, DAY, 0, 1, 2, rows)
+    embed = leaderboard_embed(page)
+    assert embed.title == "Daily leaderboard · 2026-11-29 · this server"
+    lines = (embed.description or "").splitlines()
+    assert lines[0].startswith("`#") and "result" in lines[0] and "moves" in lines[0]
+    assert lines[1].startswith("`#1") and "✓ won" in lines[1] and lines[1].endswith("<@111>")
+    assert lines[2].startswith("`#2") and "87/104" in lines[2] and lines[2].endswith("<@222>")
+    assert " 112 " in lines[1] and "10:01" in lines[1]
+    assert embed.footer.text == "Page 1 of 1 · 2 players"
+    within_limits(embed)
+
+
+def test_an_all_time_leaderboard_shows_a_rate_only_from_the_minimum() -> None:
+    rows = (all_time_row(1, 111, 9, 12, 0.75), all_time_row(2, 222, 2, 3, None))
+    page = LeaderboardPage("all-time", "global", None, None, 1, 3, 25, rows)
+    embed = leaderboard_embed(page)
+    assert embed.title == "All-time leaderboard · global"
+    lines = (embed.description or "").splitlines()
+    assert "wins" in lines[0] and "rate" in lines[0] and "streak" in lines[0]
+    assert "75%" in lines[1] and "<@111>" in lines[1]
+    assert "—" in lines[2] and "%" not in lines[2]
+    assert f"from {MIN_GAMES_FOR_RATE} games" in (embed.description or "")
+    assert embed.footer.text == "Page 2 of 3 · 25 players"
+
+
+@pytest.mark.parametrize("kind", ["daily", "all-time"])
+def test_an_empty_leaderboard_says_how_to_get_on_it(kind: str) -> None:
+    page = LeaderboardPage(kind, "server", 42, DAY, 0, 0, 0, ())  # type: ignore[arg-type]
+    description = leaderboard_embed(page).description or ""
+    assert "/reel daily" in description and "`#" not in description
+
+
+def test_a_page_of_the_largest_ranks_and_ids_keeps_within_limits() -> None:
+    rows = tuple(
+        daily_row(10**9 + i, 2**64 - 1 - i, won=False, score=103, moves=999) for i in range(50)
+    )
+    embed = leaderboard_embed(
+        LeaderboardPage("daily", "global", None, DAY, 10**8, 10**8, 10**9, rows)
+    )
+    within_limits(embed)
+    assert all(line.endswith(">") for line in (embed.description or "").splitlines()[1:-2])
+
+
+# --------------------------------------------------------------- stats
+
+
+def test_stats_show_every_figure() -> None:
+    stats = PlayerStats(
+        user_id=111,
+        games=12,
+        wins=5,
+        win_rate=5 / 12,
+        current_streak=3,
+        best_streak=7,
+        best_score=104,
+        dailies=9,
+        daily_wins=4,
+    )
+    embed = stats_embed(stats)
+    figures = {f.name: f.value for f in embed.fields}
+    assert figures == {
+        "Games played": "12",
+        "Won": "5",
+        "Win rate": "42%",
+        "Daily streak": "3 (best 7)",
+        "Best score": "104/104",
+        "Dailies played": "9 (won 4)",
+    }
+    assert "<@111>" in (embed.description or "")
+    within_limits(embed)
+
+
+def test_stats_of_a_new_player() -> None:
+    embed = stats_embed(PlayerStats(222, 0, 0, 0.0, 0, 0, 0, 0, 0))
+    assert "No finished games yet" in (embed.description or "")
+    assert {f.name: f.value for f in embed.fields}["Win rate"] == "—"
