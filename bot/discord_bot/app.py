@@ -25,6 +25,8 @@ from ..config import Config
 from ..service import GameService
 from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
+from .leaderboards import PageButton
+from .replies import DEFAULT_PAGE_SIZE, NO_PINGS
 from .views import BoardButton
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,8 @@ BAD_TOKEN: Final = (
 
 
 class ReelBot(commands.Bot):
-    """The bot: the ``/reel`` commands and the board buttons, over one ``GameService``."""
+    """The bot: the ``/reel`` commands and the board and leaderboard buttons, over one
+    ``GameService``. Nothing it sends pings anyone (no allowed mentions, by default too)."""
 
     def __init__(
         self,
@@ -52,21 +55,24 @@ class ReelBot(commands.Bot):
         *,
         dev_guild_id: int | None,
         sync_global: bool = False,
+        leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
         **client_kwargs: Any,
     ) -> None:
         # The bot never joins voice: don't warn at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
+        client_kwargs.setdefault("allowed_mentions", NO_PINGS)
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         self.reel_service = service
         self.dev_guild_id = dev_guild_id
         self.sync_global = sync_global
+        self.leaderboard_page_size = leaderboard_page_size
         self.tree.error(on_tree_error)
         self.add_command(sync_command)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(BoardButton)
+        self.add_dynamic_items(BoardButton, PageButton)
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
@@ -110,13 +116,21 @@ def create_bot(
     *,
     dev_guild_id: int | None,
     sync_global: bool = False,
+    leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
     **client_kwargs: Any,
 ) -> commands.Bot:
     """The bot around ``service``.
 
+    ``leaderboard_page_size``: rows on a leaderboard page (tests use small pages).
     ``client_kwargs`` go to ``commands.Bot`` (tests pass ``guild_ready_timeout=0.1``).
     """
-    return ReelBot(service, dev_guild_id=dev_guild_id, sync_global=sync_global, **client_kwargs)
+    return ReelBot(
+        service,
+        dev_guild_id=dev_guild_id,
+        sync_global=sync_global,
+        leaderboard_page_size=leaderboard_page_size,
+        **client_kwargs,
+    )
 
 
 def run_bot(config: Config, sync_global: bool = False) -> int:

@@ -5,13 +5,17 @@ errors (a ``ServiceError``'s message), settings, rules and help are private
 (ephemeral). ``/reel move`` autocompletes its ``from`` option with the legal
 moves in words (the value is the move itself, like ``R3 A5``, so picking one
 and sending plays it) and its ``to`` option with the places the chosen card
-can go.
+can go. ``/reel daily`` is a board like any other; ``/reel leaderboard``
+posts a public page with paging buttons (``leaderboards``); ``/reel stats``
+answers privately.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Coroutine
+from datetime import date
 from typing import Any, Final
 
 import discord
@@ -20,7 +24,8 @@ from discord import app_commands
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, MoveChoice, ServiceError
-from .embeds import clip, help_embed, rules_embed, settings_embed
+from .embeds import clip, help_embed, rules_embed, settings_embed, stats_embed
+from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
 from .replies import Interaction, send_error, send_private, within_deadline
 from .views import UNEXPECTED, send_board
 
@@ -31,6 +36,23 @@ CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
 BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
+
+BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
+DATE_NOT_ALL_TIME: Final = (
+    "A date goes only with the daily leaderboard; leave it out for the all-time one."
+)
+SERVER_SCOPE_IN_DM: Final = (
+    "Server leaderboards need a server: run this command in one, or pick scope: global."
+)
+
+KIND_CHOICES: Final = [
+    app_commands.Choice(name="Daily challenge", value="daily"),
+    app_commands.Choice(name="All-time", value="all-time"),
+]
+SCOPE_CHOICES: Final = [
+    app_commands.Choice(name="This server", value="server"),
+    app_commands.Choice(name="Global", value="global"),
+]
 
 SUIT_CHOICES: Final = [
     app_commands.Choice(name="Symbols ♠ ♥ ♦ ♣", value="symbols"),
@@ -48,6 +70,42 @@ def deal_number_from_text(text: str | int) -> int:
     if not cleaned.isdigit() or len(cleaned) > DEAL_TEXT_LIMIT:
         raise ValueError(BAD_DEAL)
     return int(cleaned)
+
+
+def date_from_text(text: str) -> date:
+    """The date typed in ``/reel leaderboard date:``; ValueError with ``BAD_DATE`` if not one."""
+    cleaned = text.strip()
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned):
+        raise ValueError(BAD_DATE)
+    try:
+        return date.fromisoformat(cleaned)
+    except ValueError:
+        raise ValueError(BAD_DATE) from None
+
+
+def leaderboard_query(
+    kind: str | None, scope: str | None, day_text: str | None, guild_id: int | None
+) -> PageQuery:
+    """The first page ``/reel leaderboard`` asks for; ValueError with the reason if it can't be.
+
+    Kind defaults to daily; scope to this server in a server, global in a DM.
+    The daily's date defaults to today (the service's clock decides).
+    """
+    chosen_kind: Kind = "all-time" if kind == "all-time" else "daily"
+    chosen_scope: Scope
+    if scope is None:
+        chosen_scope = "server" if guild_id is not None else "global"
+    else:
+        chosen_scope = "server" if scope == "server" else "global"
+    if chosen_scope == "server" and guild_id is None:
+        raise ValueError(SERVER_SCOPE_IN_DM)
+    day = None
+    if day_text is not None:
+        if chosen_kind == "all-time":
+            raise ValueError(DATE_NOT_ALL_TIME)
+        day = date_from_text(day_text)
+    guild = guild_id if chosen_scope == "server" else None
+    return PageQuery(chosen_kind, chosen_scope, guild, day, 0)
 
 
 def move_choices(choices: list[MoveChoice]) -> list[app_commands.Choice[str]]:
@@ -117,6 +175,13 @@ class ReelCommands(app_commands.Group):
         user, guild = interaction.user.id, interaction.guild_id
         await self._board(interaction, self.service.new_game(user, guild, number))
 
+    @app_commands.command(
+        name="daily", description="Play today's daily challenge: the same deal for everyone"
+    )
+    async def daily(self, interaction: Interaction) -> None:
+        user, guild = interaction.user.id, interaction.guild_id
+        await self._board(interaction, self.service.daily(user, guild))
+
     @app_commands.command(name="show", description="Show your game's board again, here")
     async def show(self, interaction: Interaction) -> None:
         await self._board(interaction, self.service.show(interaction.user.id))
@@ -178,6 +243,51 @@ class ReelCommands(app_commands.Group):
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:
         await self._board(interaction, self.service.resign(interaction.user.id))
+
+    @app_commands.command(
+        name="leaderboard", description="Who did best: the daily or all-time, here or everywhere"
+    )
+    @app_commands.rename(day="date")
+    @app_commands.describe(
+        kind="The daily challenge (default) or all-time",
+        scope="This server (default in a server) or everyone",
+        day="For the daily: which day's, as YYYY-MM-DD (default: today, UTC)",
+    )
+    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        kind: app_commands.Choice[str] | None = None,
+        scope: app_commands.Choice[str] | None = None,
+        day: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        try:
+            query = leaderboard_query(
+                kind.value if kind else None,
+                scope.value if scope else None,
+                day,
+                interaction.guild_id,
+            )
+        except ValueError as exc:
+            await send_error(interaction, str(exc))
+            return
+        await send_leaderboard(interaction, query)
+
+    @app_commands.command(name="stats", description="Games, wins, daily streak and best score")
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(
+        self, interaction: Interaction, user: discord.User | discord.Member | None = None
+    ) -> None:
+        # Private: stats are a look-up for the one who asks. Posting them would put a
+        # player's record in front of the channel without their say (someone else's
+        # included); the share line of the daily is how a player shows off, by choice.
+        target = user or interaction.user
+        try:
+            stats = await within_deadline(interaction, self.service.stats(target.id))
+        except ServiceError as exc:
+            await send_error(interaction, exc.message)
+            return
+        await send_private(interaction, stats_embed(stats))
 
     @app_commands.command(
         name="settings", description="Suits as symbols or letters; automatic Aces"

@@ -4,6 +4,7 @@ when they can act, and a command tree within Discord's limits."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 from typing import cast
 
 import discord
@@ -11,14 +12,26 @@ import pytest
 from discord import app_commands
 
 from bot.discord_bot.commands import (
+    BAD_DATE,
     BAD_DEAL,
+    DATE_NOT_ALL_TIME,
+    SERVER_SCOPE_IN_DM,
     ReelCommands,
     command_summaries,
+    date_from_text,
     deal_number_from_text,
     destination_choices,
+    leaderboard_query,
     move_choices,
 )
 from bot.discord_bot.embeds import help_embed
+from bot.discord_bot.leaderboards import (
+    PageButton,
+    PageQuery,
+    leaderboard_view,
+    make_page_custom_id,
+    parse_page_custom_id,
+)
 from bot.discord_bot.views import (
     ACTIONS,
     CUSTOM_ID_LIMIT,
@@ -27,7 +40,7 @@ from bot.discord_bot.views import (
     make_custom_id,
     parse_custom_id,
 )
-from bot.service import GameService, GameView, MoveChoice
+from bot.service import GameService, GameView, LeaderboardPage, MoveChoice
 from engine import MAX_DEAL, Game, Status, render
 
 MAX_SNOWFLAKE = 2**64 - 1
@@ -183,12 +196,15 @@ def test_one_reel_group_with_every_command() -> None:
     names = [c.name for c in reel.commands]
     assert names == [
         "new",
+        "daily",
         "show",
         "move",
         "deal",
         "undo",
         "auto",
         "resign",
+        "leaderboard",
+        "stats",
         "settings",
         "rules",
         "help",
@@ -232,7 +248,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 10
+    assert len(payload["options"]) == 13
 
 
 def test_help_lists_every_command_with_its_options() -> None:
@@ -241,6 +257,9 @@ def test_help_lists_every_command_with_its_options() -> None:
     assert "/reel new [deal]" in usages
     assert "/reel move from [to]" in usages
     assert "/reel settings [suits] [auto_aces]" in usages
+    assert "/reel daily" in usages
+    assert "/reel leaderboard [kind] [scope] [date]" in usages
+    assert "/reel stats [user]" in usages
     assert len(help_embed(summaries)) <= 6000
 
 
@@ -298,3 +317,157 @@ def test_to_choices_after_a_whole_move_and_filtered_by_typing() -> None:
 def test_to_choices_fall_back_to_what_the_service_matched() -> None:
     """``from`` named a card (7h): the service's matches are offered."""
     assert [c.value for c in destination_choices(CHOICES, "7h", "")] == ["ACE", "C1", "C5", "C6"]
+
+
+# --------------------------------------------------------------- leaderboard paging
+
+
+def page_of(page: int, page_count: int, **changes: object) -> LeaderboardPage:
+    values: dict[str, object] = {
+        "kind": "daily",
+        "scope": "server",
+        "guild_id": 42,
+        "day": date(2026, 11, 29),
+        "page": page,
+        "page_count": page_count,
+        "total": page_count * 10,
+        "rows": (),
+    }
+    values.update(changes)
+    return LeaderboardPage(**values)  # type: ignore[arg-type]
+
+
+def paging(view: discord.ui.View) -> dict[str, PageButton]:
+    found: dict[str, PageButton] = {}
+    for item in view.children:
+        assert isinstance(item, PageButton)
+        found[item.direction] = item
+    return found
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        PageQuery("daily", "server", MAX_SNOWFLAKE, date(2026, 11, 29), 999_999_999),
+        PageQuery("all-time", "global", None, None, 0),
+        PageQuery("daily", "global", None, date(1, 1, 1), 3),
+        PageQuery("all-time", "server", 42, None, 7),
+    ],
+)
+@pytest.mark.parametrize("direction", ["prev", "next"])
+def test_a_page_custom_id_round_trips_and_fits(query: PageQuery, direction: str) -> None:
+    custom_id = make_page_custom_id(direction, query)  # type: ignore[arg-type]
+    assert len(custom_id) <= CUSTOM_ID_LIMIT
+    assert parse_page_custom_id(custom_id) == (direction, query)
+    assert PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert parse_custom_id(custom_id) is None  # never taken for a board button
+
+
+def test_the_longest_page_custom_id() -> None:
+    query = PageQuery("all-time", "server", MAX_SNOWFLAKE, date(9999, 12, 31), 999_999_999)
+    assert len(make_page_custom_id("prev", query)) == 68
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "reel:lb:up:daily:server:1:20261129:0",
+        "reel:lb:next:weekly:server:1:20261129:0",
+        "reel:lb:next:daily:server:1:2026-11-29:0",
+        "reel:lb:next:daily:server:1:20261399:0",  # no such date
+        "reel:lb:next:daily:server:1:20261129",
+        "reel:deal:1:2",
+    ],
+)
+def test_foreign_page_custom_ids_are_not_ours(custom_id: str) -> None:
+    assert parse_page_custom_id(custom_id) is None
+
+
+async def test_a_page_button_is_rebuilt_from_its_custom_id_alone() -> None:
+    query = PageQuery("daily", "server", 42, date(2026, 11, 29), 2)
+    custom_id = make_page_custom_id("next", query)
+    match = PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    base = discord.ui.Button[discord.ui.View](custom_id=custom_id, label="Next ▶")
+    rebuilt = await PageButton.from_custom_id(cast(discord.Interaction, None), base, match)
+    assert (rebuilt.direction, rebuilt.query) == ("next", query)
+    assert rebuilt.custom_id == custom_id
+
+
+def test_paging_buttons_lead_to_the_pages_either_side() -> None:
+    buttons = paging(leaderboard_view(page_of(2, 5)))
+    assert list(buttons) == ["prev", "next"]
+    assert buttons["prev"].query.page == 1 and buttons["next"].query.page == 3
+    assert not buttons["prev"].item.disabled and not buttons["next"].item.disabled
+    for button in buttons.values():
+        assert button.query.day == date(2026, 11, 29) and button.query.guild_id == 42
+    assert buttons["prev"].item.label == "◀ Previous" and buttons["next"].item.label == "Next ▶"
+
+
+@pytest.mark.parametrize(
+    ("page", "page_count", "prev_on", "next_on"),
+    [(0, 5, False, True), (4, 5, True, False), (0, 1, False, False), (0, 0, False, False)],
+)
+def test_paging_buttons_are_disabled_at_the_ends(
+    page: int, page_count: int, prev_on: bool, next_on: bool
+) -> None:
+    view = leaderboard_view(page_of(page, page_count))
+    buttons = paging(view)
+    assert buttons["prev"].item.disabled == (not prev_on)
+    assert buttons["next"].item.disabled == (not next_on)
+    assert view.timeout is None and view.is_persistent()
+    ids = [b.custom_id for b in buttons.values()]
+    assert len(set(ids)) == 2 and all(len(i) <= CUSTOM_ID_LIMIT for i in ids)
+
+
+def test_an_all_time_global_board_pages_without_guild_or_date() -> None:
+    page = page_of(0, 2, kind="all-time", scope="global", guild_id=None, day=None)
+    nxt = paging(leaderboard_view(page))["next"]
+    assert nxt.custom_id == "reel:lb:next:all-time:global:0:0:1"
+
+
+# --------------------------------------------------------------- leaderboard options
+
+
+def test_leaderboard_defaults_daily_today_here_or_global_in_a_dm() -> None:
+    assert leaderboard_query(None, None, None, 42) == PageQuery("daily", "server", 42, None, 0)
+    assert leaderboard_query(None, None, None, None) == PageQuery("daily", "global", None, None, 0)
+    assert leaderboard_query("all-time", "global", None, 42) == PageQuery(
+        "all-time", "global", None, None, 0
+    )
+    assert leaderboard_query("daily", None, "2026-11-28", 42) == PageQuery(
+        "daily", "server", 42, date(2026, 11, 28), 0
+    )
+
+
+def test_a_server_leaderboard_in_a_dm_is_refused_clearly() -> None:
+    with pytest.raises(ValueError) as info:
+        leaderboard_query("daily", "server", None, None)
+    assert str(info.value) == SERVER_SCOPE_IN_DM
+
+
+def test_a_date_with_the_all_time_board_is_refused() -> None:
+    with pytest.raises(ValueError) as info:
+        leaderboard_query("all-time", "server", "2026-11-28", 42)
+    assert str(info.value) == DATE_NOT_ALL_TIME
+
+
+@pytest.mark.parametrize("text", ["yesterday", "2026-11-31", "29/11/2026", "20261129", "2026-1-9"])
+def test_bad_dates_are_refused_clearly(text: str) -> None:
+    with pytest.raises(ValueError) as info:
+        date_from_text(text)
+    assert str(info.value) == BAD_DATE
+
+
+def test_a_date_is_read() -> None:
+    assert date_from_text(" 2026-02-28 ") == date(2026, 2, 28)
+
+
+def test_leaderboard_options_offer_kinds_and_scopes() -> None:
+    board = group().get_command("leaderboard")
+    assert isinstance(board, app_commands.Command)
+    params = {p.display_name: p for p in board.parameters}
+    assert list(params) == ["kind", "scope", "date"]
+    assert not any(p.required for p in params.values())
+    assert [c.value for c in params["kind"].choices] == ["daily", "all-time"]
+    assert [c.value for c in params["scope"].choices] == ["server", "global"]

@@ -1,0 +1,199 @@
+"""Leaderboard messages: a page of results, with Previous/Next buttons that survive restarts.
+
+Each paging button is a ``PageButton``, a discord.py ``DynamicItem`` whose
+custom_id carries the whole query of the page it leads to:
+``reel:lb:<prev|next>:<daily|all-time>:<server|global>:<guild id or 0>:<YYYYMMDD or 0>:<page>``
+(at most 68 characters; Discord allows 100). The date is the one the board was
+drawn for, so paging yesterday's board after midnight still pages yesterday's.
+Anyone may page a leaderboard: it is public, and paging changes nothing but
+the message. Every message goes out with no allowed mentions, so the names in
+the table (mentions) never ping anyone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Final, Literal, get_args
+
+import discord
+
+from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
+from .embeds import leaderboard_embed
+from .replies import (
+    NO_PINGS,
+    Interaction,
+    page_size_of,
+    send_error,
+    service_of,
+    within_deadline,
+)
+
+log = logging.getLogger(__name__)
+
+Kind = LeaderboardKind
+Scope = LeaderboardScope
+Direction = Literal["prev", "next"]
+KINDS: Final[tuple[Kind, ...]] = get_args(Kind)
+SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
+DIRECTIONS: Final[tuple[Direction, ...]] = get_args(Direction)
+
+PAGE_ID_TEMPLATE: Final = (
+    r"reel:lb:(?P<direction>prev|next):(?P<kind>daily|all-time):(?P<scope>server|global)"
+    r":(?P<guild>[0-9]{1,20}):(?P<day>[0-9]{8}|0):(?P<page>[0-9]{1,9})"
+)
+MAX_PAGE: Final = 999_999_999
+
+UNEXPECTED: Final = (
+    "Something went wrong on my side and I couldn't turn the page. Please try again."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PageQuery:
+    """Everything needed to fetch one leaderboard page again."""
+
+    kind: Kind
+    scope: Scope
+    guild_id: int | None
+    day: date | None
+    page: int
+
+
+def make_page_custom_id(direction: Direction, query: PageQuery) -> str:
+    """The custom_id of a paging button leading to ``query``."""
+    when = query.day
+    day = f"{when.year:04}{when.month:02}{when.day:02}" if when is not None else "0"
+    guild = query.guild_id or 0
+    page = min(max(query.page, 0), MAX_PAGE)
+    return f"reel:lb:{direction}:{query.kind}:{query.scope}:{guild}:{day}:{page}"
+
+
+def parse_page_custom_id(custom_id: str) -> tuple[Direction, PageQuery] | None:
+    """``(direction, query)`` from a paging button's custom_id, or None if it is not one."""
+    match = PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    if match is None:
+        return None
+    try:
+        return _from_match(match)
+    except ValueError:
+        return None
+
+
+def _from_match(match: re.Match[str]) -> tuple[Direction, PageQuery]:
+    direction, kind, scope = match["direction"], match["kind"], match["scope"]
+    assert direction in DIRECTIONS and kind in KINDS and scope in SCOPES
+    guild = int(match["guild"]) or None
+    raw_day = match["day"]
+    day = None if raw_day == "0" else date(int(raw_day[:4]), int(raw_day[4:6]), int(raw_day[6:]))
+    return direction, PageQuery(kind, scope, guild, day, int(match["page"]))
+
+
+Button = discord.ui.Button[discord.ui.View]
+
+_LABELS: Final[dict[Direction, str]] = {"prev": "◀ Previous", "next": "Next ▶"}
+
+
+class PageButton(discord.ui.DynamicItem[Button], template=PAGE_ID_TEMPLATE):
+    """Previous or Next under a leaderboard: the page it leads to, in its custom_id."""
+
+    def __init__(self, direction: Direction, query: PageQuery, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_LABELS[direction],
+                style=discord.ButtonStyle.secondary,
+                custom_id=make_page_custom_id(direction, query),
+                disabled=disabled,
+            )
+        )
+        self.direction: Direction = direction
+        self.query = query
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PageButton:
+        return cls(*_from_match(match))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            await turn_page(interaction, self.query)
+        except Exception:
+            log.exception("leaderboard button %s failed", self.custom_id)
+            with contextlib.suppress(discord.HTTPException):
+                await send_error(interaction, UNEXPECTED)
+
+
+def query_of(page: LeaderboardPage, page_number: int) -> PageQuery:
+    """The query for another page of the same leaderboard as ``page``."""
+    return PageQuery(page.kind, page.scope, page.guild_id, page.day, page_number)
+
+
+def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
+    """Previous and Next, each disabled at its end (both on a board of one page)."""
+    last = max(page.page_count - 1, 0)
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        PageButton("prev", query_of(page, max(page.page - 1, 0)), disabled=page.page <= 0)
+    )
+    buttons.add_item(
+        PageButton("next", query_of(page, min(page.page + 1, last)), disabled=page.page >= last)
+    )
+    return buttons
+
+
+async def fetch_page(interaction: Interaction, query: PageQuery) -> LeaderboardPage:
+    """The page ``query`` names (the service gives the last page for one past the end)."""
+    service = service_of(interaction)
+    work = service.leaderboard(
+        query.kind,
+        query.scope,
+        query.guild_id,
+        day=query.day,
+        page=query.page,
+        page_size=page_size_of(interaction),
+    )
+    return await within_deadline(interaction, work)
+
+
+async def send_leaderboard(interaction: Interaction, query: PageQuery) -> None:
+    """Answer ``/reel leaderboard`` with the page, publicly; a refusal privately."""
+    try:
+        page = await fetch_page(interaction, query)
+    except ServiceError as exc:
+        await send_error(interaction, exc.message)
+        return
+    embed, buttons = leaderboard_embed(page), leaderboard_view(page)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
+    else:
+        await interaction.response.send_message(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
+
+
+async def turn_page(interaction: Interaction, query: PageQuery) -> None:
+    """A paging button was clicked (by anyone): show that page in the same message."""
+    try:
+        page = await fetch_page(interaction, query)
+    except ServiceError as exc:
+        await send_error(interaction, exc.message)
+        return
+    embed, buttons = leaderboard_embed(page), leaderboard_view(page)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
+    else:
+        await interaction.response.edit_message(
+            embed=embed, view=buttons, allowed_mentions=NO_PINGS
+        )
