@@ -29,7 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play = sub.add_parser("play", help="play in the terminal (resumes your saved game)")
-    play.add_argument("--deal", type=_deal_number, metavar="N", help="start deal number N")
+    which = play.add_mutually_exclusive_group()
+    which.add_argument("--deal", type=_deal_number, metavar="N", help="start deal number N")
+    which.add_argument(
+        "--daily",
+        action="store_true",
+        help="play today's daily challenge (UTC date; the same deal for everyone) or resume it",
+    )
     suits = play.add_mutually_exclusive_group()
     suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
     suits.add_argument("--symbols", action="store_true", help="suits as symbols ♠ ♥ ♦ ♣ (saved)")
@@ -62,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if getattr(args, "ascii", False)
             else (True if getattr(args, "symbols", False) else None)
         )
-        return play(db_path, getattr(args, "deal", None), symbols)
+        return play(
+            db_path, getattr(args, "deal", None), symbols, daily=getattr(args, "daily", False)
+        )
     from dataclasses import replace
     from pathlib import Path
 

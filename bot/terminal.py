@@ -3,6 +3,8 @@
 It goes through the same ``GameService`` and SQLite file as the bot, so a game
 left with ``quit`` (or Ctrl-C, or the end of input) resumes on the next
 ``reel play``. The terminal player is one local user, ``LOCAL_USER_ID``.
+``reel play --daily`` (or ``daily`` at the prompt) plays today's daily
+challenge, the same deal as on Discord; ``stats`` shows the player's record.
 """
 
 from __future__ import annotations
@@ -10,11 +12,19 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
 from typing import Any, Protocol, TextIO, TypeVar
 
-from engine import Status
+from engine import VIRGINIA_REEL, Status
 
-from .service import CorruptGameError, GameService, GameView, NoGameError, ServiceError
+from .service import (
+    CorruptGameError,
+    GameService,
+    GameView,
+    NoGameError,
+    PlayerStats,
+    ServiceError,
+)
 
 LOCAL_USER_ID = 0
 T = TypeVar("T")
@@ -42,6 +52,9 @@ Commands
   moves       list the legal moves
   board       show the board again
   new [N]     start a new game (deal N, or a random one)
+  daily       play today's daily challenge (the same deal for everyone;
+              your first game of the day is the scored one)
+  stats       your games, wins, daily streak and best score
   resign      give up this game
   help        this text
   quit        leave; the game is saved and resumes next time"""
@@ -70,6 +83,11 @@ class TerminalGame:
             self.say(view.message)
         if view.warning:
             self.say(f"Warning: {view.warning}")
+        if view.daily_date is not None:
+            replay = " (unscored replay: your first game of the day is the one that counts)"
+            self.say(
+                f"Daily challenge {view.daily_date.isoformat()}" + ("" if view.scored else replay)
+            )
         self.say()
         self.say(view.board)
         if view.status is Status.WON:
@@ -77,11 +95,30 @@ class TerminalGame:
                 f"\nYou won deal {view.deal_number} in {view.move_count} moves! "
                 "Type 'new' for another deal or 'quit'."
             )
-        elif view.status is Status.STUCK:
+        elif view.status is Status.STUCK and not view.finished:
             self.say(
                 "\nNo legal move is left. Type 'undo' to go back, 'new' for another deal, "
                 "or 'quit'."
             )
+        if view.daily_date is not None and view.finished:
+            if view.scored and view.share_text:
+                self.say(f"\nShare your result (no spoilers):\n  {view.share_text}")
+            self.say_next_daily(view)
+
+    def say_next_daily(self, view: GameView) -> None:
+        if view.next_daily_at is not None:
+            self.say(f"The next daily starts {utc_text(view.next_daily_at)}.")
+
+    def show_stats(self, stats: PlayerStats) -> None:
+        for line in stats_lines(stats):
+            self.say(line)
+
+    def start_daily(self) -> None:
+        """Start today's daily challenge, or resume it."""
+        view = self._run(self._service.daily(LOCAL_USER_ID, None))
+        self.show(view)
+        if not view.finished:
+            self.say_next_daily(view)
 
     def start(self, deal_number: int | None) -> None:
         """Resume the saved game, or start one (deal ``deal_number`` if given)."""
@@ -125,6 +162,15 @@ class TerminalGame:
                 view = self._run(service.auto(user))
             elif word == "resign":
                 view = self._run(service.resign(user))
+            elif word == "daily" and len(words) == 1:
+                view = self._run(service.daily(user, None))
+                self.show(view)
+                if not view.finished:
+                    self.say_next_daily(view)
+                return True
+            elif word == "stats" and len(words) == 1:
+                self.show_stats(self._run(service.stats(user)))
+                return True
             elif word == "moves":
                 choices = self._run(service.move_choices(user, limit=100))
                 self.say("\n".join(f"  {c.text:<8} {c.label}" for c in choices) or "No legal move.")
@@ -156,8 +202,36 @@ class TerminalGame:
         self.say("Your game is saved. Type 'reel play' to resume it.")
 
 
-def play(db_path: str, deal_number: int | None = None, symbols: bool | None = None) -> int:
-    """Run the terminal game on the SQLite file ``db_path``; returns the exit code."""
+def utc_text(moment: datetime) -> str:
+    """``2026-11-30 00:00 UTC``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def stats_lines(stats: PlayerStats) -> list[str]:
+    """The player's record, one figure a line."""
+    if stats.games == 0:
+        return ["No finished games yet: your record starts when a game ends."]
+    rate = f"{round(stats.win_rate * 100)}%"
+    return [
+        f"Games played    {stats.games}",
+        f"Won             {stats.wins} ({rate})",
+        f"Daily streak    {stats.current_streak} (best {stats.best_streak})",
+        f"Best score      {stats.best_score}/{VIRGINIA_REEL.card_total}",
+        f"Dailies played  {stats.dailies} (won {stats.daily_wins})",
+    ]
+
+
+def play(
+    db_path: str,
+    deal_number: int | None = None,
+    symbols: bool | None = None,
+    *,
+    daily: bool = False,
+) -> int:
+    """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
+
+    ``daily``: start (or resume) today's daily challenge instead of the saved game.
+    """
     from .store import Store
 
     with asyncio.Runner() as runner:
@@ -168,7 +242,10 @@ def play(db_path: str, deal_number: int | None = None, symbols: bool | None = No
                 runner.run(service.update_settings(LOCAL_USER_ID, symbols=symbols))
             game = TerminalGame(service, runner.run)
             try:
-                game.start(deal_number)
+                if daily:
+                    game.start_daily()
+                else:
+                    game.start(deal_number)
             except ServiceError as exc:
                 print(exc.message, file=sys.stderr)
                 return 2

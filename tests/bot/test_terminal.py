@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
+import re
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
+from bot.daily import daily_deal_number
+from bot.service import GameService
+from bot.store import Store
+from bot.terminal import TerminalGame
 from engine import Game
 from engine.solver import Verdict, solve
 
@@ -71,3 +81,116 @@ def test_no_token_means_the_terminal_game(tmp_path: Path) -> None:
     result = run_reel([], "quit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Score" in result.stdout and "Aces" in result.stdout
+
+
+# --------------------------------------------------------------------------- the daily, stats
+
+
+class FakeClock:
+    """The service's clock, standing at 2025-03-01 12:00 UTC until a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def session(service_db: Path, clock: FakeClock, lines: list[str], *, daily: bool = True) -> str:
+    """One terminal session on ``service_db`` with the test's clock; everything printed."""
+    out = io.StringIO()
+    inputs = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(service_db))
+        service = GameService(store, clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read)
+            if daily:
+                game.start_daily()
+            else:
+                game.start(None)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    return out.getvalue()
+
+
+def first_move(deal: int) -> str:
+    return next(str(m) for m in Game.new(deal).legal_moves() if not m.is_deal)
+
+
+def test_play_daily_shows_the_date_the_next_start_and_the_share_line(
+    db_path: Path, clock: FakeClock
+) -> None:
+    day = clock.now.date()  # 2025-03-01
+    deal = daily_deal_number(day)
+    out = session(db_path, clock, ["resign", "quit"])
+    assert f"Daily challenge {day.isoformat()}" in out
+    assert f"Deal {deal} · move 0" in out
+    assert out.count("The next daily starts 2025-03-02 00:00 UTC.") == 2  # at the start and end
+    assert "Share your result (no spoilers):\n  Virginia Reel daily 2025-03-01: " in out
+    assert "unscored" not in out
+
+
+def test_the_daily_resumes_then_a_replay_is_unscored(db_path: Path, clock: FakeClock) -> None:
+    move = first_move(daily_deal_number(clock.now.date()))
+    first = session(db_path, clock, [move, "quit"])
+    assert "· move 1" in first
+
+    second = session(db_path, clock, ["resign", "daily", "resign", "quit"])
+    assert "your game in progress" in second
+    replay_at = second.index("(unscored replay")
+    assert second.count("Share your result") == 1
+    assert second.index("Share your result") < replay_at  # only for the scored attempt
+    assert "Virginia Reel daily 2025-03-01: " in second and "in 1 move" in second
+
+
+def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
+    fresh = session(db_path, clock, ["stats", "quit"], daily=False)
+    assert "No finished games yet" in fresh
+
+    session(db_path, clock, ["resign", "quit"])
+    clock.now += timedelta(days=1)
+    out = session(db_path, clock, ["resign", "stats", "quit"])
+    assert "Games played    3" in out  # the abandoned random game, then two dailies
+    assert "Won             0 (0%)" in out
+    assert "Daily streak    2 (best 2)" in out
+    assert "Dailies played  2 (won 0)" in out
+    assert re.search(r"Best score      \d+/104", out)
+
+
+def test_help_names_daily_and_stats(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, ["help", "quit"])
+    assert "daily       play today's daily challenge" in out
+    assert "stats       your games, wins, daily streak" in out
+
+
+def test_reel_play_daily_from_the_command_line(tmp_path: Path) -> None:
+    before = datetime.now(UTC).date()
+    result = run_reel(["play", "--daily"], "quit\n", tmp_path)
+    after = datetime.now(UTC).date()
+    assert result.returncode == 0, result.stderr
+    assert any(
+        f"Daily challenge {d.isoformat()}" in result.stdout
+        and f"Deal {daily_deal_number(d)} · move 0" in result.stdout
+        for d in {before, after}
+    ), result.stdout
+    assert re.search(r"The next daily starts \d{4}-\d\d-\d\d 00:00 UTC\.", result.stdout)
+
+
+def test_daily_and_deal_together_are_refused(tmp_path: Path) -> None:
+    result = run_reel(["play", "--daily", "--deal", "5"], "", tmp_path)
+    assert result.returncode == 2
+    assert "not allowed with argument" in result.stderr
