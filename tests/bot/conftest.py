@@ -23,6 +23,10 @@ class FakeClock:
         self.now += timedelta(seconds=1)
         return self.now
 
+    def set(self, when: datetime) -> None:
+        """Jump to ``when`` (the next reading is one second later)."""
+        self.now = when
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
