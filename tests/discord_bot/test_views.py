@@ -471,3 +471,12 @@ def test_leaderboard_options_offer_kinds_and_scopes() -> None:
     assert not any(p.required for p in params.values())
     assert [c.value for c in params["kind"].choices] == ["daily", "all-time"]
     assert [c.value for c in params["scope"].choices] == ["server", "global"]
+
+
+def test_the_bot_pings_nobody_by_default_and_keeps_its_page_size() -> None:
+    from bot.discord_bot.app import create_bot
+
+    bot = create_bot(cast(GameService, object()), dev_guild_id=None, leaderboard_page_size=3)
+    assert bot.allowed_mentions is not None
+    assert bot.allowed_mentions.to_dict() == {"parse": []}
+    assert getattr(bot, "leaderboard_page_size", None) == 3
