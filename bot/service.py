@@ -57,7 +57,7 @@ from engine import (
 )
 from engine.deal import check_deal_number
 
-from .daily import daily_deal_number, next_daily_start, share_text, streaks, utc_date
+from .daily import daily_deal_number, next_daily_start, share_text, utc_date
 from .store import (
     MIN_GAMES_FOR_RATE,
     FinishedGame,
@@ -738,19 +738,17 @@ class GameService:
         today = utc_date(self._clock())
         try:
             totals = await self._store.player_totals(user_id)
-            days = await self._store.daily_dates(user_id) if totals is not None else []
         except (sqlite3.Error, StoreError) as exc:
             log.error("database failure reading stats of %s: %s", user_id, exc, exc_info=exc)
             raise StorageError("Your stats can't be read just now. Try again.") from exc
         if totals is None:
             return PlayerStats(user_id, 0, 0, 0.0, 0, 0, 0, 0, 0)
-        current, _ = streaks(days, today)
         return PlayerStats(
             user_id=user_id,
             games=totals.games,
             wins=totals.wins,
             win_rate=totals.wins / totals.games if totals.games else 0.0,
-            current_streak=current,
+            current_streak=totals.current_streak(today),
             best_streak=totals.best_streak,
             best_score=totals.best_score,
             dailies=totals.dailies,

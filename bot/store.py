@@ -163,6 +163,14 @@ class PlayerTotals:
     dailies: int  # scored dailies finished
     daily_wins: int
     best_streak: int
+    last_daily: date | None  # the latest date of a scored daily
+    daily_run: int  # consecutive dates of scored dailies ending at last_daily
+
+    def current_streak(self, today: date) -> int:
+        """The streak still alive on ``today``: the run ending today or yesterday, else 0."""
+        if self.last_daily is None or (today - self.last_daily).days > 1:
+            return 0
+        return self.daily_run
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,17 +245,19 @@ _RATE_SQL: Final = f"(CASE WHEN games >= {MIN_GAMES_FOR_RATE} THEN wins * 1.0 / 
 _ALL_TIME_ORDER: Final = f"wins DESC, {_RATE_SQL} DESC, games DESC, user_id"
 _DAILY_ORDER: Final = "won DESC, score DESC, move_count, finished_at, user_id"
 
-# The best daily streak of the user named by {user}: the longest run of
-# consecutive dates among their scored dailies (gaps and islands: date minus
-# its rank is constant along a run).
-_BEST_STREAK_SQL: Final = """
-    (SELECT coalesce(max(n), 0) FROM (
-        SELECT count(*) AS n FROM (
-            SELECT julianday(daily_date) - row_number() OVER (ORDER BY daily_date) AS run
-            FROM finished_games
-            WHERE user_id = {user} AND daily_date IS NOT NULL)
-        GROUP BY run))
+# The runs of consecutive dates among the scored dailies of the user named by
+# {user}: one row per run, its length n and last date (gaps and islands: a
+# date minus its rank is constant along a run).
+_RUNS_SQL: Final = """
+    SELECT count(*) AS n, max(daily_date) AS last FROM (
+        SELECT daily_date,
+               julianday(daily_date) - row_number() OVER (ORDER BY daily_date) AS island
+        FROM finished_games WHERE user_id = {user} AND daily_date IS NOT NULL)
+    GROUP BY island
 """
+# The best streak, and the run ending at the latest date, recomputed in full.
+_BEST_STREAK_SQL: Final = "(SELECT coalesce(max(n), 0) FROM (" + _RUNS_SQL + "))"
+_LAST_RUN_SQL: Final = "(SELECT n FROM (" + _RUNS_SQL + ") ORDER BY last DESC LIMIT 1)"
 
 
 def _v2_daily_and_leaderboards(conn: sqlite3.Connection) -> None:
@@ -308,7 +318,9 @@ def _v2_daily_and_leaderboards(conn: sqlite3.Connection) -> None:
             best_score  INTEGER NOT NULL,
             dailies     INTEGER NOT NULL,   -- scored dailies finished
             daily_wins  INTEGER NOT NULL,
-            best_streak INTEGER NOT NULL
+            best_streak INTEGER NOT NULL,
+            last_daily  TEXT,               -- the latest of their scored dailies' dates
+            daily_run   INTEGER NOT NULL    -- consecutive dates ending at last_daily
         )
         """
     )
@@ -332,13 +344,15 @@ def _v2_daily_and_leaderboards(conn: sqlite3.Connection) -> None:
         """
         INSERT INTO player_totals
         SELECT user_id, count(*), sum(won), max(score), count(daily_date),
-               sum(won AND daily_date IS NOT NULL), 0
+               sum(won AND daily_date IS NOT NULL), 0, max(daily_date), 0
         FROM finished_games GROUP BY user_id
         """
     )
+    user = "player_totals.user_id"
     conn.execute(
-        "UPDATE player_totals SET best_streak = "
-        + _BEST_STREAK_SQL.format(user="player_totals.user_id")
+        f"UPDATE player_totals SET best_streak = {_BEST_STREAK_SQL.format(user=user)}, "
+        f"daily_run = coalesce({_LAST_RUN_SQL.format(user=user)}, 0) "
+        "WHERE last_daily IS NOT NULL"
     )
     conn.execute(
         """
@@ -529,21 +543,39 @@ _INSERT_FINISHED_SQL: Final = """
         :move_count)
 """
 
-_PLAYER_TOTALS_SQL: Final = (
-    """
-    INSERT INTO player_totals (user_id, games, wins, best_score, dailies, daily_wins, best_streak)
+# A scored daily normally comes after the user's previous one (a user has one
+# current game, so the daily of a date is recorded before the next date's can
+# start): then the streak grows by one or restarts at 1, in O(1). A date at or
+# before last_daily (a clock set back) recomputes both figures in full.
+_NEXT_RUN_SQL: Final = (
+    "CASE WHEN last_daily = date(:daily_date, '-1 day') THEN daily_run + 1 ELSE 1 END"
+)
+_IN_ORDER_SQL: Final = (
+    ":daily_date IS NOT NULL AND (last_daily IS NULL OR :daily_date > last_daily)"
+)
+_PLAYER_TOTALS_SQL: Final = f"""
+    INSERT INTO player_totals (user_id, games, wins, best_score, dailies, daily_wins,
+        best_streak, last_daily, daily_run)
     VALUES (:user_id, 1, :won, :score, :daily_date IS NOT NULL,
-        :won AND :daily_date IS NOT NULL, :daily_date IS NOT NULL)
+        :won AND :daily_date IS NOT NULL, :daily_date IS NOT NULL, :daily_date,
+        :daily_date IS NOT NULL)
     ON CONFLICT (user_id) DO UPDATE SET
         games = games + 1,
         wins = wins + excluded.wins,
         best_score = max(best_score, excluded.best_score),
         dailies = dailies + excluded.dailies,
         daily_wins = daily_wins + excluded.daily_wins,
-        best_streak = CASE WHEN excluded.dailies = 0 THEN best_streak ELSE """
-    + _BEST_STREAK_SQL.format(user=":user_id")
-    + " END"
-)
+        best_streak = CASE
+            WHEN :daily_date IS NULL THEN best_streak
+            WHEN {_IN_ORDER_SQL} THEN max(best_streak, {_NEXT_RUN_SQL})
+            ELSE {_BEST_STREAK_SQL.format(user=":user_id")} END,
+        daily_run = CASE
+            WHEN :daily_date IS NULL THEN daily_run
+            WHEN {_IN_ORDER_SQL} THEN {_NEXT_RUN_SQL}
+            ELSE {_LAST_RUN_SQL.format(user=":user_id")} END,
+        last_daily = CASE
+            WHEN {_IN_ORDER_SQL} THEN :daily_date ELSE last_daily END
+"""
 
 _GUILD_TOTALS_SQL: Final = """
     INSERT INTO guild_player_totals (guild_id, user_id, games, wins)
@@ -875,15 +907,27 @@ class Store:
         """The user's totals, or None if they have finished no game."""
         row = await self._run(
             lambda conn: conn.execute(
-                "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak "
-                "FROM player_totals WHERE user_id = ?",
+                "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak, "
+                "last_daily, daily_run FROM player_totals WHERE user_id = ?",
                 (user_id,),
             ).fetchone()
         )
         if row is None:
             return None
-        values = [_int(value, "player_totals") for value in row]
-        return PlayerTotals(*values)
+        user, games, wins, best_score, dailies, daily_wins, best_streak = (
+            _int(value, "player_totals") for value in row[:7]
+        )
+        return PlayerTotals(
+            user_id=user,
+            games=games,
+            wins=wins,
+            best_score=best_score,
+            dailies=dailies,
+            daily_wins=daily_wins,
+            best_streak=best_streak,
+            last_daily=_parse_date(row[7], "last_daily"),
+            daily_run=_int(row[8], "daily_run"),
+        )
 
     async def daily_dates(self, user_id: int) -> list[date]:
         """The dates of the user's finished scored dailies, latest first."""

@@ -82,8 +82,12 @@ async def assert_totals_match_results(store: Store) -> None:
     )
     expected = []
     for user_id, games, wins, best_score, dailies, daily_wins in rows:
-        _, best = streaks(await store.daily_dates(user_id), date(2000, 1, 1))
-        expected.append((user_id, games, wins, best_score, dailies, daily_wins, best))
+        days = await store.daily_dates(user_id)
+        last = days[0] if days else None
+        run, best = streaks(days, last) if last else (0, 0)
+        expected.append(
+            (user_id, games, wins, best_score, dailies, daily_wins, best, last and str(last), run)
+        )
     got = await store.connection.execute_fetchall("SELECT * FROM player_totals ORDER BY 1")
     assert [tuple(r) for r in got] == expected
     by_guild = await store.connection.execute_fetchall(
@@ -242,7 +246,8 @@ def _written_by_v2(path: Path) -> None:
             CREATE TABLE player_totals (
                 user_id INTEGER PRIMARY KEY, games INTEGER NOT NULL, wins INTEGER NOT NULL,
                 best_score INTEGER NOT NULL, dailies INTEGER NOT NULL,
-                daily_wins INTEGER NOT NULL, best_streak INTEGER NOT NULL);
+                daily_wins INTEGER NOT NULL, best_streak INTEGER NOT NULL, last_daily TEXT,
+                daily_run INTEGER NOT NULL);
             CREATE INDEX player_totals_rank ON player_totals (wins DESC,
                 (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC, games DESC, user_id);
             CREATE TABLE guild_player_totals (
@@ -257,7 +262,7 @@ def _written_by_v2(path: Path) -> None:
             INSERT INTO daily_attempts VALUES
                 (7, '2025-02-01', 99, 3, '2025-02-01T12:00:00+00:00'),
                 (7, '2025-03-01', 99, 28, '2025-03-01T12:00:00+00:00');
-            INSERT INTO player_totals VALUES (7, 1, 1, 104, 1, 1, 1);
+            INSERT INTO player_totals VALUES (7, 1, 1, 104, 1, 1, 1, '2025-02-01', 1);
             INSERT INTO guild_player_totals VALUES (99, 7, 1, 1);
             INSERT INTO user_settings VALUES (7, 0, 1);
             PRAGMA user_version = 2;
@@ -320,9 +325,17 @@ async def test_v2_derives_totals_attempts_and_move_counts_from_v1_history(
         )
         assert [tuple(r) for r in rows] == [(1, 1), (2, 3), (3, 0), (4, 1), (5, 2)]
         assert await store.player_totals(7) == PlayerTotals(
-            user_id=7, games=4, wins=2, best_score=104, dailies=3, daily_wins=2, best_streak=2
+            user_id=7,
+            games=4,
+            wins=2,
+            best_score=104,
+            dailies=3,
+            daily_wins=2,
+            best_streak=2,
+            last_daily=date(2025, 2, 4),
+            daily_run=1,
         )
-        assert await store.player_totals(8) == PlayerTotals(8, 1, 0, 12, 0, 0, 0)
+        assert await store.player_totals(8) == PlayerTotals(8, 1, 0, 12, 0, 0, 0, None, 0)
         rows = await store.connection.execute_fetchall(
             "SELECT guild_id, user_id, games, wins FROM guild_player_totals ORDER BY 1, 2"
         )
@@ -340,7 +353,9 @@ async def test_a_v2_database_keeps_its_daily_in_progress(db_path: Path) -> None:
         game = await store.load_game(7)
         assert game is not None and (game.daily_date, game.scored) == (date(2025, 3, 1), False)
         assert await store.has_daily_attempt(7, date(2025, 3, 1))
-        assert await store.player_totals(7) == PlayerTotals(7, 1, 1, 104, 1, 1, 1)
+        assert await store.player_totals(7) == PlayerTotals(
+            7, 1, 1, 104, 1, 1, 1, date(2025, 2, 1), 1
+        )
 
 
 async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None:
@@ -517,8 +532,8 @@ async def test_totals_are_kept_with_every_recorded_game(store: Store) -> None:
                 update(game.version + 1, game.version, user_id=record.user_id), record
             )
     assert version > 0
-    assert await store.player_totals(1) == PlayerTotals(1, 4, 2, 104, 3, 1, 2)
-    assert await store.player_totals(2) == PlayerTotals(2, 1, 0, 7, 0, 0, 0)
+    assert await store.player_totals(1) == PlayerTotals(1, 4, 2, 104, 3, 1, 2, date(2025, 3, 4), 1)
+    assert await store.player_totals(2) == PlayerTotals(2, 1, 0, 7, 0, 0, 0, None, 0)
     assert await store.player_totals(3) is None
     await assert_totals_match_results(store)
 
@@ -593,3 +608,16 @@ async def test_leaderboards_read_their_ranking_off_an_index(
     )
     assert index in plan
     assert "TEMP B-TREE" not in plan  # no sort: rows come in ranking order
+
+
+async def test_a_daily_recorded_out_of_date_order_recomputes_the_streaks(store: Store) -> None:
+    # Normally impossible (a user's dailies are recorded in date order), but a clock set
+    # back must not corrupt the totals: they are then recomputed from the results.
+    for n in (3, 1, 4, 2, 7):
+        await start(store, finished=finished(1, "resigned", daily_date=date(2025, 3, n)))
+        await assert_totals_match_results(store)
+    totals = await store.player_totals(1)
+    assert totals is not None
+    assert (totals.best_streak, totals.last_daily, totals.daily_run) == (4, date(2025, 3, 7), 1)
+    assert totals.current_streak(date(2025, 3, 8)) == 1
+    assert totals.current_streak(date(2025, 3, 9)) == 0
