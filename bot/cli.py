@@ -1,4 +1,5 @@
-"""The ``reel`` command: ``reel play`` (terminal game), ``reel bot`` (Discord bot).
+"""The ``reel`` command: ``reel play`` (terminal game), ``reel bot`` (Discord bot),
+``reel solve`` and ``reel study`` (the solver).
 
 With no subcommand, ``reel`` runs the bot when a Discord token is configured
 and the terminal game otherwise.
@@ -12,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .config import Config, ConfigError
+from .solve_cli import add_solve_commands, run_solve_command
 
 
 def _deal_number(text: str) -> int:
@@ -47,11 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="publish the slash commands to every server (takes up to an hour to show)",
     )
     bot.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
+    add_solve_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command in ("solve", "study"):
+        return run_solve_command(args)
     try:
         config = Config.from_env()
     except ConfigError as exc:

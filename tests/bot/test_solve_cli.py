@@ -90,3 +90,10 @@ def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
         (str(WON_DEAL), "won"),
     ]
     assert int(rows[1]["moves"]) > 100
+
+
+def test_reel_solve_is_wired_into_the_reel_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main as reel_main
+
+    assert reel_main(["solve", "--deal", "16", "--budget", "5s"]) == 0
+    assert "Deal 16: won" in capsys.readouterr().out
