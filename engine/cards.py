@@ -20,7 +20,6 @@ RANK_NAMES: Final = (
     "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
     "Eight", "Nine", "Ten", "Jack", "Queen", "King",
 )  # fmt: skip
-RANK_PLURALS: Final = tuple("Sixes" if name == "Six" else name + "s" for name in RANK_NAMES)
 
 ACE: Final = 1
 KING: Final = 13

@@ -19,10 +19,8 @@ from enum import StrEnum
 from .cards import (
     ACE,
     RANK_NAMES,
-    RANK_PLURALS,
     RANK_STEP3,
     card_name,
-    full_deck,
     rank_of,
     suit_of,
 )
@@ -299,7 +297,7 @@ class Game:
     def status(self) -> Status:
         if self.is_won():
             return Status.WON
-        if not self._has_move():
+        if not self.legal_moves():
             return Status.STUCK
         return Status.PLAYING
 
@@ -362,9 +360,6 @@ class Game:
         if self._stock and not (self.variant.deal_needs_no_space and any(spaces)):
             moves.append(DEAL)
         return moves
-
-    def _has_move(self) -> bool:
-        return bool(self.legal_moves())
 
     # ------------------------------------------------------------------ checking
 
@@ -666,8 +661,4 @@ class Game:
         return f"Game.from_position({self.position()!r})"
 
 
-def rank_plural(rank: int) -> str:
-    return RANK_PLURALS[rank - 1]
-
-
-__all__ = ["BUILD_SEQUENCES", "ROW_TITLES", "Game", "SpaceWarning", "Status", "full_deck"]
+__all__ = ["BUILD_SEQUENCES", "ROW_TITLES", "Game", "SpaceWarning", "Status"]
