@@ -1,0 +1,100 @@
+"""Hints: the move to play next, from the solver when it finds a win, else by rule of thumb.
+
+``hint(game, max_nodes=..., max_seconds=...)`` asks the solver
+(``engine.solver.solve``) about the position, within the budget, and answers:
+
+- ``source="solver"``: the solver found a winning line; ``move`` is its first
+  move and ``remaining`` the number of moves in the line (this one included).
+  Playing hint after hint wins the game.
+- ``source="lost"``: the solver proved that no line wins from here (or no
+  legal move is left). ``move`` is still the rule-of-thumb move, to get more
+  cards home (None when no move is left); ``remaining`` is None.
+- ``source="heuristic"``: the budget ran out undecided; ``move`` is the
+  rule-of-thumb move.
+- ``source="none"``: the game is already won; nothing to hint.
+
+The rule of thumb (``heuristic_move``) ranks every legal move and takes the
+first; within a rank, the move from the taller reserve pile first (it frees
+more cards), then the engine's order of ``legal_moves``:
+
+1. an Ace to the Ace pile, from the reserve (then from a row);
+2. a build from the reserve onto a foundation;
+3. an interchange of two misplaced cards (both land home, no space opens);
+4. a fill of a space from the reserve;
+5. a card leaving a row (a build or a fill) whose space can then be filled;
+6. a move that opens a space nothing can fill (the space warning: the stock
+   can't be dealt until a base turns up);
+7. the deal, last: it buries the reserve under new cards.
+
+Pure and synchronous: the bot runs it in a worker process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .game import Game
+from .moves import Move, MoveKind
+from .solver import Verdict, solve
+
+HintSource = Literal["solver", "heuristic", "lost", "none"]
+
+DEFAULT_MAX_NODES = 1_000_000
+DEFAULT_MAX_SECONDS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What to play next, and how sure it is (see the module docstring)."""
+
+    move: Move | None
+    source: HintSource
+    remaining: int | None = None  # moves left in the winning line (source "solver")
+
+
+def hint(
+    game: Game,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+) -> Hint:
+    """The hint for ``game`` (left unchanged), the solver searching within the budgets."""
+    if game.is_won():
+        return Hint(None, "none", 0)
+    if not game.legal_moves():
+        return Hint(None, "lost")
+    solution = solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
+    if solution.verdict is Verdict.WON and solution.line:
+        return Hint(solution.line[0], "solver", len(solution.line))
+    best = heuristic_move(game)
+    if solution.verdict is Verdict.UNWINNABLE:
+        return Hint(best, "lost")
+    return Hint(best, "heuristic")
+
+
+def heuristic_move(game: Game) -> Move | None:
+    """The best legal move by the rule of thumb of the module docstring; None if none."""
+    moves = game.legal_moves()
+    if not moves:
+        return None
+    ranked = sorted(enumerate(moves), key=lambda item: (*move_rank(game, item[1]), item[0]))
+    return ranked[0][1]
+
+
+def move_rank(game: Game, move: Move) -> tuple[int, int]:
+    """(rank 1..7 of the module docstring, minus the height of the source reserve pile)."""
+    kind = game.kind(move)
+    if kind is MoveKind.DEAL or move.src is None:
+        return (7, 0)
+    from_reserve = move.src.area == "reserve"
+    height = len(game.pile(move.src)) if from_reserve else 0
+    if kind is MoveKind.ACE:
+        return (1, -height) if from_reserve else (1, 1)
+    if kind is MoveKind.INTERCHANGE:
+        return (3, 0)
+    if from_reserve:
+        return (2 if kind is MoveKind.BUILD else 4, -height)
+    if game.space_warning(move) is not None:
+        return (6, 0)
+    return (5, 0)

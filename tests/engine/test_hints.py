@@ -1,0 +1,106 @@
+"""Hints: a solver hint continues a winning line, a heuristic hint is legal and ranked,
+and a lost position says so."""
+
+from __future__ import annotations
+
+import pickle
+
+from positions import WON_ROWS, board
+
+from engine import DEAL, Game, Status
+from engine.hints import Hint, heuristic_move, hint, move_rank
+from engine.solver import Verdict, solve
+
+WINNABLE_DEAL = 16
+# From tests/engine/test_solver.py: both 8♠ lie under a J♠ that needs an 8♠ first; the
+# hearts (A6) and the Ace can still move, so the position has legal moves but is lost.
+LOST = board(
+    WON_ROWS | {"A6": "2H5H", "A1": "2S5S", "A5": "2S5S"},
+    ["8SJS", "JH8H", "8SJS"],
+    aces=8,
+    stock="-",
+)
+
+
+def test_playing_hint_after_hint_wins_deal_16() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    left: int | None = None
+    while game.status is not Status.WON:
+        h = hint(game, max_nodes=200_000, max_seconds=60)
+        assert h.source == "solver" and h.move is not None and h.remaining is not None
+        assert game.is_legal(h.move)
+        if left is not None:
+            assert h.remaining <= left - 1  # each hint continues a line no longer than the last
+        left = h.remaining
+        game.play(h.move)
+    assert game.score == 104 and left == 1
+    assert hint(game) == Hint(None, "none", 0)
+
+
+def test_a_solver_hint_is_the_first_move_of_a_winning_line_and_changes_nothing() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    before = game.position()
+    h = hint(game, max_nodes=200_000, max_seconds=60)
+    assert game.position() == before
+    solution = solve(game, max_nodes=200_000, max_seconds=60)
+    assert solution.verdict is Verdict.WON
+    assert (h.move, h.remaining) == (solution.line[0], len(solution.line))
+
+
+def test_out_of_budget_the_hint_is_the_best_legal_move_by_the_rule_of_thumb() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    h = hint(game, max_nodes=1, max_seconds=60)
+    assert h.source == "heuristic" and h.remaining is None
+    assert h.move is not None and game.is_legal(h.move)
+    assert h.move == heuristic_move(game)
+    best = move_rank(game, h.move)
+    assert all(best <= move_rank(game, m) for m in game.legal_moves())
+    assert h.move != DEAL
+
+
+def test_the_rule_of_thumb_plays_aces_first_and_deals_last() -> None:
+    # A reserve Ace, a build from the reserve, and the deal: the Ace first.
+    position = board(WON_ROWS | {"A1": "2S", "A5": "2S5S"}, ["5S", "AH"], aces=7, stock="8S8SJSJS")
+    game = Game.from_position(position)
+    assert str(heuristic_move(game)) == "R2 ACE"
+    game.play(heuristic_move(game))  # type: ignore[arg-type]
+    assert str(heuristic_move(game)) == "R1 A1"
+    game.play(heuristic_move(game))  # type: ignore[arg-type]
+    assert heuristic_move(game) == DEAL  # nothing else is left
+
+
+def test_a_move_that_opens_an_unfillable_space_comes_after_a_safe_one() -> None:
+    # The misplaced 5♥ in A6 can go onto the 2♥ of A2, but no 2♥ can fill its space
+    # while the stock has cards; the 5♠ of R1 builds safely on A1's 2♠.
+    position = board(
+        WON_ROWS | {"A1": "2S", "A2": "2H", "A6": "5H"},
+        ["5S", "8H"],
+        aces=8,
+        stock="2H5H8HJHJH8SJS",
+    )
+    game = Game.from_position(position)
+    warned = next(m for m in game.legal_moves() if str(m) == "A6 A2")
+    assert game.space_warning(warned) is not None
+    assert move_rank(game, warned)[0] == 6
+    assert str(heuristic_move(game)) == "R1 A1"
+
+
+def test_a_lost_position_says_lost_with_a_legal_move_to_get_more_cards_home() -> None:
+    game = Game.from_position(LOST)
+    assert game.legal_moves()
+    h = hint(game)
+    assert h.source == "lost" and h.remaining is None
+    assert h.move is not None and game.is_legal(h.move)
+
+
+def test_a_stuck_game_is_lost_with_no_move() -> None:
+    game = Game.from_position(
+        board(WON_ROWS | {"A1": "2S5S", "A5": "2S5S"}, ["8SJS", "8SJS"], aces=8, stock="-")
+    )
+    assert game.status is Status.STUCK
+    assert hint(game) == Hint(None, "lost", None)
+
+
+def test_a_hint_survives_pickling_to_and_from_a_worker_process() -> None:
+    h = hint(Game.new(WINNABLE_DEAL), max_nodes=200_000, max_seconds=60)
+    assert pickle.loads(pickle.dumps(h)) == h
