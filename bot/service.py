@@ -20,6 +20,10 @@ later moves of ``auto``) carries a ``+`` prefix, so ``undo`` takes back a
 whole command. A game has at most about 110 moves, so the list stays under
 1 KB.
 
+Hints (``hint``) run the solver (``engine.hints``) in a process pool, off
+the event loop: see ``GameService.hint``. A game in which a hint was asked
+for is marked assisted, and so is its result on the daily leaderboard.
+
 The daily challenge (``daily``), the leaderboards (``leaderboard``) and the
 player figures (``stats``) are described in ``docs/daily.md``: a daily is a
 current game like any other, carrying its date and whether it is the user's
@@ -30,12 +34,15 @@ are written in the same transaction as the game's last change.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import multiprocessing
 import random
 import sqlite3
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Final, Literal, NoReturn
@@ -56,7 +63,9 @@ from engine import (
     variant_by_code,
 )
 from engine.deal import check_deal_number
+from engine.hints import HintSource
 
+from . import jobs
 from .daily import daily_deal_number, next_daily_start, share_text, utc_date
 from .store import (
     MIN_GAMES_FOR_RATE,
@@ -78,6 +87,9 @@ MOVE_SEPARATOR: Final = ";"
 AUTO_MARK: Final = "+"
 DEFAULT_VARIANT: Final = "vr"
 FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
+SOLVER_WORKERS: Final = 2  # processes in the solver pool
+HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
+HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
 
 NEW_GAME_HINT: Final = "Start one with /reel new."
 MAX_PAGE_SIZE: Final = 50
@@ -90,6 +102,8 @@ __all__ = [
     "CorruptGameError",
     "GameService",
     "GameView",
+    "HintUnavailableError",
+    "HintView",
     "LeaderboardPage",
     "LeaderboardRow",
     "MoveChoice",
@@ -142,6 +156,7 @@ class GameView:
     scored: bool = True  # False for an unscored replay of a daily already played that day
     share_text: str | None = None  # after a scored daily ends: a spoiler-free line to post
     next_daily_at: datetime | None = None  # for a daily: when the next one starts (UTC midnight)
+    assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +174,7 @@ class LeaderboardRow:
     games: int | None  # all-time
     win_rate: float | None  # all-time: wins / games, None below MIN_GAMES_FOR_RATE games
     best_streak: int | None  # all-time: the user's best daily streak (everywhere)
+    assisted: bool = False  # daily: the player asked for a hint in that game
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +187,31 @@ class LeaderboardPage:
     page_count: int  # at least 1, even for an empty board
     total: int  # rows on the whole board
     rows: tuple[LeaderboardRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HintView:
+    """The answer to ``hint``: what to play next, in notation and in words, and why.
+
+    ``source`` says how sure the hint is (``engine.hints``): "solver" (the
+    first move of a winning line the solver found; ``remaining`` moves are
+    left in that line, this one included), "heuristic" (the solver ran out of
+    time undecided: the best move by rule of thumb), "lost" (the solver
+    proved no winning line exists from here: ``move`` is the rule-of-thumb
+    move to get more cards home, or None when no move is left), "none"
+    (nothing to hint). ``message`` is the whole answer in one or two
+    sentences for the player, the assisted note included. Nothing is played:
+    ``game`` is the game as it stands (``assisted`` now True); its version
+    is unchanged, so the board's buttons keep working.
+    """
+
+    move: str | None  # the move in notation, e.g. "R3 A5" or "deal"; None if no move
+    label: str | None  # in words, e.g. "R3 5♥ → A5 on 2♥"
+    source: HintSource
+    remaining: int | None  # moves left in the winning line found (source "solver")
+    message: str  # the sentence for the player
+    newly_assisted: bool  # this hint is the one that marked the game assisted
+    game: GameView
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +263,12 @@ class MoveError(ServiceError):
 
 class BadInputError(ServiceError):
     default_message = "That input isn't valid."
+
+
+class HintUnavailableError(ServiceError):
+    """The solver's worker processes failed: logged; nothing was marked."""
+
+    default_message = "Hints aren't available just now, sorry. Try again in a moment."
 
 
 class CorruptGameError(ServiceError):
@@ -310,6 +357,7 @@ class _Entry:
     started_at: datetime
     daily_date: date | None = None  # the daily's date, for a daily
     scored: bool = True  # False for an unscored replay of a daily
+    assisted: bool = False  # a hint was asked for
     state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
 
     def __post_init__(self) -> None:
@@ -351,9 +399,19 @@ class GameService:
         cache_size: int = 1024,
         clock: Callable[[], datetime] = utcnow,
         rng: random.Random | None = None,
+        executor: Executor | None = None,
+        solver_workers: int = SOLVER_WORKERS,
+        hint_seconds: float = HINT_SECONDS,
+        hint_nodes: int = HINT_NODES,
     ) -> None:
+        """``executor`` runs the solver jobs (default: a process pool of
+        ``solver_workers`` processes, started at the first need); the service
+        shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
+        solver's budget for a hint."""
         if cache_size < 1:
             raise ValueError("cache_size must be at least 1")
+        if solver_workers < 1:
+            raise ValueError("solver_workers must be at least 1")
         self._store = store
         self._cache_size = cache_size
         self._clock = clock
@@ -362,16 +420,34 @@ class GameService:
         self._settings: OrderedDict[int, Settings] = OrderedDict()
         # A lock lives while some call holds or awaits it, then goes away.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._executor = executor
+        self._solver_workers = solver_workers
+        self._hint_seconds = hint_seconds
+        self._hint_nodes = hint_nodes
 
     @property
     def store(self) -> Store:
         return self._store
 
     async def close(self) -> None:
-        """Close the store (calls already queued on it finish first)."""
+        """Stop the solver pool and close the store (calls already queued on it finish first)."""
         self._games.clear()
         self._settings.clear()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Jobs not started are dropped; one running finishes (its budget bounds it).
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
         await self._store.close()
+
+    def _solver_pool(self) -> Executor:
+        """The executor for solver jobs, created at the first need."""
+        if self._executor is None:
+            # spawn: a worker starts clean, not as a fork of a process with threads.
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self._solver_workers,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._executor
 
     # ------------------------------------------------------------------ the calls
 
@@ -605,6 +681,59 @@ class GameService:
                     break
             return choices
 
+    async def hint(self, user_id: int, expected_version: int | None = None) -> HintView:
+        """What to play next (see ``HintView``); the game is marked assisted. Nothing is played.
+
+        The solver runs in the process pool (a budget of ``hint_seconds``)
+        while the event loop goes on serving everyone else. The user's own
+        lock is held meanwhile, so their next call sees the assisted game.
+        """
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            settings = await self._get_settings(user_id)
+            game = entry.game
+            loop = asyncio.get_running_loop()
+            try:
+                found = await loop.run_in_executor(
+                    self._solver_pool(),
+                    jobs.hint_job,
+                    game.position(),
+                    self._hint_nodes,
+                    self._hint_seconds,
+                )
+            except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
+                log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
+                self._reset_pool()
+                raise HintUnavailableError() from exc
+            newly = not entry.assisted
+            if newly:
+                try:
+                    marked = await self._store.mark_assisted(user_id, entry.version)
+                except (sqlite3.Error, StoreError) as exc:
+                    raise self._storage_failure(user_id, exc) from exc
+                if not marked:
+                    self._evict(user_id)
+                    raise StaleVersionError()
+                entry.assisted = True
+            move = found.move
+            label = None if move is None else game.describe(move, settings.symbols)
+            view = self._view(user_id, entry, settings, None)
+            return HintView(
+                move=None if move is None else _clip(str(move)),
+                label=None if label is None else _clip(label),
+                source=found.source,
+                remaining=found.remaining,
+                message=_hint_message(found.source, label, found.remaining, view),
+                newly_assisted=newly,
+                game=view,
+            )
+
+    def _reset_pool(self) -> None:
+        """Drop a broken pool (a worker died); the next job starts a new one."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
     async def get_settings(self, user_id: int) -> Settings:
         async with self._lock(user_id):
             return await self._get_settings(user_id)
@@ -709,6 +838,7 @@ class GameService:
                         games=None,
                         win_rate=None,
                         best_streak=None,
+                        assisted=r.assisted,
                     )
                     for i, r in enumerate(results, 1)
                 ]
@@ -844,6 +974,7 @@ class GameService:
             started_at=entry.started_at,
             finished_at=now,
             daily_date=entry.daily_date if entry.scored else None,
+            assisted=entry.assisted,
         )
 
     def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
@@ -909,6 +1040,7 @@ class GameService:
             started_at=row.started_at,
             daily_date=row.daily_date,
             scored=row.scored,
+            assisted=row.assisted,
         )
         self._cache_put(user_id, entry)
         return entry
@@ -993,4 +1125,30 @@ class GameService:
             scored=entry.scored,
             share_text=shared,
             next_daily_at=None if day is None else next_daily_start(self._clock()),
+            assisted=entry.assisted,
         )
+
+
+def _hint_message(
+    source: HintSource, label: str | None, remaining: int | None, view: GameView
+) -> str:
+    """The hint in a sentence or two for the player (``HintView.message``)."""
+    if source == "solver":
+        left = f"{remaining} move{'' if remaining == 1 else 's'}"
+        text = f"Try {label}: it starts a winning line ({left} to the end)."
+    elif source == "heuristic":
+        text = (
+            f"Try {label}. The solver found no winning line in the time it had, so this is "
+            "the best move by rule of thumb."
+        )
+    elif source == "lost":
+        text = "No winning line exists from here: this game can't be won any more."
+        if view.can_undo:
+            text += " Undo may take you back to where it still could be."
+        if label is not None:
+            text += f" To get more cards home, try {label}."
+    else:
+        text = "There is nothing to hint: the game is over."
+    if view.daily_date is not None and view.scored:
+        text += " This daily is now marked as assisted on the leaderboard."
+    return text

@@ -80,6 +80,7 @@ class CurrentGame:
     updated_at: datetime
     daily_date: date | None = None  # the daily challenge this game is (None: not a daily)
     scored: bool = True  # False for an unscored replay of a daily already played
+    assisted: bool = False  # a hint was asked for in this game
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ class FinishedGame:
     finished_at: datetime
     daily_date: date | None = None  # set only for a user's scored daily of that date
     id: int | None = None  # given by the database
+    assisted: bool = False  # a hint was asked for in this game
 
     @property
     def won(self) -> bool:
@@ -140,6 +142,7 @@ class DailyResult:
     undos: int
     duration_s: int
     finished_at: datetime
+    assisted: bool = False  # the player asked for a hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,9 +366,22 @@ def _v2_daily_and_leaderboards(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v3_assisted(conn: sqlite3.Connection) -> None:
+    """v3: hints. A game in which the player asked for a hint is marked assisted."""
+    for table in ("current_games", "finished_games"):
+        conn.execute(
+            f"ALTER TABLE {table} ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0 "
+            "CHECK (assisted IN (0, 1))"
+        )
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
-MIGRATIONS: Final[Sequence[Migration]] = (_v1_initial_schema, _v2_daily_and_leaderboards)
+MIGRATIONS: Final[Sequence[Migration]] = (
+    _v1_initial_schema,
+    _v2_daily_and_leaderboards,
+    _v3_assisted,
+)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -412,9 +428,11 @@ def _text(value: object, column: str) -> str:
 
 def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
-    started_at, updated_at, daily_date, scored = row[8:]
+    started_at, updated_at, daily_date, scored, assisted = row[8:]
     if scored not in (0, 1):
         raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
+    if assisted not in (0, 1):
+        raise CorruptRowError(f"assisted is {assisted!r}, not 0 or 1")
     return CurrentGame(
         user_id=_int(user_id, "user_id"),
         guild_id=_opt_int(guild_id, "guild_id"),
@@ -428,12 +446,13 @@ def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
         updated_at=_parse_timestamp(updated_at, "updated_at"),
         daily_date=_parse_date(daily_date, "daily_date"),
         scored=bool(scored),
+        assisted=bool(assisted),
     )
 
 
 def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
     id_, user_id, guild_id, variant, deal_number, outcome, score, moves = row[:8]
-    undos, duration_s, started_at, finished_at, daily_date = row[8:]
+    undos, duration_s, started_at, finished_at, daily_date, assisted = row[8:]
     if outcome not in OUTCOMES:
         raise CorruptRowError(f"outcome is {outcome!r}")
     return FinishedGame(
@@ -450,16 +469,17 @@ def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
         started_at=_parse_timestamp(started_at, "started_at"),
         finished_at=_parse_timestamp(finished_at, "finished_at"),
         daily_date=_parse_date(daily_date, "daily_date"),
+        assisted=bool(assisted),
     )
 
 
 _CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
-    "started_at, updated_at, daily_date, scored"
+    "started_at, updated_at, daily_date, scored, assisted"
 )
 _FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
-    "started_at, finished_at, daily_date"
+    "started_at, finished_at, daily_date, assisted"
 )
 
 
@@ -508,9 +528,9 @@ _CURRENT_SQL: Final = f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_
 
 _START_SQL: Final = """
     INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
-        version, undo_count, started_at, updated_at, daily_date, scored)
+        version, undo_count, started_at, updated_at, daily_date, scored, assisted)
     VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
-        1, 0, :started_at, :started_at, :daily_date, :scored)
+        1, 0, :started_at, :started_at, :daily_date, :scored, 0)
     ON CONFLICT (user_id) DO UPDATE SET
         guild_id = excluded.guild_id,
         variant = excluded.variant,
@@ -523,7 +543,8 @@ _START_SQL: Final = """
         started_at = excluded.started_at,
         updated_at = excluded.updated_at,
         daily_date = excluded.daily_date,
-        scored = excluded.scored
+        scored = excluded.scored,
+        assisted = 0
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -537,10 +558,11 @@ _UPDATE_SQL: Final = """
 
 _INSERT_FINISHED_SQL: Final = """
     INSERT INTO finished_games (user_id, guild_id, variant, deal_number, outcome, won,
-        score, moves, undos, duration_s, started_at, finished_at, daily_date, move_count)
+        score, moves, undos, duration_s, started_at, finished_at, daily_date, move_count,
+        assisted)
     VALUES (:user_id, :guild_id, :variant, :deal_number, :outcome, :won,
         :score, :moves, :undos, :duration_s, :started_at, :finished_at, :daily_date,
-        :move_count)
+        :move_count, :assisted)
 """
 
 # A scored daily normally comes after the user's previous one (a user has one
@@ -601,7 +623,10 @@ def record_results(conn: sqlite3.Connection, records: Sequence[dict[str, object]
     per-(server, user) totals are kept in step with ``finished_games`` here,
     in the caller's transaction.
     """
-    conn.executemany(_INSERT_FINISHED_SQL, records)
+    # A record without "assisted" (as bench/leaderboard.py writes them) is unassisted.
+    conn.executemany(
+        _INSERT_FINISHED_SQL, (r if "assisted" in r else {**r, "assisted": 0} for r in records)
+    )
     conn.executemany(_PLAYER_TOTALS_SQL, records)
     conn.executemany(_GUILD_TOTALS_SQL, records)
 
@@ -641,6 +666,7 @@ def finished_params(f: FinishedGame) -> dict[str, object]:
         "finished_at": _timestamp(f.finished_at),
         "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
         "move_count": f.move_count,
+        "assisted": int(f.assisted),
     }
 
 
@@ -798,6 +824,21 @@ class Store:
             return False
         return True
 
+    async def mark_assisted(self, user_id: int, version: int) -> bool:
+        """Mark the user's current game assisted (a hint was asked for); its version stays.
+
+        Returns False, writing nothing, if the row is no longer at ``version``.
+        """
+        return await self._run(
+            lambda conn: (
+                conn.execute(
+                    "UPDATE current_games SET assisted = 1 WHERE user_id = ? AND version = ?",
+                    (user_id, version),
+                ).rowcount
+                == 1
+            )
+        )
+
     # ------------------------------------------------------------------ finished games
 
     async def finished_games(self, user_id: int | None = None) -> list[FinishedGame]:
@@ -837,7 +878,8 @@ class Store:
         args: tuple[object, ...] = (day.isoformat(),) + (() if guild_id is None else (guild_id,))
         count_sql = f"SELECT count(*) FROM finished_games WHERE {where}"
         rows_sql = (
-            "SELECT user_id, guild_id, won, score, move_count, undos, duration_s, finished_at "
+            "SELECT user_id, guild_id, won, score, move_count, undos, duration_s, finished_at, "
+            "assisted "
             f"FROM finished_games WHERE {where} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
         )
 
@@ -856,6 +898,7 @@ class Store:
                 undos=_int(r[5], "undos"),
                 duration_s=_int(r[6], "duration_s"),
                 finished_at=_parse_timestamp(r[7], "finished_at"),
+                assisted=bool(r[8]),
             )
             for r in rows
         ]

@@ -270,10 +270,29 @@ def _written_by_v2(path: Path) -> None:
         )
 
 
+def _written_by_v3(path: Path) -> None:
+    _written_by_v2(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE current_games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0
+                CHECK (assisted IN (0, 1));
+            ALTER TABLE finished_games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0
+                CHECK (assisted IN (0, 1));
+            UPDATE current_games SET assisted = 1 WHERE user_id = 7;
+            INSERT INTO finished_games VALUES (2, 7, 99, 'vr', 28, 'resigned', 0, 3, 'R6 ACE',
+                0, 30, '2025-03-02T12:00:00+00:00', '2025-03-02T12:00:30+00:00', '2025-03-02',
+                1, 1);
+            PRAGMA user_version = 3;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
     2: _written_by_v2,
+    3: _written_by_v3,
 }
 
 
@@ -358,6 +377,42 @@ async def test_a_v2_database_keeps_its_daily_in_progress(db_path: Path) -> None:
         )
 
 
+async def test_v3_upgrades_a_v2_file_with_nothing_assisted(db_path: Path) -> None:
+    _written_by_v2(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.assisted is False and game.version == 5
+        [record] = await store.finished_games(7)
+        assert record.assisted is False and record.outcome == "won"
+        assert await store.mark_assisted(7, 4) is False  # not at that version: nothing written
+        assert (await store.load_game(7)).assisted is False  # type: ignore[union-attr]
+        assert await store.mark_assisted(7, 5) is True
+        game = await store.load_game(7)
+        assert game is not None and game.assisted is True and game.version == 5
+
+
+async def test_a_v3_file_keeps_its_assisted_marks(db_path: Path) -> None:
+    _written_by_v3(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.assisted is True
+        records = await store.finished_games(7)
+        assert [r.assisted for r in records] == [False, True]
+        total, [row] = await store.daily_board(date(2025, 3, 2), None, 0, 10)
+        assert total == 1 and row.assisted is True
+
+
+async def test_a_new_game_is_not_assisted_and_the_mark_goes_into_its_record(store: Store) -> None:
+    version = await start(store)
+    assert version is not None and await store.mark_assisted(1, version)
+    over = finished(outcome="abandoned", assisted=True)
+    version = await start(store, replaces_version=version, finished=over)
+    game = await store.load_game(1)
+    assert game is not None and game.assisted is False
+    [record] = await store.finished_games(1)
+    assert record.assisted is True
+
+
 async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
@@ -389,14 +444,12 @@ async def test_a_later_migration_runs_once_after_the_pending_ones(
 ) -> None:
     calls: list[int] = []
 
-    def next_adds_assisted_flag(conn: sqlite3.Connection) -> None:
+    def next_adds_a_column(conn: sqlite3.Connection) -> None:
         calls.append(SCHEMA_VERSION + 1)
-        conn.execute("ALTER TABLE finished_games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
+        conn.execute("ALTER TABLE finished_games ADD COLUMN rating INTEGER NOT NULL DEFAULT 0")
 
     _written_by_v1(db_path)
-    monkeypatch.setattr(
-        store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_adds_assisted_flag)
-    )
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_adds_a_column))
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     async with Store(db_path) as store:
         assert await store.schema_version() == SCHEMA_VERSION + 1

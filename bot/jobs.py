@@ -1,0 +1,18 @@
+"""Solver jobs: the functions the game service runs in its worker processes.
+
+Each takes and returns plain picklable values (a position string, numbers, a
+date in ISO form) and imports only the engine, so a worker process starts
+light. The service (``bot/service.py``) runs them in a
+``concurrent.futures.ProcessPoolExecutor`` so the event loop never waits for
+the solver.
+"""
+
+from __future__ import annotations
+
+from engine import Game
+from engine.hints import Hint, hint
+
+
+def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
+    """The hint for the position (``Game.position()``), rebuilt here in the worker."""
+    return hint(Game.from_position(position), max_nodes=max_nodes, max_seconds=max_seconds)

@@ -1,0 +1,213 @@
+"""Hints through the service: the solver in a process pool, off the event loop; the game
+and its daily result marked assisted."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.jobs as jobs_module
+import bot.service as service_module
+from bot.service import (
+    GameService,
+    HintUnavailableError,
+    NoGameError,
+    StaleVersionError,
+)
+from bot.store import Store
+from engine import Game, Status, parse_position
+from engine.hints import Hint
+
+USER, OTHER = 11, 12
+GUILD = 555
+WINNABLE_DEAL = 16
+# Both 8♠ lie under a J♠ that needs an 8♠ first (tests/engine/test_solver.py): lost, though
+# the hearts and an Ace can still move.
+LOST_POSITION = (
+    "vr 2S5S,2H5H8HJH,2D5D8DJD,2C5C8CJC,2S5S,2H5H,2D5D8DJD,2C5C8CJC "
+    "3S6S9SQS,3H6H9HQH,3D6D9DQD,3C6C9CQC,3S6S9SQS,3H6H9HQH,3D6D9DQD,3C6C9CQC "
+    "4S7STSKS,4H7HTHKH,4D7DTDKD,4C7CTCKC,4S7STSKS,4H7HTHKH,4D7DTDKD,4C7CTCKC "
+    "8SJS,JH8H,8SJS,-,-,-,-,- - 8"
+)
+
+
+@pytest.fixture
+async def pooled(store: Store, clock: Any) -> AsyncIterator[GameService]:
+    """A service with the real process pool, two workers."""
+    service = GameService(store, clock=clock, rng=random.Random(7), solver_workers=2)
+    yield service
+    await service.close()
+
+
+async def test_a_hint_from_the_solver_continues_a_winning_line(
+    pooled: GameService, db_path: Path
+) -> None:
+    start = await pooled.new_game(USER, GUILD, WINNABLE_DEAL)
+    assert start.assisted is False
+    answer = await pooled.hint(USER, start.version)
+    assert answer.source == "solver" and answer.move is not None
+    assert answer.remaining is not None and answer.remaining > 90
+    game = Game.new(WINNABLE_DEAL)
+    move = next(m for m in game.legal_moves() if str(m) == answer.move)
+    assert answer.label == game.describe(move)
+    assert answer.message.startswith(f"Try {answer.label}: it starts a winning line")
+    assert "assisted" not in answer.message  # not a daily
+    # Nothing played, the version unchanged (the board's buttons stay valid), marked assisted.
+    assert answer.game.move_count == 0 and answer.game.version == start.version
+    assert answer.game.assisted and answer.newly_assisted
+    played = await pooled.move(USER, answer.move, start.version)
+    assert played.assisted and played.move_count == 1
+    # Hint after hint keeps on a winning line, each no longer than the last.
+    left = answer.remaining
+    for _ in range(3):
+        answer = await pooled.hint(USER, played.version)
+        assert answer.source == "solver" and not answer.newly_assisted
+        assert answer.remaining is not None and answer.remaining <= left - 1
+        left = answer.remaining
+        assert answer.move is not None
+        played = await pooled.move(USER, answer.move, played.version)
+    # The mark is stored: a fresh service on the same file sees it, and the record keeps it.
+    async with Store(db_path) as other_store:
+        fresh = GameService(other_store)
+        assert (await fresh.show(USER)).assisted
+        over = await fresh.resign(USER)
+        assert over.assisted
+        [record] = await other_store.finished_games(USER)
+        assert record.assisted
+
+
+async def test_a_daily_with_a_hint_is_marked_assisted_on_the_leaderboard(
+    pooled: GameService,
+) -> None:
+    await pooled.daily(USER, GUILD)
+    await pooled.daily(OTHER, GUILD)
+    answer = await pooled.hint(USER)
+    assert answer.message.endswith("This daily is now marked as assisted on the leaderboard.")
+    assert answer.game.daily_date is not None and answer.game.assisted
+    await pooled.resign(USER)
+    await pooled.resign(OTHER)
+    board = await pooled.leaderboard("daily", "server", GUILD)
+    assert {row.user_id: row.assisted for row in board.rows} == {USER: True, OTHER: False}
+    everyone = await pooled.leaderboard("all-time", "global")
+    assert all(row.assisted is False for row in everyone.rows)
+
+
+async def test_a_lost_position_says_no_winning_line_exists(
+    pooled: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def lost_deal(deal_number: int, variant: Any) -> Game:
+        game = parse_position(LOST_POSITION)
+        game.deal_number = deal_number
+        return game
+
+    monkeypatch.setattr(service_module, "new_deal", lost_deal)
+    await pooled.new_game(USER, GUILD, 5)
+    answer = await pooled.hint(USER)
+    assert answer.source == "lost" and answer.remaining is None
+    assert answer.message.startswith("No winning line exists from here")
+    assert answer.move is not None and f"To get more cards home, try {answer.label}." in (
+        answer.message
+    )
+    assert (await pooled.move(USER, answer.move)).move_count == 1  # the move is legal
+
+
+async def test_a_stuck_game_is_lost_with_no_move_and_undo_is_suggested(
+    pooled: GameService,
+) -> None:
+    await pooled.new_game(USER, GUILD, 15)
+    rng = random.Random(3)
+    view = await pooled.show(USER)
+    while view.status is Status.PLAYING:
+        choices = await pooled.move_choices(USER, limit=100)
+        view = await pooled.move(USER, rng.choice(choices).text, view.version)
+    answer = await pooled.hint(USER)
+    assert (answer.source, answer.move, answer.label) == ("lost", None, None)
+    assert "Undo may take you back" in answer.message
+
+
+async def test_no_game_and_a_stale_board_are_refused_and_mark_nothing(
+    pooled: GameService,
+) -> None:
+    with pytest.raises(NoGameError):
+        await pooled.hint(USER)
+    view = await pooled.new_game(USER, GUILD, WINNABLE_DEAL)
+    with pytest.raises(StaleVersionError):
+        await pooled.hint(USER, view.version - 1)
+    assert (await pooled.show(USER)).assisted is False
+    await pooled.resign(USER)
+    with pytest.raises(NoGameError, match="is over"):
+        await pooled.hint(USER)
+
+
+# ---------------------------------------------------------------------- off the event loop
+
+
+async def test_other_players_are_served_while_a_hint_is_computed(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    real_job = jobs_module.hint_job
+
+    def held_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        started.set()
+        release.wait()
+        return real_job(position, max_nodes, max_seconds)
+
+    monkeypatch.setattr(jobs_module, "hint_job", held_job)
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    try:
+        await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        other = await service.new_game(OTHER, GUILD, 28)
+        pending = asyncio.create_task(service.hint(USER))
+        await asyncio.to_thread(started.wait)  # the job is running in the executor now
+        # The loop is free: another player is shown a board and plays a move meanwhile.
+        shown = await service.show(OTHER)
+        moved = await service.move(OTHER, "deal", other.version)
+        assert (shown.user_id, moved.move_count) == (OTHER, 1)
+        # The user's own next call waits for the hint (their calls are serialized).
+        mine = asyncio.create_task(service.show(USER))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not pending.done() and not mine.done()
+        release.set()
+        answer = await pending
+        assert answer.source == "solver"
+        assert (await mine).assisted  # it ran after the hint marked the game
+    finally:
+        release.set()
+        await service.close()
+
+
+async def test_a_broken_pool_says_hints_are_unavailable_and_marks_nothing(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(jobs_module, "hint_job", broken)
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    try:
+        await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        with pytest.raises(HintUnavailableError, match="Hints aren't available"):
+            await service.hint(USER)
+        assert (await service.show(USER)).assisted is False
+    finally:
+        await service.close()
+
+
+async def test_close_shuts_the_solver_pool_down(store: Store, clock: Any) -> None:
+    executor = ThreadPoolExecutor(1)
+    service = GameService(store, clock=clock, executor=executor)
+    await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    await service.hint(USER)
+    await service.close()
+    with pytest.raises(RuntimeError, match="shutdown"):
+        executor.submit(print)
