@@ -4,7 +4,8 @@ It goes through the same ``GameService`` and SQLite file as the bot, so a game
 left with ``quit`` (or Ctrl-C, or the end of input) resumes on the next
 ``reel play``. The terminal player is one local user, ``LOCAL_USER_ID``.
 ``reel play --daily`` (or ``daily`` at the prompt) plays today's daily
-challenge, the same deal as on Discord; ``stats`` shows the player's record.
+challenge, the same deal as on Discord; ``stats`` shows the player's record;
+``hint`` suggests a move (the solver runs in a worker process).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ Commands
   undo        take back the last move
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
+  hint        suggest a move: the solver's when it finds a win (it thinks
+              about a second); a daily with a hint is marked assisted
   board       show the board again
   new [N]     start a new game (deal N, or a random one)
   daily       play today's daily challenge (the same deal for everyone;
@@ -170,6 +173,13 @@ class TerminalGame:
                 return True
             elif word == "stats" and len(words) == 1:
                 self.show_stats(self._run(service.stats(user)))
+                return True
+            elif word == "hint" and len(words) == 1:
+                self.say("Thinking…")
+                answer = self._run(service.hint(user))
+                self.say(answer.message)
+                if answer.move is not None:
+                    self.say(f"Type '{answer.move.lower()}' to play it.")
                 return True
             elif word == "moves":
                 choices = self._run(service.move_choices(user, limit=100))

@@ -5,9 +5,10 @@ errors (a ``ServiceError``'s message), settings, rules and help are private
 (ephemeral). ``/reel move`` autocompletes its ``from`` option with the legal
 moves in words (the value is the move itself, like ``R3 A5``, so picking one
 and sending plays it) and its ``to`` option with the places the chosen card
-can go. ``/reel daily`` is a board like any other; ``/reel leaderboard``
-posts a public page with paging buttons (``leaderboards``); ``/reel stats``
-answers privately.
+can go. ``/reel hint`` answers privately, after deferring at once (the
+solver may think for about a second). ``/reel daily`` is a board like any
+other; ``/reel leaderboard`` posts a public page with paging buttons
+(``leaderboards``); ``/reel stats`` answers privately.
 """
 
 from __future__ import annotations
@@ -24,9 +25,17 @@ from discord import app_commands
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, MoveChoice, ServiceError
-from .embeds import clip, help_embed, rules_embed, settings_embed, stats_embed
+from .embeds import (
+    clip,
+    error_embed,
+    help_embed,
+    hint_embed,
+    rules_embed,
+    settings_embed,
+    stats_embed,
+)
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
-from .replies import Interaction, send_error, send_private, within_deadline
+from .replies import NO_PINGS, Interaction, send_error, send_private, within_deadline
 from .views import UNEXPECTED, send_board
 
 log = logging.getLogger(__name__)
@@ -239,6 +248,20 @@ class ReelCommands(app_commands.Group):
     )
     async def auto(self, interaction: Interaction) -> None:
         await self._board(interaction, self.service.auto(interaction.user.id))
+
+    @app_commands.command(
+        name="hint", description="Suggest your next move (a daily with a hint is marked assisted)"
+    )
+    async def hint(self, interaction: Interaction) -> None:
+        # The solver may take about a second: defer at once, privately, then fill it in.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            answer = await self.service.hint(interaction.user.id)
+        except ServiceError as exc:
+            embed = error_embed(exc.message)
+        else:
+            embed = hint_embed(answer)
+        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:

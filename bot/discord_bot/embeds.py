@@ -21,6 +21,7 @@ from engine import VIRGINIA_REEL, Status
 from ..service import (
     MIN_GAMES_FOR_RATE,
     GameView,
+    HintView,
     LeaderboardPage,
     LeaderboardRow,
     PlayerStats,
@@ -112,6 +113,30 @@ def board_embed(view: GameView) -> discord.Embed:
         warning = clip(view.warning, FIELD_VALUE_LIMIT)
         embed.add_field(name=WARNING_FIELD_NAME, value=warning, inline=False)
     embed.set_footer(text=clip(board_footer(view), FOOTER_LIMIT))
+    return embed
+
+
+HINT_TITLES: Final = {
+    "solver": "💡 Hint: a winning line",
+    "heuristic": "💡 Hint: by rule of thumb",
+    "lost": "💡 Hint: no win from here",
+    "none": "💡 Hint",
+}
+
+
+def hint_embed(answer: HintView) -> discord.Embed:
+    """The answer to ``/reel hint`` (sent ephemeral): the hint in words, the assisted note."""
+    game = answer.game
+    embed = discord.Embed(
+        title=HINT_TITLES[answer.source],
+        description=clip(discord.utils.escape_markdown(answer.message), DESCRIPTION_LIMIT),
+        colour=STUCK_COLOUR if answer.source == "lost" else INFO_COLOUR,
+    )
+    if answer.move is not None:
+        embed.add_field(
+            name="Play it", value=clip(f"`/reel move from:{answer.move}`", FIELD_VALUE_LIMIT)
+        )
+    embed.set_footer(text=clip(board_footer(game), FOOTER_LIMIT))
     return embed
 
 

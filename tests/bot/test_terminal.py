@@ -194,3 +194,23 @@ def test_daily_and_deal_together_are_refused(tmp_path: Path) -> None:
     result = run_reel(["play", "--daily", "--deal", "5"], "", tmp_path)
     assert result.returncode == 2
     assert "not allowed with argument" in result.stderr
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_a_hint_at_the_prompt_names_a_move_that_then_plays(tmp_path: Path) -> None:
+    first = run_reel(["play", "--deal", str(WINNABLE_DEAL)], "hint\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "Thinking…" in first.stdout and "it starts a winning line" in first.stdout
+    found = re.search(r"Type '([^']+)' to play it\.", first.stdout)
+    assert found is not None, first.stdout
+    solution = solve(Game.new(WINNABLE_DEAL), max_nodes=200_000, max_seconds=60)
+    assert found.group(1) == str(solution.line[0]).lower()  # the solver's first move
+    second = run_reel(["play"], f"{found.group(1)}\nquit\n", tmp_path)
+    assert f"Deal {WINNABLE_DEAL} · move 1" in second.stdout
+
+
+def test_help_names_hint(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, ["help", "quit"], daily=False)
+    assert "hint        suggest a move" in out

@@ -202,6 +202,7 @@ def test_one_reel_group_with_every_command() -> None:
         "deal",
         "undo",
         "auto",
+        "hint",
         "resign",
         "leaderboard",
         "stats",
@@ -248,7 +249,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 13
+    assert len(payload["options"]) == 14
 
 
 def test_help_lists_every_command_with_its_options() -> None:
