@@ -37,10 +37,21 @@ Pruning (sound: it only ever cuts positions that cannot be won):
      same row among the cards above it; or x is a misplaced card that can
      interchange with one in its row now;
   4. a misplaced card leaving a row in a phase before the last (the stock is
-     not yet empty) needs a base of that row, not home now, that has arrived
-     by phase p: the space it leaves must be filled before the next deal.
-     (Not "a base that can be freed by then": the cards freeing it may go
-     home after the misplaced card, and may even need it.)
+     not yet empty) needs a base of that row, not home now, that lies in F_p,
+     the set of the previous run of the fixpoint: the space it leaves must be
+     filled before the next deal, by a base that goes home in phase p too.
+     (Not "a base that is free by then": the cards freeing it may go home
+     after the misplaced card, and may even need it.)
+
+  The fixpoint is run several times: the first run has F_p = every card (no
+  filler condition at all); each later run takes F_p = the H_p of the run
+  before; stop when a run repeats (the sets only shrink). Soundness, by
+  induction on the runs: every winning line's set W_p of cards home at the
+  end of phase p lies in the first run's H_p (its conditions are necessary).
+  If W_p lies in F_p for every line, the filler of each space the line opens
+  in phase p goes home in phase p, so lies in W_p, so in F_p: condition 4
+  holds for the line's cards, and by the induction on the line below, W_p
+  lies in this run's H_p too.
 
   Every condition speaks only of cards that must go home *before* x, or of
   the position now. So by induction on the order of any winning line, every
@@ -50,6 +61,26 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   position is lost. The conditions are monotone and assume no choice (which
   copy, which space) that a real line might make otherwise, so the set does
   not depend on the order in which it is grown.
+
+- **Ordering probe** (``closure(probe=True)``), run once at the root only (it
+  costs a pair of fixpoint runs per card, milliseconds, too dear per node).
+  The closure lets each of two copies x, y of a card (rank 5 up, neither home,
+  fewer than two copies of the card three below home) go home on one slot,
+  since either may be first. But every winning line puts one of them home
+  after the other, and that one needs a second slot. So run the fixpoint
+  with "x after y" added (x joins only once y has, and y counts as a copy
+  before x: one more slot), and again with "y after x". The induction above
+  holds for the lines with that order, so if both runs leave a card out, no
+  line wins. (Trying the same for pairs of bases of one row competing for
+  spaces proved nothing more on deals 1-200, so it is not done.)
+
+- **Too early** (``moves(soon)``): the closure also gives, for each card,
+  the first phase ``soon[i]`` whose H holds it. Every winning line from a
+  later position of the same phase is, with the moves that led there from
+  the position checked, a winning line from the position checked, so it puts
+  no card home before its ``soon``: the moves of such cards (and the
+  interchanges of such cards) are left out until the next deal. A position
+  failed that way is still truly lost, so the transposition table stays right.
 
 Safe moves, played without branching (each can be switched off for tests):
 
@@ -116,6 +147,9 @@ class Solution:
 
 class _OutOfBudget(Exception):
     pass
+
+
+_NEVER = 1 << 30  # a phase after every phase
 
 
 # Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
@@ -328,14 +362,19 @@ class _Model:
         b = rank << 2
         return spaces >= 4 * self.copies - cnt[b] - cnt[b + 1] - cnt[b + 2] - cnt[b + 3]
 
-    def moves(self) -> list[_IMove]:
-        """Legal moves, most promising first; the deal last."""
+    def moves(self, soon: list[int] | None = None) -> list[_IMove]:
+        """Legal moves, most promising first; the deal last.
+
+        With ``soon`` (each instance's earliest phase home, from ``closure``),
+        leave out the moves of cards that cannot go home in this phase.
+        """
         builds: list[_IMove] = []
         fills: list[_IMove] = []
         opens: list[_IMove] = []
         swaps: list[_IMove] = []
+        deals = self.deals
         for i in self.available():
-            if not self.can_home(i):
+            if not self.can_home(i) or (soon is not None and soon[i] > deals):
                 continue
             move = (_HOME, i, -1)
             if self.row_of[i] >= 0:
@@ -354,6 +393,8 @@ class _Model:
                 for j in self.mis[t]:
                     cj = self.card[j]
                     if (cj >> 2) - 1 == a and cj not in seen:
+                        if soon is not None and max(soon[i], soon[j]) > deals:
+                            continue
                         seen.add(cj)
                         swaps.append((_SWAP, i, j))
         out = builds + swaps + fills + opens
@@ -363,13 +404,20 @@ class _Model:
 
     # -------------------------------------------------------------- pruning
 
-    def dead(self) -> bool:
+    def dead(self, probe: bool = False) -> bool:
         """True if some card can provably never go home (see the module docstring)."""
+        return self.closure(probe) is None
+
+    def closure(self, probe: bool = False) -> list[int] | None:
+        """The earliest phase in which each instance might be home, or None if one never can.
+
+        Runs the fixpoint of the module docstring, first with no filler condition,
+        then again and again with the filler condition asking for a base of the row
+        that joined the previous run's set by that phase, until nothing changes.
+        """
         card = self.card
-        row_of = self.row_of
         n_res = len(self.res)
         cur = self.deals
-        # arrival phase (deals made) and the cards that will lie above each card
         arrive = [cur] * len(card)
         above: dict[int, list[int]] = {}
         future: list[list[int]] = [[] for _ in range(n_res)]
@@ -381,9 +429,51 @@ class _Model:
             seq = self.res[j] + future[j]
             for pos in range(len(seq) - 1):
                 above[seq[pos]] = seq[pos + 1 :]
-        hc = list(self.cnt)
+        last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
+        pending = [i for i in range(len(card)) if not self.home[i]]
+        bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
+        # fill_by[row]: the first phase by which a base of the row not home now may be home
+        fill_by = [cur, cur, cur]
+        prev: list[int] | None = None
+        while True:
+            joined = self._fixpoint(arrive, above, last, pending, fill_by)
+            if joined is None:
+                return None
+            if joined == prev:
+                break
+            prev = joined
+            fill_by = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
+        if probe:
+            pairs: list[tuple[int, int]] = []
+            by_card: dict[int, list[int]] = {}
+            for i in pending:
+                if card[i] >= 16 and self.cnt[card[i] - RANK_STEP3] < 2:
+                    by_card.setdefault(card[i], []).append(i)
+            pairs += [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+            for x, y in pairs:
+                if (
+                    self._fixpoint(arrive, above, last, pending, fill_by, (x, y)) is None
+                    and self._fixpoint(arrive, above, last, pending, fill_by, (y, x)) is None
+                ):
+                    return None
+        return joined
+
+    def _fixpoint(
+        self,
+        arrive: list[int],
+        above: dict[int, list[int]],
+        last: int,
+        pending: list[int],
+        fill_by: list[int],
+        after: tuple[int, int] = (-1, -1),
+    ) -> list[int] | None:
+        """One run of the fixpoint: each instance's phase of joining, None if one never joins."""
+        card = self.card
+        row_of = self.row_of
+        cnt = self.cnt
+        joined = [-1] * len(card)
+        hc = list(cnt)
         inh = list(self.home)
-        pending = [i for i in range(len(card)) if not inh[i]]
         opened = list(self.sp)  # spaces a row has or can get
         swap_ok = [[False] * 3 for _ in range(3)]
         for a in range(3):
@@ -391,15 +481,7 @@ class _Model:
                 t = (card[i] >> 2) - 1
                 if 0 <= t <= 2 and t != a:
                     swap_ok[a][t] = True
-        last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
-        bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
-
-        def filler(row: int, phase: int) -> bool:
-            """A base of ``row``, not home now, has arrived by ``phase`` (to fill the
-            space a misplaced card leaves before the next deal)."""
-            return any(arrive[b] <= phase for b in bases[row])
-
-        for phase in range(cur, last + 1):
+        for phase in range(self.deals, last + 1):
             changed = True
             while changed and pending:
                 changed = False
@@ -415,6 +497,14 @@ class _Model:
                     # a space of c's row)
                     same = 0
                     ups = above.get(i)
+                    if i == after[0]:
+                        if not inh[after[1]]:
+                            rest.append(i)
+                            continue
+                        if (not ups or after[1] not in ups) and (
+                            card[after[1]] == c or (rank <= 3 and (card[after[1]] >> 2) == rank)
+                        ):
+                            same += 1
                     if ups:
                         blocked = False
                         for u in ups:
@@ -438,13 +528,14 @@ class _Model:
                         else:
                             ok = opened[t] > same
                             if ok and a >= 0 and phase < last:
-                                ok = filler(a, phase)
+                                ok = fill_by[a] <= phase
                     else:
-                        ok = hc[c - RANK_STEP3] > self.cnt[c] + same
+                        ok = hc[c - RANK_STEP3] > cnt[c] + same
                         if ok and a >= 0 and phase < last:
-                            ok = filler(a, phase)
+                            ok = fill_by[a] <= phase
                     if ok:
                         inh[i] = True
+                        joined[i] = phase
                         hc[c] += 1
                         if a >= 0:
                             opened[a] += 1
@@ -452,7 +543,7 @@ class _Model:
                     else:
                         rest.append(i)
                 pending = rest
-        return bool(pending)
+        return None if pending else joined
 
 
 @dataclass(slots=True)
@@ -494,8 +585,10 @@ def solve(
     start = time.perf_counter()
     opts = _Options(safe_aces, safe_builds, safe_fills, dead_check)
     search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
+    if dead_check and max_nodes > 0 and search.model.dead(probe=True):
+        return Solution(Verdict.UNWINNABLE, (), 1, time.perf_counter() - start)
     try:
-        won = _dfs(search, True)
+        won = _dfs(search, True, None)
     except _OutOfBudget:
         return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
     seconds = time.perf_counter() - start
@@ -505,7 +598,7 @@ def solve(
     return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
 
 
-def _dfs(search: _Search, check: bool) -> bool:
+def _dfs(search: _Search, check: bool, soon: list[int] | None) -> bool:
     if search.nodes >= search.max_nodes or (
         search.nodes & 255 == 255 and time.perf_counter() > search.deadline
     ):
@@ -526,11 +619,16 @@ def _dfs(search: _Search, check: bool) -> bool:
         return True
     key = model.key
     if key not in failed:
-        if not (check and search.opts.dead_check and model.dead()):
-            for move in model.moves():
+        if check and search.opts.dead_check:
+            soon = model.closure()
+            ok = soon is not None
+        else:
+            ok = True
+        if ok:
+            for move in model.moves(soon):
                 model.play(move)
                 line.append(move)
-                if _dfs(search, move[0] == _DEAL):
+                if _dfs(search, move[0] == _DEAL, soon):
                     return True
                 line.pop()
                 model.undo(move)

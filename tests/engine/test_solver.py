@@ -9,7 +9,7 @@ import pytest
 from positions import WON_ROWS, board
 
 from engine import DEAL, Game, Status
-from engine.solver import Solution, Verdict, position_key, solve
+from engine.solver import Solution, Verdict, _Model, position_key, solve
 
 # Deals the solver wins within a few thousand nodes.
 QUICK_WINS = (3, 10, 16, 19, 28)
@@ -130,6 +130,26 @@ def test_a_card_freeing_the_filler_may_need_the_card_that_leaves_the_space() -> 
         assert replays_to_a_win(game, solution)
 
 
+def test_two_copies_that_each_must_go_second_are_lost() -> None:
+    # A1 holds the only free 5♠ slot. The 8♠ of R1 lies on the second 5♠ under a
+    # J♠ that needs an 8♠ home first, so it cannot be the first 8♠ home; nor can it
+    # be the second, whose slot is the 5♠ under it. Each 8♠ alone could go first,
+    # so the plain dead-card closure passes; trying both orders of the two 8♠ does
+    # not (the ordering probe run at the root).
+    position = board(
+        WON_ROWS | HEARTS_TO_PLAY | {"A1": "2S5S", "A5": "2S"},
+        ["5S8SJS", "8S", "JS", "JH8H"],
+        aces=8,
+        stock="-",
+    )
+    game = Game.from_position(position)
+    model = _Model(game)
+    assert not model.dead() and model.dead(probe=True)
+    assert solve(game).nodes == 1  # proven at the root
+    for dead_check in (True, False):
+        assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
+
+
 def test_a_won_position_is_won_with_an_empty_line() -> None:
     game = Game.from_position(board(WON_ROWS, aces=8, stock="-"))
     solution = solve(game)
@@ -207,6 +227,20 @@ SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check")
 
 BUDGET = 5_000
 ON = [solve(game, max_nodes=BUDGET, max_seconds=60) for game in LATE]
+
+
+def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
+    # The closure (with the ordering probe) is a proof of loss: wherever it says
+    # dead, the search without it must not find a win; and it must say dead often.
+    proven = 0
+    for game, on in zip(LATE, ON, strict=True):
+        if not _Model(game).dead(probe=True):
+            continue
+        proven += 1
+        plain = solve(game, max_nodes=BUDGET, max_seconds=60, dead_check=False)
+        assert plain.verdict is not Verdict.WON, game.position()
+        assert on.verdict is Verdict.UNWINNABLE
+    assert proven >= 50
 
 
 @pytest.mark.parametrize("switch", SWITCHES)
