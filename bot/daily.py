@@ -3,32 +3,81 @@
 Everything here is pure (no clock, no SQL): the service passes the date or
 time it read from its own clock. ``docs/daily.md`` gives the rules.
 
-The daily deal (pinned by golden tests; never change it, a player's "deal of
-2026-11-29" must stay the same deal forever): the UTC date written as the
-integer ``YYYYMMDD`` seeds the engine's SplitMix64 generator
+The daily deal of a date is ``find_daily_deal(day)``: the first deal at or
+after the date's starting number that the solver proves winnable within a
+fixed node budget. The starting number (``daily_start_number``, pinned by
+golden tests; never change it): the UTC date written as the integer
+``YYYYMMDD`` seeds the engine's SplitMix64 generator
 (``engine.deal.SplitMix64``), and its first draw, uniform in
-``0..999_999_998`` by rejection, plus one, is the deal number, so it lies in
-``1..999_999_999`` like a random deal. A later solver issue will make the
-daily "the first proven-winnable deal at or after" this number; that change
-belongs in ``daily_deal_number`` and nowhere else.
+``0..999_999_998`` by rejection, plus one, so it lies in ``1..999_999_999``
+like a random deal. The search is slow (a second or so), so the service runs
+it in a worker process once per date and keeps the answer in the database:
+once a date's deal is stored it never changes.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
 
+from engine import Game
 from engine.deal import SplitMix64
+from engine.solver import Verdict, solve
 
 DAILY_DEAL_MAX: Final = 999_999_999
 GAME_NAME: Final = "Virginia Reel"
+DAILY_NODE_BUDGET: Final = 20_000
+"""Solver nodes per candidate deal. A node count, never a time: the same answer on any
+machine (for one version of the solver; the database keeps the answer once found)."""
+DAILY_CANDIDATES: Final = 50
+"""Deals tried from the starting number before falling back to the starting number itself."""
 
 
-def daily_deal_number(day: date) -> int:
-    """THE deal of the daily challenge of ``day`` (a UTC date), in 1..999_999_999."""
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """The deal of a date's daily, with the solver's proof that it can be won."""
+
+    day: date
+    deal_number: int
+    line: str | None  # the winning line, moves in notation joined by ";" (None: no proof)
+    par: int | None  # the number of moves of that line (None: no proof)
+
+    @property
+    def proven(self) -> bool:
+        return self.line is not None
+
+
+def daily_start_number(day: date) -> int:
+    """The date-derived number where the search for the daily of ``day`` starts (1..999_999_999)."""
     seed = day.year * 10_000 + day.month * 100 + day.day
     return SplitMix64(seed).below(DAILY_DEAL_MAX) + 1
+
+
+def candidate_numbers(day: date, count: int) -> list[int]:
+    """The deals tried for ``day``, in order: the starting number and the next ones (after
+    999_999_999 comes 1)."""
+    start = daily_start_number(day)
+    return [(start - 1 + k) % DAILY_DEAL_MAX + 1 for k in range(count)]
+
+
+def find_daily_deal(
+    day: date, *, candidates: int = DAILY_CANDIDATES, max_nodes: int = DAILY_NODE_BUDGET
+) -> DailyDeal:
+    """The daily deal of ``day``: the first candidate the solver wins within ``max_nodes``.
+
+    If none of the ``candidates`` is proven, the starting number itself, with no
+    proof (the caller logs it). Deterministic: no time budget. Slow (about a second,
+    up to ``candidates`` searches): the service runs it in a worker process.
+    """
+    for number in candidate_numbers(day, candidates):
+        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=math.inf)
+        if solution.verdict is Verdict.WON:
+            line = ";".join(str(move) for move in solution.line)
+            return DailyDeal(day, number, line, len(solution.line))
+    return DailyDeal(day, daily_start_number(day), None, None)
 
 
 def utc_date(moment: datetime) -> date:

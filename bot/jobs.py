@@ -9,10 +9,19 @@ the solver.
 
 from __future__ import annotations
 
+from datetime import date
+
 from engine import Game
 from engine.hints import Hint, hint
+
+from .daily import DailyDeal, find_daily_deal
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     """The hint for the position (``Game.position()``), rebuilt here in the worker."""
     return hint(Game.from_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def daily_job(day: str, candidates: int) -> DailyDeal:
+    """The daily deal of the ISO date ``day`` (``bot.daily.find_daily_deal``)."""
+    return find_daily_deal(date.fromisoformat(day), candidates=candidates)

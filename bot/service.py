@@ -44,7 +44,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Final, Literal, NoReturn
 
 from engine import (
@@ -66,7 +66,13 @@ from engine.deal import check_deal_number
 from engine.hints import HintSource
 
 from . import jobs
-from .daily import daily_deal_number, next_daily_start, share_text, utc_date
+from .daily import (
+    DAILY_CANDIDATES,
+    DailyDeal,
+    next_daily_start,
+    share_text,
+    utc_date,
+)
 from .store import (
     MIN_GAMES_FOR_RATE,
     FinishedGame,
@@ -90,6 +96,7 @@ FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
 SOLVER_WORKERS: Final = 2  # processes in the solver pool
 HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
 HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
+DAILY_CACHE: Final = 16  # daily deals kept in memory (dates)
 
 NEW_GAME_HINT: Final = "Start one with /reel new."
 MAX_PAGE_SIZE: Final = 50
@@ -100,6 +107,8 @@ __all__ = [
     "MIN_GAMES_FOR_RATE",
     "BadInputError",
     "CorruptGameError",
+    "DailyDeal",
+    "DailyUnavailableError",
     "GameService",
     "GameView",
     "HintUnavailableError",
@@ -114,7 +123,6 @@ __all__ = [
     "Settings",
     "StaleVersionError",
     "StorageError",
-    "daily_deal_number",
     "utcnow",
 ]
 
@@ -157,6 +165,7 @@ class GameView:
     share_text: str | None = None  # after a scored daily ends: a spoiler-free line to post
     next_daily_at: datetime | None = None  # for a daily: when the next one starts (UTC midnight)
     assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
+    par: int | None = None  # for a daily: moves in the solver's winning line (None: no proof)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +196,7 @@ class LeaderboardPage:
     page_count: int  # at least 1, even for an empty board
     total: int  # rows on the whole board
     rows: tuple[LeaderboardRow, ...]
+    par: int | None = None  # daily: moves in the solver's winning line of the date's deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +279,12 @@ class HintUnavailableError(ServiceError):
     """The solver's worker processes failed: logged; nothing was marked."""
 
     default_message = "Hints aren't available just now, sorry. Try again in a moment."
+
+
+class DailyUnavailableError(ServiceError):
+    """The daily deal of the date could not be chosen (the solver's workers failed): logged."""
+
+    default_message = "Today's daily can't be dealt just now, sorry. Try again in a moment."
 
 
 class CorruptGameError(ServiceError):
@@ -403,11 +419,16 @@ class GameService:
         solver_workers: int = SOLVER_WORKERS,
         hint_seconds: float = HINT_SECONDS,
         hint_nodes: int = HINT_NODES,
+        daily_candidates: int = DAILY_CANDIDATES,
+        warm_next_daily: bool = False,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
         shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
-        solver's budget for a hint."""
+        solver's budget for a hint. ``daily_candidates``: deals the daily search
+        tries before it falls back (``bot.daily.find_daily_deal``);
+        ``warm_next_daily``: after a daily is dealt, find tomorrow's in the
+        background (the bot does; tests and the terminal don't)."""
         if cache_size < 1:
             raise ValueError("cache_size must be at least 1")
         if solver_workers < 1:
@@ -424,6 +445,10 @@ class GameService:
         self._solver_workers = solver_workers
         self._hint_seconds = hint_seconds
         self._hint_nodes = hint_nodes
+        self._daily_candidates = daily_candidates
+        self._warm_next_daily = warm_next_daily
+        self._daily_deals: OrderedDict[date, DailyDeal] = OrderedDict()
+        self._daily_pending: dict[date, asyncio.Future[DailyDeal]] = {}
 
     @property
     def store(self) -> Store:
@@ -433,6 +458,10 @@ class GameService:
         """Stop the solver pool and close the store (calls already queued on it finish first)."""
         self._games.clear()
         self._settings.clear()
+        waiting = list(self._daily_pending.values())
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
         executor, self._executor = self._executor, None
         if executor is not None:
             # Jobs not started are dropped; one running finishes (its budget bounds it).
@@ -473,8 +502,9 @@ class GameService:
         other game (a normal one, or an earlier date's daily) is recorded
         first, as ``new_game`` does.
         """
+        today = utc_date(self._clock())
+        deal = await self.daily_deal(today)  # outside the lock: it may take a second
         async with self._lock(user_id):
-            today = utc_date(self._clock())
             old = await self._old_entry(user_id)
             if old is not None and not old.finished and old.daily_date == today:
                 kind = "" if old.scored else " (replay, not scored)"
@@ -488,9 +518,89 @@ class GameService:
                 scored = not await self._store.has_daily_attempt(user_id, today)
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
-            return await self._start(
-                user_id, guild_id, daily_deal_number(today), old, today, scored
+            return await self._start(user_id, guild_id, deal.deal_number, old, today, scored)
+
+    async def daily_deal(self, day: date) -> DailyDeal:
+        """THE deal of ``day``'s daily: from memory, the database, or found by the solver.
+
+        Found once per date (``bot.daily.find_daily_deal``, in the solver
+        pool; concurrent callers share one search) and stored, the first
+        writer winning, so it never changes afterwards. A deal without a
+        proof (no candidate proven) is logged as a warning and stored too.
+        """
+        cached = self._daily_deals.get(day)
+        if cached is not None:
+            return cached
+        # shield: a caller giving up (cancelled) does not stop the search others wait for
+        deal = await asyncio.shield(self._pending_daily(day))
+        if self._warm_next_daily and day + timedelta(days=1) not in self._daily_deals:
+            self._pending_daily(day + timedelta(days=1)).add_done_callback(self._warmed)
+        return deal
+
+    def _pending_daily(self, day: date) -> asyncio.Future[DailyDeal]:
+        """The one search (or database read) for ``day``'s deal under way, started if none is."""
+        pending = self._daily_pending.get(day)
+        if pending is None:
+            pending = asyncio.ensure_future(self._choose_daily(day))
+            self._daily_pending[day] = pending
+
+            def done(_: asyncio.Future[DailyDeal]) -> None:
+                self._daily_pending.pop(day, None)
+
+            pending.add_done_callback(done)
+        return pending
+
+    def _warmed(self, task: asyncio.Future[DailyDeal]) -> None:
+        """A background search for the next daily ended: log a failure (it is retried on need)."""
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("could not find the next daily in advance: %s", task.exception())
+
+    async def _choose_daily(self, day: date) -> DailyDeal:
+        try:
+            stored = await self._store.load_daily_deal(day)
+            if stored is None:
+                found = await self._find_daily(day)
+                if not found.proven:
+                    log.warning(
+                        "no deal proven winnable among %d candidates for the daily of %s: "
+                        "falling back to deal %d, unproven",
+                        self._daily_candidates,
+                        day.isoformat(),
+                        found.deal_number,
+                    )
+                stored = await self._store.save_daily_deal(found)
+        except (sqlite3.Error, StoreError) as exc:
+            log.error("database failure choosing the daily of %s: %s", day, exc, exc_info=exc)
+            raise StorageError("Today's daily can't be dealt just now. Try again.") from exc
+        self._remember_daily(stored)
+        return stored
+
+    async def _find_daily(self, day: date) -> DailyDeal:
+        """The proof search for ``day`` in the solver pool (tests replace this method)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._solver_pool(), jobs.daily_job, day.isoformat(), self._daily_candidates
             )
+        except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
+            log.error("daily search for %s failed in the solver pool: %s", day, exc)
+            self._reset_pool()
+            raise DailyUnavailableError() from exc
+
+    def _remember_daily(self, deal: DailyDeal) -> None:
+        self._daily_deals[deal.day] = deal
+        self._daily_deals.move_to_end(deal.day)
+        while len(self._daily_deals) > DAILY_CACHE:
+            self._daily_deals.popitem(last=False)
+
+    async def _stored_daily(self, day: date) -> DailyDeal | None:
+        """The deal of ``day`` if it is known (memory or database); never searches."""
+        cached = self._daily_deals.get(day)
+        if cached is None:
+            cached = await self._store.load_daily_deal(day)
+            if cached is not None:
+                self._remember_daily(cached)
+        return cached
 
     async def _old_entry(self, user_id: int) -> _Entry | None:
         try:
@@ -801,6 +911,14 @@ class GameService:
         elif day is not None:
             raise BadInputError("A date only goes with the daily leaderboard.")
         total, rows = await self._board(kind, where, day, page, page_size)
+        par = None
+        if day is not None:
+            try:
+                known = await self._stored_daily(day)
+            except (sqlite3.Error, StoreError) as exc:
+                log.error("database failure reading the daily of %s: %s", day, exc, exc_info=exc)
+                raise StorageError("The leaderboard can't be read just now. Try again.") from exc
+            par = None if known is None else known.par
         page_count = max(1, -(-total // page_size))
         if page >= page_count:
             page = page_count - 1
@@ -815,6 +933,7 @@ class GameService:
             page_count=page_count,
             total=total,
             rows=tuple(rows),
+            par=par,
         )
 
     async def _board(
@@ -1029,6 +1148,11 @@ class GameService:
         state = game.status
         if (row.status == "won") != (state is Status.WON):
             self._corrupt(user_id, f"status {row.status!r} but the game is {state.value}", row)
+        if row.daily_date is not None:
+            try:
+                await self._stored_daily(row.daily_date)  # for the par on its board
+            except (sqlite3.Error, StoreError) as exc:
+                raise self._storage_failure(user_id, exc) from exc
         entry = _Entry(
             game=game,
             chained=chained,
@@ -1126,7 +1250,13 @@ class GameService:
             share_text=shared,
             next_daily_at=None if day is None else next_daily_start(self._clock()),
             assisted=entry.assisted,
+            par=self._par(day, game.deal_number),
         )
+
+    def _par(self, day: date | None, deal_number: int) -> int | None:
+        """The par of the daily of ``day`` if that is the deal being played and it is known."""
+        known = None if day is None else self._daily_deals.get(day)
+        return known.par if known is not None and known.deal_number == deal_number else None
 
 
 def _hint_message(

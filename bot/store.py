@@ -30,6 +30,8 @@ from typing import Any, Final, Literal, TypeVar
 
 import aiosqlite
 
+from .daily import DailyDeal
+
 Outcome = Literal["won", "lost", "abandoned", "resigned"]
 OUTCOMES: Final = ("won", "lost", "abandoned", "resigned")
 GameStatus = Literal["playing", "stuck", "won", "resigned"]
@@ -375,12 +377,27 @@ def _v3_assisted(conn: sqlite3.Connection) -> None:
         )
 
 
+def _v4_daily_deals(conn: sqlite3.Connection) -> None:
+    """v4: the deal chosen for each date's daily, with the solver's winning line."""
+    conn.execute(
+        """
+        CREATE TABLE daily_deals (
+            day         TEXT PRIMARY KEY,   -- ISO date (UTC)
+            deal_number INTEGER NOT NULL,
+            line        TEXT,               -- the winning line, ';'-separated; NULL: no proof
+            par         INTEGER             -- moves in the line; NULL: no proof
+        ) WITHOUT ROWID
+        """
+    )
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
 MIGRATIONS: Final[Sequence[Migration]] = (
     _v1_initial_schema,
     _v2_daily_and_leaderboards,
     _v3_assisted,
+    _v4_daily_deals,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -447,6 +464,19 @@ def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
         daily_date=_parse_date(daily_date, "daily_date"),
         scored=bool(scored),
         assisted=bool(assisted),
+    )
+
+
+_DAILY_DEAL_SQL: Final = "SELECT deal_number, line, par FROM daily_deals WHERE day = ?"
+
+
+def _daily_deal_from_row(day: date, row: sqlite3.Row | tuple[Any, ...]) -> DailyDeal:
+    deal_number, line, par = row
+    return DailyDeal(
+        day=day,
+        deal_number=_int(deal_number, "deal_number"),
+        line=None if line is None else _text(line, "line"),
+        par=_opt_int(par, "par"),
     )
 
 
@@ -982,6 +1012,32 @@ class Store:
             ).fetchall()
         )
         return [d for (value,) in rows if (d := _parse_date(value, "daily_date")) is not None]
+
+    async def load_daily_deal(self, day: date) -> DailyDeal | None:
+        """The stored deal of ``day``'s daily, or None if none was chosen yet."""
+        row = await self._run(
+            lambda conn: conn.execute(_DAILY_DEAL_SQL, (day.isoformat(),)).fetchone()
+        )
+        return None if row is None else _daily_deal_from_row(day, row)
+
+    async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
+        """Store ``deal`` unless the date has one already; returns the one stored.
+
+        The first writer wins (another process may have chosen the date's deal
+        meanwhile), so a date's deal never changes once stored.
+        """
+        params = (deal.day.isoformat(), deal.deal_number, deal.line, deal.par)
+
+        def body(conn: sqlite3.Connection) -> Any:
+            conn.execute(
+                "INSERT INTO daily_deals (day, deal_number, line, par) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (day) DO NOTHING",
+                params,
+            )
+            return conn.execute(_DAILY_DEAL_SQL, params[:1]).fetchone()
+
+        row = await self._run(lambda conn: _transaction(conn, body))
+        return _daily_deal_from_row(deal.day, row)
 
     # ------------------------------------------------------------------ settings
 

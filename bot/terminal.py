@@ -88,8 +88,10 @@ class TerminalGame:
             self.say(f"Warning: {view.warning}")
         if view.daily_date is not None:
             replay = " (unscored replay: your first game of the day is the one that counts)"
+            par = "" if view.par is None else f" · par {view.par} moves"
             self.say(
-                f"Daily challenge {view.daily_date.isoformat()}" + ("" if view.scored else replay)
+                f"Daily challenge {view.daily_date.isoformat()}{par}"
+                + ("" if view.scored else replay)
             )
         self.say()
         self.say(view.board)

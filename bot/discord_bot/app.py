@@ -152,7 +152,7 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
     except (StoreError, OSError, sqlite3.Error) as exc:
         print(f"reel bot: cannot open the database {str(config.db_path)!r}: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    service = GameService(store)
+    service = GameService(store, warm_next_daily=True)
     bot = create_bot(service, dev_guild_id=config.dev_guild_id, sync_global=sync_global)
     try:
         async with bot:

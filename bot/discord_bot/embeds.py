@@ -95,6 +95,7 @@ def board_embed(view: GameView) -> discord.Embed:
             scored=view.scored,
             finished=view.finished,
             share_text=view.share_text,
+            par=view.par,
         )
         tail = "\n".join([tail, *notes] if tail else notes) or None
         title = daily_title(view.daily_date)
@@ -222,11 +223,23 @@ def daily_title(day: date) -> str:
     return f"Daily challenge · {day.isoformat()}"
 
 
+def par_text(par: int) -> str:
+    """``Par 108 moves``: the length of the solver's winning line (its proof of the deal)."""
+    return f"Par {par} moves (the solver's winning line: this deal can be won)"
+
+
 def daily_notes(
-    *, next_daily_at: datetime | None, scored: bool, finished: bool, share_text: str | None
+    *,
+    next_daily_at: datetime | None,
+    scored: bool,
+    finished: bool,
+    share_text: str | None,
+    par: int | None = None,
 ) -> list[str]:
-    """The lines under a daily's board: unscored replay, the share line, when the next starts."""
+    """The lines under a daily's board: the par, unscored replay, the share line, the next."""
     lines = []
+    if par is not None:
+        lines.append(f"{par_text(par)}.")
     if not scored:
         lines.append("*Unscored replay:* your first game of this daily is the one that counts.")
     if finished and scored and share_text:
@@ -258,11 +271,22 @@ DAILY_HEADER: Final = f"{'result':<8}{'moves':>6}{'undos':>6}{'time':>9}"
 ALL_TIME_HEADER: Final = f"{'wins':>5}{'games':>6}{'rate':>6}{'streak':>7}"
 
 
+ASSISTED_MARK: Final = "*"
+
+
 def daily_cells(
-    won: bool | None, score: int | None, moves: int | None, undos: int | None, seconds: int | None
+    won: bool | None,
+    score: int | None,
+    moves: int | None,
+    undos: int | None,
+    seconds: int | None,
+    assisted: bool = False,
 ) -> str:
-    """One daily result, in the columns of ``DAILY_HEADER``: ``✓ won`` or cards home out of 104."""
-    result = "✓ won" if won else f"{_text(score)}/{CARD_TOTAL}"
+    """One daily result, in the columns of ``DAILY_HEADER``: ``✓ won`` or cards home out of 104,
+    marked ``*`` when the player used a hint."""
+    result = ("✓ won" if won else f"{_text(score)}/{CARD_TOTAL}") + (
+        ASSISTED_MARK if assisted else ""
+    )
     return f"{result:<8}{_text(moves):>6}{_text(undos):>6}{format_duration(seconds):>9}"
 
 
@@ -317,7 +341,7 @@ def leaderboard_footer(page: int, page_count: int, total: int) -> str:
 
 def _row_cells(row: LeaderboardRow, kind: Literal["daily", "all-time"]) -> str:
     if kind == "daily":
-        return daily_cells(row.won, row.score, row.moves, row.undos, row.seconds)
+        return daily_cells(row.won, row.score, row.moves, row.undos, row.seconds, row.assisted)
     return all_time_cells(row.wins, row.games, row.win_rate, row.best_streak)
 
 
@@ -325,6 +349,10 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
     """A page of a leaderboard: a monospace table of rank and result, then the player."""
     if page.kind == "daily":
         header, note = DAILY_HEADER, "Ranked by won, cards home, fewer moves, earlier finish."
+        if any(row.assisted for row in page.rows):
+            note += f" {ASSISTED_MARK} used a hint."
+        if page.par is not None:
+            note = f"{par_text(page.par)}. {note}"
         empty = "No one has finished this daily here yet. Play it with **/reel daily**."
     else:
         header = ALL_TIME_HEADER

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-import bot.service as service_module
-from bot.daily import daily_deal_number, next_daily_start, share_text, streaks, utc_date
+from bot.daily import DailyDeal, daily_start_number, next_daily_start, share_text, streaks, utc_date
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
@@ -52,7 +51,11 @@ def at(day: date, hour: int = 12, minute: int = 0) -> datetime:
 @pytest.fixture
 def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every daily deals deal 28, whose winning line is known: wins in tests stay cheap."""
-    monkeypatch.setattr(service_module, "daily_deal_number", lambda day: WINNING_DEAL)
+
+    async def deal_28(self: GameService, day: date) -> DailyDeal:
+        return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
+
+    monkeypatch.setattr(GameService, "_find_daily", deal_28)
 
 
 async def win(service: GameService, user_id: int) -> GameView:
@@ -74,11 +77,11 @@ def daily_fields(row: LeaderboardRow) -> tuple[object, ...]:
 
 def test_the_daily_deal_is_pinned_for_every_date() -> None:
     # Golden values: a date's daily must never change (players compare their results).
-    assert daily_deal_number(date(2025, 1, 1)) == 35347303
-    assert daily_deal_number(date(2026, 11, 29)) == 2117988
-    assert daily_deal_number(date(2026, 11, 30)) == 917675258
-    assert daily_deal_number(date(2028, 2, 29)) == 929030064
-    year = [daily_deal_number(date(2026, 1, 1) + timedelta(days=n)) for n in range(365)]
+    assert daily_start_number(date(2025, 1, 1)) == 35347303
+    assert daily_start_number(date(2026, 11, 29)) == 2117988
+    assert daily_start_number(date(2026, 11, 30)) == 917675258
+    assert daily_start_number(date(2028, 2, 29)) == 929030064
+    year = [daily_start_number(date(2026, 1, 1) + timedelta(days=n)) for n in range(365)]
     assert all(1 <= deal <= 999_999_999 for deal in year)
     assert len(set(year)) == 365
 
@@ -116,11 +119,11 @@ def test_streaks_count_consecutive_dates() -> None:
 async def test_daily_deals_todays_deal_and_resumes_it(service: GameService, clock: Any) -> None:
     clock.set(at(D2, 9))
     view = await service.daily(ALICE, GUILD)
-    assert (view.deal_number, view.daily_date, view.scored) == (daily_deal_number(D2), D2, True)
-    assert view.message == f"Daily 2026-11-29: deal {daily_deal_number(D2)}"
+    assert (view.deal_number, view.daily_date, view.scored) == (daily_start_number(D2), D2, True)
+    assert view.message == f"Daily 2026-11-29: deal {daily_start_number(D2)}"
     assert view.next_daily_at == at(D2 + timedelta(days=1), 0)
     assert (view.share_text, view.finished, view.guild_id) == (None, False, GUILD)
-    assert view.board == render(Game.new(daily_deal_number(D2)), True)
+    assert view.board == render(Game.new(daily_start_number(D2)), True)
     moved = await service.deal(ALICE)
     again = await service.daily(ALICE, OTHER_GUILD)
     assert again.message == "Daily 2026-11-29: your game in progress"
@@ -143,7 +146,7 @@ async def test_an_ordinary_game_in_progress_is_recorded_when_the_daily_starts(
     view = await service.daily(ALICE, GUILD)
     assert (
         view.message
-        == f"Daily 2026-11-29: deal {daily_deal_number(D2)} (deal 7 recorded as abandoned)"
+        == f"Daily 2026-11-29: deal {daily_start_number(D2)} (deal 7 recorded as abandoned)"
     )
     [record] = await store.finished_games(ALICE)
     assert (record.deal_number, record.outcome, record.daily_date) == (7, "abandoned", None)
@@ -159,10 +162,10 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     assert left.message == "New game: deal 9 (daily 2026-11-29 recorded as abandoned)"
     replay = await service.daily(ALICE, GUILD)
     assert (replay.deal_number, replay.daily_date, replay.scored) == (
-        daily_deal_number(D2), D2, False,
+        daily_start_number(D2), D2, False,
     )  # fmt: skip
     assert replay.message == (
-        f"Daily 2026-11-29 (replay, not scored): deal {daily_deal_number(D2)} "
+        f"Daily 2026-11-29 (replay, not scored): deal {daily_start_number(D2)} "
         "(deal 9 recorded as abandoned)"
     )
     assert (await service.daily(ALICE, GUILD)).message == (
@@ -174,9 +177,9 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     assert not another.scored
     records = await store.finished_games(ALICE)
     assert [(r.deal_number, r.outcome, r.daily_date) for r in records] == [
-        (daily_deal_number(D2), "abandoned", D2),
+        (daily_start_number(D2), "abandoned", D2),
         (9, "abandoned", None),
-        (daily_deal_number(D2), "resigned", None),  # the replay: a normal game
+        (daily_start_number(D2), "resigned", None),  # the replay: a normal game
     ]
     board = await service.leaderboard("daily", "global")
     assert [(r.user_id, r.won, r.moves) for r in board.rows] == [(ALICE, False, 1)]
@@ -259,7 +262,7 @@ async def test_a_daily_started_before_midnight_counts_for_its_date(
     assert (await service.leaderboard("daily", "global")).rows == ()  # today is D2
     # After midnight, daily() deals the new date's deal, scored.
     new = await service.daily(ALICE, GUILD)
-    assert (new.deal_number, new.daily_date, new.scored) == (daily_deal_number(D2), D2, True)
+    assert (new.deal_number, new.daily_date, new.scored) == (daily_start_number(D2), D2, True)
 
 
 async def test_yesterdays_daily_still_open_after_midnight_is_recorded_for_yesterday(

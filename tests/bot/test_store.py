@@ -12,6 +12,7 @@ import aiosqlite
 import pytest
 
 import bot.store as store_module
+from bot.daily import DailyDeal
 from bot.store import (
     SCHEMA_VERSION,
     CorruptRowError,
@@ -118,6 +119,7 @@ async def test_a_fresh_file_gets_the_latest_schema(store: Store, db_path: Path) 
         "daily_attempts",
         "player_totals",
         "guild_player_totals",
+        "daily_deals",
     }
     assert await store.load_game(1) is None
     assert await store.finished_games() == []
@@ -288,11 +290,27 @@ def _written_by_v3(path: Path) -> None:
         )
 
 
+def _written_by_v4(path: Path) -> None:
+    _written_by_v3(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            CREATE TABLE daily_deals (
+                day TEXT PRIMARY KEY, deal_number INTEGER NOT NULL, line TEXT, par INTEGER
+            ) WITHOUT ROWID;
+            INSERT INTO daily_deals VALUES ('2025-03-01', 28, 'R6 ACE;deal', 2),
+                ('2025-03-02', 41, NULL, NULL);
+            PRAGMA user_version = 4;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
     2: _written_by_v2,
     3: _written_by_v3,
+    4: _written_by_v4,
 }
 
 
@@ -411,6 +429,27 @@ async def test_a_new_game_is_not_assisted_and_the_mark_goes_into_its_record(stor
     assert game is not None and game.assisted is False
     [record] = await store.finished_games(1)
     assert record.assisted is True
+
+
+async def test_a_v4_file_keeps_its_daily_deals(db_path: Path) -> None:
+    _written_by_v4(db_path)
+    async with Store(db_path) as store:
+        assert await store.load_daily_deal(date(2025, 3, 1)) == DailyDeal(
+            date(2025, 3, 1), 28, "R6 ACE;deal", 2
+        )
+        unproven = await store.load_daily_deal(date(2025, 3, 2))
+        assert unproven == DailyDeal(date(2025, 3, 2), 41, None, None)
+        assert unproven is not None and not unproven.proven
+        assert await store.load_daily_deal(date(2025, 3, 3)) is None
+
+
+async def test_a_dates_daily_deal_is_stored_once_the_first_writer_winning(store: Store) -> None:
+    day = date(2026, 11, 29)
+    first = DailyDeal(day, 16, "R1 ACE", 1)
+    assert await store.save_daily_deal(first) == first
+    # Another process (or an older program) computing it again gets the stored one back.
+    assert await store.save_daily_deal(DailyDeal(day, 17, None, None)) == first
+    assert await store.load_daily_deal(day) == first
 
 
 async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.daily import daily_deal_number
+from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store
 from bot.terminal import TerminalGame
@@ -135,7 +135,7 @@ def test_play_daily_shows_the_date_the_next_start_and_the_share_line(
     db_path: Path, clock: FakeClock
 ) -> None:
     day = clock.now.date()  # 2025-03-01
-    deal = daily_deal_number(day)
+    deal = daily_start_number(day)
     out = session(db_path, clock, ["resign", "quit"])
     assert f"Daily challenge {day.isoformat()}" in out
     assert f"Deal {deal} · move 0" in out
@@ -145,7 +145,7 @@ def test_play_daily_shows_the_date_the_next_start_and_the_share_line(
 
 
 def test_the_daily_resumes_then_a_replay_is_unscored(db_path: Path, clock: FakeClock) -> None:
-    move = first_move(daily_deal_number(clock.now.date()))
+    move = first_move(daily_start_number(clock.now.date()))
     first = session(db_path, clock, [move, "quit"])
     assert "· move 1" in first
 
@@ -182,10 +182,12 @@ def test_reel_play_daily_from_the_command_line(tmp_path: Path) -> None:
     result = run_reel(["play", "--daily"], "quit\n", tmp_path)
     after = datetime.now(UTC).date()
     assert result.returncode == 0, result.stderr
+    # The real proof search ran (in the command's worker process): the proven deal, its par.
+    dailies = [find_daily_deal(d) for d in sorted({before, after})]
     assert any(
-        f"Daily challenge {d.isoformat()}" in result.stdout
-        and f"Deal {daily_deal_number(d)} · move 0" in result.stdout
-        for d in {before, after}
+        f"Daily challenge {d.day.isoformat()} · par {d.par} moves" in result.stdout
+        and f"Deal {d.deal_number} · move 0" in result.stdout
+        for d in dailies
     ), result.stdout
     assert re.search(r"The next daily starts \d{4}-\d\d-\d\d 00:00 UTC\.", result.stdout)
 

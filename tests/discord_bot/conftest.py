@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import date
 from pathlib import Path
 
 import discord
@@ -22,6 +23,11 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 from fake_discord import FakeDiscord  # noqa: E402
+
+from bot.daily import DailyDeal, daily_start_number  # noqa: E402
+from bot.service import GameService  # noqa: E402
+
+_REAL_FIND_DAILY = GameService._find_daily
 
 StartBot = Callable[..., Awaitable[discord.Client]]
 
@@ -45,3 +51,22 @@ async def start_bot(fake_discord: FakeDiscord) -> AsyncIterator[StartBot]:
             return await stack.enter_async_context(fake_discord.running(bot, token))
 
         yield start
+
+
+async def _quick_daily(self: GameService, day: date) -> DailyDeal:
+    """The daily without the proof search: the date's starting number, unproven."""
+    return DailyDeal(day, daily_start_number(day), None, None)
+
+
+@pytest.fixture(autouse=True)
+def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every service in these tests skips the daily's proof search (about a second a date,
+    in a worker process): the daily is the date's starting number, with no par. Tests of the
+    real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
+    monkeypatch.setattr(GameService, "_find_daily", _quick_daily)
+
+
+@pytest.fixture
+def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
+    monkeypatch.setattr(GameService, "_find_daily", _REAL_FIND_DAILY)

@@ -27,7 +27,7 @@ from fake_discord import (
     InteractionResult,
 )
 
-from bot.daily import daily_deal_number
+from bot.daily import daily_start_number
 from bot.discord_bot.app import create_bot
 from bot.discord_bot.commands import SERVER_SCOPE_IN_DM
 from bot.service import GameService, GameView
@@ -184,7 +184,7 @@ async def test_the_daily_starts_then_resumes_with_its_date_and_the_next_start(
     alice = fake.user("alice")
 
     board = await daily(fake, alice)
-    deal = daily_deal_number(DAY)
+    deal = daily_start_number(DAY)
     assert footer(board).startswith(f"Deal {deal} · moves 0 ·")
     text = description(board)
     assert re.search(r"Next daily <t:\d+:R>", text)

@@ -26,6 +26,7 @@ from bot.discord_bot.embeds import (
     error_embed,
     format_duration,
     help_embed,
+    hint_embed,
     info_embed,
     leaderboard_embed,
     leaderboard_footer,
@@ -39,6 +40,7 @@ from bot.discord_bot.embeds import (
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     GameView,
+    HintView,
     LeaderboardPage,
     LeaderboardRow,
     PlayerStats,
@@ -503,3 +505,37 @@ def test_stats_of_a_new_player() -> None:
     embed = stats_embed(PlayerStats(222, 0, 0, 0.0, 0, 0, 0, 0, 0))
     assert "No finished games yet" in (embed.description or "")
     assert {f.name: f.value for f in embed.fields}["Win rate"] == "—"
+
+
+def test_a_daily_leaderboard_shows_the_par_and_marks_assisted_results() -> None:
+    rows = (
+        dataclasses.replace(daily_row(1, 111, won=True, score=104, moves=112), assisted=True),
+        daily_row(2, 222, won=False, score=87, moves=95),
+    )
+    page = LeaderboardPage("daily", "server", 42, DAY, 0, 1, 2, rows, par=108)
+    text = leaderboard_embed(page).description or ""
+    lines = text.splitlines()
+    assert "✓ won*" in lines[1] and "*" not in lines[2].split("`")[1]
+    assert "Par 108 moves" in text and "* used a hint." in text
+    unproven = leaderboard_embed(dataclasses.replace(page, par=None, rows=rows[1:]))
+    assert "Par" not in (unproven.description or "") and "hint" not in (unproven.description or "")
+
+
+def test_a_daily_board_shows_its_par() -> None:
+    notes = daily_notes(next_daily_at=None, scored=True, finished=False, share_text=None, par=108)
+    assert notes == ["Par 108 moves (the solver's winning line: this deal can be won)."]
+    view = make_view(daily_date=DAY, par=108)
+    assert "Par 108 moves" in (board_embed(view).description or "")
+    assert "Par" not in (board_embed(make_view(daily_date=DAY)).description or "")
+
+
+def test_a_hint_embed_names_the_move_and_how_to_play_it() -> None:
+    message = "Try R6 A♠ → Ace pile: it starts a winning line (108 moves to the end)."
+    answer = HintView("R6 ACE", "R6 A♠ → Ace pile", "solver", 108, message, True, make_view())
+    embed = hint_embed(answer)
+    assert embed.title == "💡 Hint: a winning line"
+    assert embed.description == message
+    assert embed.fields[0].value == "`/reel move from:R6 ACE`"
+    lost = hint_embed(dataclasses.replace(answer, source="lost", move=None, label=None))
+    assert lost.title == "💡 Hint: no win from here" and not lost.fields
+    within_limits(embed)

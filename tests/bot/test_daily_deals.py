@@ -1,0 +1,176 @@
+"""Daily deals proven winnable: the real proof search on one date, the stored proof that
+replays to a win, a choice that never changes, the fallback, the par on boards."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.daily import (
+    DAILY_NODE_BUDGET,
+    DailyDeal,
+    candidate_numbers,
+    daily_start_number,
+    find_daily_deal,
+)
+from bot.service import GameService, replay
+from bot.store import Store
+from engine import Game, Status
+from engine.solver import Verdict, solve
+
+DAY = date(2026, 1, 2)
+USER, OTHER, GUILD = 21, 22, 555
+
+
+def proven_within_budget(number: int) -> bool:
+    solution = solve(Game.new(number), max_nodes=DAILY_NODE_BUDGET, max_seconds=math.inf)
+    return solution.verdict is Verdict.WON
+
+
+def at(day: date) -> Any:
+    return lambda: datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
+async def test_the_daily_is_the_first_deal_proven_winnable_and_its_line_wins(
+    real_daily_search: None, db_path: Path
+) -> None:
+    store = await Store.open(db_path)
+    service = GameService(store, clock=at(DAY))
+    try:
+        view = await service.daily(USER, GUILD)
+        deal = await service.daily_deal(DAY)
+    finally:
+        await service.close()
+    assert deal.proven and deal.line is not None and deal.par is not None
+    candidates = candidate_numbers(DAY, 50)
+    assert candidates[0] == daily_start_number(DAY) and deal.deal_number in candidates
+    # The first: no earlier candidate is proven within the same node budget.
+    earlier = candidates[: candidates.index(deal.deal_number)]
+    assert not any(proven_within_budget(n) for n in earlier)
+    # The stored proof replays to a win through the engine, and its length is the par.
+    game, _ = replay("vr", deal.deal_number, deal.line)
+    assert game.status is Status.WON and game.score == 104
+    assert deal.par == len(deal.line.split(";")) == game.move_count
+    assert (view.deal_number, view.par, view.daily_date) == (deal.deal_number, deal.par, DAY)
+    # The same answer computed again, in this process (deterministic: a node budget).
+    assert find_daily_deal(DAY) == deal
+    async with Store(db_path) as reopened:
+        assert await reopened.load_daily_deal(DAY) == deal
+
+
+async def test_after_a_restart_the_daily_comes_from_the_table(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = DailyDeal(DAY, 28, "R6 ACE;deal", 2)  # whatever the table holds, stays
+    async with Store(db_path) as store:
+        await store.save_daily_deal(stored)
+
+    async def no_search(self: GameService, day: date) -> DailyDeal:
+        raise AssertionError(f"searched again for {day}")
+
+    monkeypatch.setattr(GameService, "_find_daily", no_search)
+    store = await Store.open(db_path)
+    service = GameService(store, clock=at(DAY))
+    try:
+        view = await service.daily(USER, GUILD)
+        assert (view.deal_number, view.par) == (28, 2)
+        board = await service.leaderboard("daily", "global")
+        assert board.par == 2
+        yesterday = await service.leaderboard("daily", "global", day=DAY - timedelta(days=1))
+        assert yesterday.par is None  # never dealt: no deal chosen, none searched for
+    finally:
+        await service.close()
+    # A restarted service shows the par on the daily in progress too.
+    store = await Store.open(db_path)
+    service = GameService(store, clock=at(DAY))
+    try:
+        assert (await service.show(USER)).par == 2
+    finally:
+        await service.close()
+
+
+async def test_concurrent_players_share_one_search(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[date] = []
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(self: GameService, day: date) -> DailyDeal:
+        calls.append(day)
+        entered.set()
+        await release.wait()
+        return DailyDeal(day, 16, "deal", 1)
+
+    monkeypatch.setattr(GameService, "_find_daily", slow)
+    service = GameService(store, clock=at(DAY))
+    first = asyncio.create_task(service.daily(USER, GUILD))
+    second = asyncio.create_task(service.daily(OTHER, GUILD))
+    await entered.wait()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert calls == [DAY] and not first.done() and not second.done()
+    release.set()
+    views = await asyncio.gather(first, second)
+    assert [v.deal_number for v in views] == [16, 16] and calls == [DAY]
+
+
+async def test_the_bot_warms_tomorrows_daily(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[date] = []
+
+    async def quick(self: GameService, day: date) -> DailyDeal:
+        calls.append(day)
+        return DailyDeal(day, 16, "deal", 1)
+
+    monkeypatch.setattr(GameService, "_find_daily", quick)
+    service = GameService(store, clock=at(DAY), warm_next_daily=True)
+    await service.daily(USER, GUILD)
+    tomorrow = DAY + timedelta(days=1)
+    for _ in range(50):
+        if await store.load_daily_deal(tomorrow) is not None:
+            break
+        await asyncio.sleep(0)
+    assert calls == [DAY, tomorrow]
+    assert await store.load_daily_deal(tomorrow) == DailyDeal(tomorrow, 16, "deal", 1)
+
+
+def first_unproven_start() -> date:
+    """A date whose starting number the solver does not prove within the budget."""
+    day = date(2026, 1, 1)
+    while proven_within_budget(daily_start_number(day)):
+        day += timedelta(days=1)
+    return day
+
+
+def test_with_no_candidate_proven_the_starting_number_stands_unproven() -> None:
+    day = first_unproven_start()
+    assert find_daily_deal(day, candidates=1) == DailyDeal(day, daily_start_number(day), None, None)
+
+
+async def test_the_fallback_is_logged_stored_and_dealt(
+    real_daily_search: None, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(db_path)
+    service = GameService(store, clock=at(DAY), daily_candidates=0)
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.service"):
+            view = await service.daily(USER, GUILD)
+        assert (view.deal_number, view.par) == (daily_start_number(DAY), None)
+        assert "no deal proven winnable among 0 candidates" in caplog.text
+        assert await store.load_daily_deal(DAY) == DailyDeal(
+            DAY, daily_start_number(DAY), None, None
+        )
+    finally:
+        await service.close()
+
+
+def test_candidates_wrap_around_after_the_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.daily as daily_module
+
+    monkeypatch.setattr(daily_module, "daily_start_number", lambda day: 999_999_998)
+    assert candidate_numbers(DAY, 4) == [999_999_998, 999_999_999, 1, 2]
