@@ -77,11 +77,13 @@ class TerminalGame:
         self._run = run
         self._out = out
         self._read = read
+        self._last: GameView | None = None  # the board shown last
 
     def say(self, text: str = "") -> None:
         print(text, file=self._out, flush=True)
 
     def show(self, view: GameView) -> None:
+        self._last = view
         if view.message:
             self.say(view.message)
         if view.warning:
@@ -211,7 +213,11 @@ class TerminalGame:
                 break
             if not self.command(line):
                 break
-        self.say("Your game is saved. Type 'reel play' to resume it.")
+        last = self._last
+        if last is not None and (last.finished or last.status is Status.WON):
+            self.say("Goodbye. Type 'reel play' for a new game.")
+        else:
+            self.say("Your game is saved. Type 'reel play' to resume it.")
 
 
 def utc_text(moment: datetime) -> str:

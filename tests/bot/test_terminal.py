@@ -77,6 +77,14 @@ def test_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_leaving_after_the_game_is_over_does_not_promise_a_resume(tmp_path: Path) -> None:
+    result = run_reel(["play", "--deal", "5"], "resign\nquit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "You resigned deal 5" in result.stdout
+    assert "Type 'reel play' for a new game" in result.stdout
+    assert "resume it" not in result.stdout
+
+
 def test_no_token_means_the_terminal_game(tmp_path: Path) -> None:
     result = run_reel([], "quit\n", tmp_path)
     assert result.returncode == 0, result.stderr
