@@ -110,6 +110,45 @@ either), and, for a card leaving a row, a deal blocked by the new space
 (excluded by asking for an empty stock). Once the line plays the card itself,
 the two positions are the same. So Q' wins whenever Q does.
 
+Ordering decisions (``decisions``; the search's own branching, not moves of
+the game). Where two cards compete, the search does not branch on every
+moment one of them could go home; it decides their order once:
+
+- a card x of rank 5 up that can go home now on its one free slot while the
+  other copy y is not home (from the reserve; from a row only once the stock
+  is empty);
+- a base x (from the reserve or misplaced in another row) that can fill a
+  space of its row now while that row has fewer spaces than bases to come.
+
+The node then has two children only: x goes home now, or x *waits* (it may
+not go home, by itself or by an interchange) until its rival has gone home:
+y for a card of rank 5 up, any other base of the row for a base. Every line
+from the node puts x home either before its rival or after it (in a won game
+every card goes home), and the two children cover the two cases:
+
+- Lines where x goes before its rival: play such a line L from the position
+  with x home, skipping x's own move. Until L plays x, the position has x
+  home in addition, and that breaks nothing: for a card of rank 5 up, L
+  plays no copy of it before x, so x's slot is not wanted; the cards under x
+  are free sooner; a pile on x takes its successor sooner. For a base, L
+  places no base of x's row before x, so it fills no space there that x
+  took; nor can L deal before x (the space x fills now stays open until a
+  base of the row fills it, and x is the next), so the space x leaves in
+  another row, if it was misplaced there, blocks no deal; and if L puts x
+  home by an interchange with a card j, the position has a space where x
+  was, which j fills the same. A card of rank 5 up leaving a row would open
+  a space that could block a deal of L, hence "only once the stock is
+  empty" for those.
+- Lines where x goes after its rival: the child where x waits has exactly
+  those lines.
+
+A card waiting for a rival that itself waits for it is forced (its rivals
+all wait: it goes now, one child). A card also goes home if a safe move
+takes it; that only adds lines (the safe moves' own argument). The key
+holds the set of waiting cards beside the mask (a waiting card's
+position is a different search problem), cleared when its rival goes home,
+so that the transposition table stays exact.
+
 The build rule of the first version of this solver (any reserve card onto any
 foundation) was not safe: with one slot and two copies, the copy played
 first may be the one whose pile hides the card needed for the second slot.
@@ -153,8 +192,10 @@ _NEVER = 1 << 30  # a phase after every phase
 
 
 # Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
-# two misplaced instances; (_DEAL, -1, -1) deals.
-_HOME, _SWAP, _DEAL = 0, 1, 2
+# two misplaced instances; (_DEAL, -1, -1) deals; (_WAIT, i, -1) is no move of
+# the game but a decision of the search: instance i goes home only after its
+# rival (see "Ordering decisions" in the module docstring).
+_HOME, _SWAP, _DEAL, _WAIT = 0, 1, 2, 3
 _DEAL_MOVE = (_DEAL, -1, -1)
 _IMove = tuple[int, int, int]
 
@@ -165,6 +206,7 @@ class _Options:
     safe_builds: bool
     safe_fills: bool
     dead_check: bool
+    decisions: bool
 
 
 class _Model:
@@ -209,6 +251,24 @@ class _Model:
         for ace in game.ace_pile_cards():
             self.cnt[ace] += 1
         self.home = [False] * len(self.card)
+        # the other copy of a card of rank 5 up (-1 if it is home already, or if
+        # the game has more than two packs: no ordering decision for those)
+        self.partner = [-1] * len(self.card)
+        first: dict[int, int] = {}
+        for i, c in enumerate(self.card):
+            if c >= 16 and self.copies == 2:
+                if c in first:
+                    self.partner[i] = first[c]
+                    self.partner[first[c]] = i
+                else:
+                    first[c] = i
+        # the instances that are bases of each row
+        self.base_mask = [0, 0, 0]
+        for i, c in enumerate(self.card):
+            if 1 <= c >> 2 <= 3:
+                self.base_mask[(c >> 2) - 1] |= 1 << i
+        self.waiting = 0  # instances that must wait for a rival (a mask)
+        self.log: list[int] = []  # ``waiting`` before each move played
 
     def _new(self, card: int, pile: int, row: int, col: int) -> int:
         i = len(self.card)
@@ -221,13 +281,32 @@ class _Model:
 
     @property
     def key(self) -> int:
-        return self.mask << 8 | self.deals
+        return (self.waiting << 128 | self.mask) << 8 | self.deals
 
     # -------------------------------------------------------------- play
 
     def play(self, move: _IMove) -> None:
         kind, i, j = move
-        if kind == _HOME:
+        waiting = self.waiting
+        self.log.append(waiting)
+        if waiting:
+            # a card home ends the wait of its rivals: the other copy of a card of
+            # rank 5 up, the other bases of a row
+            if kind == _HOME:
+                rank = self.card[i] >> 2
+                if 1 <= rank <= 3:
+                    waiting &= ~self.base_mask[rank - 1]
+                else:
+                    waiting &= ~(1 << i)
+                    if self.partner[i] >= 0:
+                        waiting &= ~(1 << self.partner[i])
+            elif kind == _SWAP:
+                waiting &= ~self.base_mask[(self.card[i] >> 2) - 1]
+                waiting &= ~self.base_mask[(self.card[j] >> 2) - 1]
+            self.waiting = waiting
+        if kind == _WAIT:
+            self.waiting = waiting | 1 << i
+        elif kind == _HOME:
             card = self.card[i]
             r = self.row_of[i]
             if r >= 0:
@@ -248,7 +327,7 @@ class _Model:
             self.cnt[self.card[j]] += 1
             self.home[i] = self.home[j] = True
             self.mask ^= (1 << i) | (1 << j)
-        else:
+        elif kind == _DEAL:
             n = min(len(self.res), len(self.stock) - self.dealt)
             for k in range(n):
                 self.res[k].append(self.stock[self.dealt + k])
@@ -258,6 +337,7 @@ class _Model:
 
     def undo(self, move: _IMove) -> None:
         kind, i, j = move
+        self.waiting = self.log.pop()
         if kind == _HOME:
             card = self.card[i]
             r = self.row_of[i]
@@ -279,7 +359,7 @@ class _Model:
             self.cnt[self.card[j]] -= 1
             self.home[i] = self.home[j] = False
             self.mask ^= (1 << i) | (1 << j)
-        else:
+        elif kind == _DEAL:
             self.deals -= 1
             n = self.deal_sizes.pop()
             for k in range(n):
@@ -362,6 +442,47 @@ class _Model:
         b = rank << 2
         return spaces >= 4 * self.copies - cnt[b] - cnt[b + 1] - cnt[b + 2] - cnt[b + 3]
 
+    def decision(self, soon: list[int] | None) -> tuple[int, bool] | None:
+        """An instance whose order against its rivals the search should decide now.
+
+        ``(i, forced)``: ``i`` can go home now, is not yet ordered against its
+        rivals, and going home now is as good as any later time before them (see
+        "Ordering decisions" in the module docstring); ``forced`` if its rivals
+        all wait for it, so that it goes home now without a choice. None if
+        there is none.
+        """
+        card = self.card
+        cnt = self.cnt
+        waiting = self.waiting
+        deals = self.deals
+        empty = self.dealt >= len(self.stock)
+        cands = [p[-1] for p in self.res if p]
+        for r in range(3):
+            for i in self.mis[r]:
+                if 1 <= card[i] >> 2 <= 3 or empty:
+                    cands.append(i)
+        for i in cands:
+            if waiting >> i & 1 or (soon is not None and soon[i] > deals):
+                continue
+            c = card[i]
+            rank = c >> 2
+            if rank == 0:
+                continue
+            if rank <= 3:
+                t = rank - 1
+                if not self.sp[t] or self._fill_is_safe(rank):
+                    continue
+                rivals = self.base_mask[t] & self.mask & ~(1 << i)
+                return i, not rivals & ~waiting
+            slots = cnt[c - RANK_STEP3] - cnt[c]
+            if slots <= 0 or slots >= self.copies - cnt[c]:
+                continue
+            other = self.partner[i]
+            if other < 0 or self.home[other]:
+                continue
+            return i, bool(waiting >> other & 1)
+        return None
+
     def moves(self, soon: list[int] | None = None) -> list[_IMove]:
         """Legal moves, most promising first; the deal last.
 
@@ -373,8 +494,9 @@ class _Model:
         opens: list[_IMove] = []
         swaps: list[_IMove] = []
         deals = self.deals
+        waiting = self.waiting
         for i in self.available():
-            if not self.can_home(i) or (soon is not None and soon[i] > deals):
+            if waiting >> i & 1 or not self.can_home(i) or (soon is not None and soon[i] > deals):
                 continue
             move = (_HOME, i, -1)
             if self.row_of[i] >= 0:
@@ -394,6 +516,8 @@ class _Model:
                     cj = self.card[j]
                     if (cj >> 2) - 1 == a and cj not in seen:
                         if soon is not None and max(soon[i], soon[j]) > deals:
+                            continue
+                        if waiting >> i & 1 or waiting >> j & 1:
                             continue
                         seen.add(cj)
                         swaps.append((_SWAP, i, j))
@@ -576,6 +700,7 @@ def solve(
     safe_builds: bool = True,
     safe_fills: bool = True,
     dead_check: bool = True,
+    decisions: bool = True,
 ) -> Solution:
     """Search ``game`` (left unchanged) for a win within the budgets.
 
@@ -583,7 +708,7 @@ def solve(
     pruning; the verdict never depends on them, only the effort does.
     """
     start = time.perf_counter()
-    opts = _Options(safe_aces, safe_builds, safe_fills, dead_check)
+    opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions)
     search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, time.perf_counter() - start)
@@ -625,7 +750,14 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None) -> bool:
         else:
             ok = True
         if ok:
-            for move in model.moves(soon):
+            decide = model.decision(soon) if search.opts.decisions else None
+            if decide is None:
+                moves = model.moves(soon)
+            elif decide[1]:
+                moves = [(_HOME, decide[0], -1)]
+            else:
+                moves = [(_HOME, decide[0], -1), (_WAIT, decide[0], -1)]
+            for move in moves:
                 model.play(move)
                 line.append(move)
                 if _dfs(search, move[0] == _DEAL, soon):
@@ -645,6 +777,8 @@ def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...
     work = game.copy()
     out: list[Move] = []
     for kind, i, j in line:
+        if kind == _WAIT:
+            continue
         if kind == _DEAL:
             move = DEAL
         elif kind == _SWAP:

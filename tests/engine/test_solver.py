@@ -222,7 +222,7 @@ def late_positions(count: int) -> list[Game]:
 
 
 LATE = late_positions(400)
-SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check")
+SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check", "decisions")
 
 
 BUDGET = 5_000
