@@ -62,6 +62,11 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   copy, which space) that a real line might make otherwise, so the set does
   not depend on the order in which it is grown.
 
+- **Waiting cards** (see "Ordering decisions" below): in a node where a card
+  x of rank 5 up waits for its other copy y, the search asks only about
+  lines with x after y, so the closure there adds "x after y" (x joins only
+  once y has, and needs one more slot), as the probe below does.
+
 - **Ordering probe** (``closure(probe=True)``), run once at the root only (it
   costs a pair of fixpoint runs per card, milliseconds, too dear per node).
   The closure lets each of two copies x, y of a card (rank 5 up, neither home,
@@ -558,9 +563,16 @@ class _Model:
         bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
         # fill_by[row]: the first phase by which a base of the row not home now may be home
         fill_by = [cur, cur, cur]
+        # a card of rank 5 up that waits for its other copy goes home after it
+        after: dict[int, int] = {}
+        waiting = self.waiting
+        if waiting:
+            for i in pending:
+                if waiting >> i & 1 and card[i] >= 16 and self.partner[i] >= 0:
+                    after[i] = self.partner[i]
         prev: list[int] | None = None
         while True:
-            joined = self._fixpoint(arrive, above, last, pending, fill_by)
+            joined = self._fixpoint(arrive, above, last, pending, fill_by, after)
             if joined is None:
                 return None
             if joined == prev:
@@ -576,8 +588,9 @@ class _Model:
             pairs += [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
             for x, y in pairs:
                 if (
-                    self._fixpoint(arrive, above, last, pending, fill_by, (x, y)) is None
-                    and self._fixpoint(arrive, above, last, pending, fill_by, (y, x)) is None
+                    self._fixpoint(arrive, above, last, pending, fill_by, after | {x: y}) is None
+                    and self._fixpoint(arrive, above, last, pending, fill_by, after | {y: x})
+                    is None
                 ):
                     return None
         return joined
@@ -589,7 +602,7 @@ class _Model:
         last: int,
         pending: list[int],
         fill_by: list[int],
-        after: tuple[int, int] = (-1, -1),
+        after: dict[int, int],
     ) -> list[int] | None:
         """One run of the fixpoint: each instance's phase of joining, None if one never joins."""
         card = self.card
@@ -621,13 +634,13 @@ class _Model:
                     # a space of c's row)
                     same = 0
                     ups = above.get(i)
-                    if i == after[0]:
-                        if not inh[after[1]]:
+                    y = after.get(i, -1)
+                    if y >= 0:
+                        # i goes home after y, a copy of the same card
+                        if not inh[y]:
                             rest.append(i)
                             continue
-                        if (not ups or after[1] not in ups) and (
-                            card[after[1]] == c or (rank <= 3 and (card[after[1]] >> 2) == rank)
-                        ):
+                        if not ups or y not in ups:
                             same += 1
                     if ups:
                         blocked = False

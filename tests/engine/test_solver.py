@@ -117,6 +117,25 @@ def test_two_copies_competing_for_one_slot_are_both_tried() -> None:
     assert str(solution.line[0]) == "R2 A1"
 
 
+def test_two_bases_for_one_space_are_both_tried() -> None:
+    # One space in row A (A5) and two Twos for it. Filling it with R1's 2♠ loses:
+    # the 2♥ then needs the space the Q♦ misplaced in A6 would leave, and the Q♦
+    # needs the 9♦ under the 2♥. The 2♥ first wins. The ordering decision tries
+    # the 2♠ first, then makes it wait for another Two, which forces the 2♥.
+    position = board(
+        WON_ROWS | {"A5": "-", "A6": "QD", "B3": "3D6D"},
+        ["JS8S5S2S", "9D2H", "JH8H5H"],
+        aces=8,
+        stock="-",
+    )
+    game = Game.from_position(position)
+    for decisions in (True, False):
+        solution = solve(game, decisions=decisions)
+        assert solution.verdict is Verdict.WON
+        assert replays_to_a_win(game, solution)
+        assert str(solution.line[0]) == "R2 A5"
+
+
 def test_a_card_freeing_the_filler_may_need_the_card_that_leaves_the_space() -> None:
     # The 5♥ misplaced in A6 can go on the 2♥ in A2, but its space must be filled
     # before the deal, and the only 2♥ lies under an 8♥ that needs that very 5♥:
