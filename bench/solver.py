@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> None:
     n = len(args.deals)
     print(f"deals {args.deals.start}-{args.deals.stop - 1} ({n}), budget {args.budget:g} s")
     print(f"decided within 1 s:   {within_1s / n:.1%}")
-    print(f"decided within {args.budget:g} s: {(won + lost) / n:.1%}")
+    if args.budget != 1.0:
+        print(f"decided within {args.budget:g} s: {(won + lost) / n:.1%}")
     print(f"won {won}, unwinnable {lost}, unknown {n - won - lost}")
     print(f"nodes per second:     {nodes / elapsed:,.0f}")
     print(f"time per deal:        median {statistics.median(times):.3f} s, "
