@@ -634,7 +634,7 @@ class _Model:
                     # a space of c's row)
                     same = 0
                     ups = above.get(i)
-                    y = after.get(i, -1)
+                    y = after.get(i, -1) if after else -1
                     if y >= 0:
                         # i goes home after y, a copy of the same card
                         if not inh[y]:
