@@ -70,6 +70,7 @@ class Game:
     __slots__ = (
         "_aces",
         "_history",
+        "_legal",
         "_res_piles",
         "_reserve",
         "_row_piles",
@@ -101,6 +102,7 @@ class Game:
         self._stock: list[int] = list(reversed(stock))
         self._aces = aces
         self._history: list[tuple[Move, tuple[int, int, int, int, int, int, int]]] = []
+        self._legal: tuple[Move, ...] | None = None  # legal_moves() of this position, once asked
         self._row_piles = [
             Pile("row", i // self._width, i % self._width) for i in range(len(self._rows))
         ]
@@ -140,6 +142,7 @@ class Game:
         other._stock = list(self._stock)
         other._aces = self._aces
         other._history = list(self._history)
+        other._legal = self._legal
         other._row_piles = self._row_piles
         other._res_piles = self._res_piles
         return other
@@ -308,7 +311,13 @@ class Game:
 
         Order: Aces, builds, interchanges, fills, reserve moves, then the deal.
         An interchange is listed once, from the upper row to the lower.
+        The list is computed once per position (``play`` and ``undo`` forget it).
         """
+        if self._legal is None:
+            self._legal = tuple(self._generate())
+        return list(self._legal)
+
+    def _generate(self) -> list[Move]:
         w = self._width
         rows = self._rows
         row_piles = self._row_piles
@@ -525,6 +534,7 @@ class Game:
         """Play ``move``; raises ``IllegalMoveError`` (and changes nothing) if it is illegal."""
         kind = self._check(move)
         move = self.canonical(move)
+        self._legal = None
         refilled = 0
         if kind is MoveKind.DEAL:
             n = min(len(self._stock), len(self._reserve))
@@ -569,6 +579,7 @@ class Game:
         """Take back the last move and return it; IndexError at the deal."""
         if not self._history:
             raise IndexError("nothing to undo: this is the start of the game")
+        self._legal = None
         move, (tag, a, b, c, d, refilled, card) = self._history.pop()
         if tag == 0:
             for j in range(d - 1, -1, -1):
