@@ -2,11 +2,16 @@
 
     python bench/service.py [--users 1000] [--seconds 10] [--think 1.0] [--seed 1]
 
-Every simulated user plays random legal moves through ``GameService`` (it asks
-``move_choices`` and plays one of them; a stuck or won game is replaced by a
-new one). The database is a file in a temporary directory, with the store's
-own settings (WAL, ``synchronous=FULL``: every command is fsynced before it
-returns). Three runs, each ``--seconds`` long:
+Every simulated user plays random legal moves through ``GameService``: like a
+player looking at the board, it knows the position (it keeps its own engine
+copy of its game) and picks a random legal move, then sends it with
+``service.move``; a stuck or won game is replaced by a new one. One command
+is one service call that writes. With ``--ask-choices`` each move is preceded
+by a ``move_choices`` read, as a player using Discord's autocomplete would
+send (the pair then counts as one command). The database is a file in a
+temporary directory, with the store's own settings (WAL,
+``synchronous=FULL``: every command is fsynced before it returns).
+Three runs, each ``--seconds`` long:
 
 1. saturation: every user sends its next command as soon as the last one is
    answered. Gives the service's capacity in commands per second. Latency
@@ -44,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import GameService, GameView
 from bot.store import PRAGMAS, Store
-from engine import Status
+from engine import Game, Status, parse_move
 
 
 @dataclass
@@ -59,16 +64,37 @@ class Tally:
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+ASK_CHOICES = False  # --ask-choices
+WHAT_A_COMMAND_IS = "a move or a new game"
+
+
 async def command(
-    service: GameService, user_id: int, view: GameView, rng: random.Random, tally: Tally
+    service: GameService,
+    user_id: int,
+    view: GameView,
+    rng: random.Random,
+    tally: Tally,
+    boards: dict[int, Game],
 ) -> GameView:
-    """One player command: a random legal move, or a new game when this one is over."""
+    """One player command: a random legal move, or a new game when this one is over.
+
+    ``boards`` holds each player's own copy of their game (what they see).
+    """
+    board = boards[user_id]
     start = time.perf_counter()
     if view.finished or view.status is not Status.PLAYING:
-        view = await service.new_game(user_id, 1, rng.randint(1, 10**9))
-    else:
+        deal = rng.randint(1, 10**9)
+        view = await service.new_game(user_id, 1, deal)
+        board = boards[user_id] = Game.new(deal)
+    elif ASK_CHOICES:
         choices = await service.move_choices(user_id, limit=100)
-        view = await service.move(user_id, rng.choice(choices).text, view.version)
+        text = rng.choice(choices).text
+        view = await service.move(user_id, text, view.version)
+        board.play(parse_move(board, text))
+    else:
+        move = rng.choice(board.legal_moves())
+        view = await service.move(user_id, str(move), view.version)
+        board.play(move)
     tally.latencies.append(time.perf_counter() - start)
     tally.commands += 1
     return view
@@ -77,6 +103,7 @@ async def command(
 async def play(
     service: GameService,
     views: dict[int, GameView],
+    boards: dict[int, Game],
     seconds: float,
     think: float,
     seed: int,
@@ -89,7 +116,9 @@ async def play(
         if think:
             await asyncio.sleep(rng.uniform(0, think))  # don't all start in step
         while time.perf_counter() < deadline:
-            views[user_id] = await command(service, user_id, views[user_id], rng, tally)
+            views[user_id] = await command(
+                service, user_id, views[user_id], rng, tally, boards
+            )
             if think:
                 pause = rng.expovariate(1 / think)
                 if time.perf_counter() + pause >= deadline:
@@ -150,16 +179,17 @@ async def main(users: int, seconds: float, think: float, seed: int) -> None:
         views = {
             u: await service.new_game(u, 1, rng.randint(1, 10**9)) for u in range(1, users + 1)
         }
+        boards = {u: Game.new(view.deal_number) for u, view in views.items()}
         # The disk's fsync rate drifts: measure the plain write just before and just after
         # the saturation run, and compare with their mean.
         plain_path = Path(tmp) / "plain.db"
         sample_moves = "R3 A5;" * 8  # about the average stored move list
         plain_before = await plain_writes(plain_path, users, seconds / 2, sample_moves)
-        saturated, elapsed = await play(service, views, seconds, 0.0, seed)
+        saturated, elapsed = await play(service, views, boards, seconds, 0.0, seed)
         capacity = saturated.commands / elapsed
         plain_after = await plain_writes(plain_path, users, seconds / 2, sample_moves)
         plain = (plain_before + plain_after) / 2
-        paced, paced_elapsed = await play(service, views, seconds, think, seed + 1)
+        paced, paced_elapsed = await play(service, views, boards, seconds, think, seed + 1)
 
         conn = store.connection
         await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -183,7 +213,7 @@ async def main(users: int, seconds: float, think: float, seed: int) -> None:
     )
     print(
         f"saturation: {saturated.commands} commands in {elapsed:.1f} s"
-        f" = {capacity:,.0f} commands/s (each a move_choices read + a move, or a new game)"
+        f" = {capacity:,.0f} commands/s (each {WHAT_A_COMMAND_IS})"
     )
     print(
         f"  latency at saturation (queueing for one disk): p50 {ms(saturated.percentile(50))},"
@@ -221,7 +251,16 @@ if __name__ == "__main__":
         default=None,
         help="sys.setswitchinterval in ms (default: Python's 5 ms)",
     )
+    parser.add_argument(
+        "--ask-choices",
+        action="store_true",
+        help="before each move, also read move_choices (as Discord's autocomplete does)",
+    )
     args = parser.parse_args()
+    ASK_CHOICES = args.ask_choices
+    WHAT_A_COMMAND_IS = (
+        "a move_choices read + a move, or a new game" if ASK_CHOICES else "a move or a new game"
+    )
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval / 1000)
     asyncio.run(main(args.users, args.seconds, args.think, args.seed))
