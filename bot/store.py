@@ -913,11 +913,7 @@ class Store:
             f"FROM finished_games WHERE {where} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
         )
 
-        def read(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
-            total = int(conn.execute(count_sql, args).fetchone()[0])
-            return total, conn.execute(rows_sql, (*args, limit, offset)).fetchall()
-
-        total, rows = await self._run(read)
+        total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [
             DailyResult(
                 user_id=_int(r[0], "user_id"),
@@ -932,6 +928,17 @@ class Store:
             )
             for r in rows
         ]
+
+    async def _page(
+        self, count_sql: str, rows_sql: str, args: tuple[object, ...], limit: int, offset: int
+    ) -> tuple[int, list[Any]]:
+        """(total rows, one page) in one trip; ``rows_sql`` ends in LIMIT ? OFFSET ?."""
+
+        def read(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
+            total = int(conn.execute(count_sql, args).fetchone()[0])
+            return total, conn.execute(rows_sql, (*args, limit, offset)).fetchall()
+
+        return await self._run(read)
 
     async def all_time_board(
         self, guild_id: int | None, offset: int, limit: int
@@ -961,11 +968,7 @@ class Store:
             )
             args = (guild_id,)
 
-        def read(conn: sqlite3.Connection) -> tuple[int, list[Any]]:
-            total = int(conn.execute(count_sql, args).fetchone()[0])
-            return total, conn.execute(rows_sql, (*args, limit, offset)).fetchall()
-
-        total, rows = await self._run(read)
+        total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [
             Totals(
                 user_id=_int(r[0], "user_id"),
