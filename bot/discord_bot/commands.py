@@ -27,15 +27,13 @@ from engine import MAX_DEAL, MIN_DEAL
 from ..service import GameService, GameView, MoveChoice, ServiceError
 from .embeds import (
     clip,
-    error_embed,
     help_embed,
-    hint_embed,
     rules_embed,
     settings_embed,
     stats_embed,
 )
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
-from .replies import NO_PINGS, Interaction, send_error, send_private, within_deadline
+from .replies import Interaction, send_error, send_hint, send_private, within_deadline
 from .views import UNEXPECTED, send_board
 
 log = logging.getLogger(__name__)
@@ -253,15 +251,7 @@ class ReelCommands(app_commands.Group):
         name="hint", description="Suggest your next move (a daily with a hint is marked assisted)"
     )
     async def hint(self, interaction: Interaction) -> None:
-        # The solver may take about a second: defer at once, privately, then fill it in.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            answer = await self.service.hint(interaction.user.id)
-        except ServiceError as exc:
-            embed = error_embed(exc.message)
-        else:
-            embed = hint_embed(answer)
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+        await send_hint(interaction, interaction.user.id)
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:

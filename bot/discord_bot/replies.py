@@ -7,6 +7,8 @@ service is fast, but a slow disk must not cost a player their click:
 slash command, a deferred update for a button). The reply helpers here and in
 ``views`` then answer through whichever path is still open. Every message
 goes out with ``NO_PINGS``: names are shown as mentions, which must never ping.
+A hint (``/reel hint`` and the board's Hint button) is the exception to
+waiting: the solver thinks for about a second, so ``send_hint`` defers at once.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any, Final, TypeVar
 
 import discord
 
-from ..service import GameService
-from .embeds import error_embed
+from ..service import GameService, ServiceError, StaleVersionError
+from .embeds import error_embed, hint_embed
 
 T = TypeVar("T")
 
@@ -30,6 +32,10 @@ Interaction = discord.Interaction[discord.Client]
 
 NO_PINGS: Final = discord.AllowedMentions.none()
 """Sent with every message: a mention shows a name and pings nobody."""
+
+HINT_STALE: Final = (
+    "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
+)
 
 DEFAULT_PAGE_SIZE: Final = 10
 """Rows on a leaderboard page, unless the bot was built with another page size."""
@@ -61,20 +67,51 @@ async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]
     return await task
 
 
-async def send_private(interaction: Interaction, embed: discord.Embed) -> None:
-    """Answer only the person who asked (an ephemeral message)."""
+async def send_private(
+    interaction: Interaction, embed: discord.Embed, view: discord.ui.View | None = None
+) -> None:
+    """Answer only the person who asked (an ephemeral message), with buttons if ``view``."""
+    extra: dict[str, Any] = {} if view is None else {"view": view}
     if not interaction.response.is_done():
         await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra
         )
         return
     if interaction.type is discord.InteractionType.application_command:
         # A deferred slash command shows a public "thinking" message: drop it first.
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
-    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
 
 
 async def send_error(interaction: Interaction, message: str) -> None:
     """A refusal or an error, shown only to the person who asked."""
     await send_private(interaction, error_embed(message))
+
+
+async def hint_answer(
+    service: GameService, user_id: int, expected_version: int | None = None
+) -> discord.Embed:
+    """The hint for ``user_id``'s game as an embed, or the refusal; the game is marked assisted.
+
+    ``expected_version``: the board's version (a button); a game that changed
+    since gets no hint and is not marked.
+    """
+    try:
+        answer = await service.hint(user_id, expected_version)
+    except StaleVersionError:
+        return error_embed(HINT_STALE)
+    except ServiceError as exc:
+        return error_embed(exc.message)
+    return hint_embed(answer)
+
+
+async def send_hint(
+    interaction: Interaction, user_id: int, expected_version: int | None = None
+) -> None:
+    """Answer with the hint privately: defer at once (the solver may think for about a
+    second), then fill in the "thinking" message (``hint_answer``)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    embed = await hint_answer(service_of(interaction), user_id, expected_version)
+    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)

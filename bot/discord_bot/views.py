@@ -7,6 +7,13 @@ knows what an old message's button means. A click by anyone but the owner is
 refused privately. A click on an out-of-date board (its version is not the
 game's) applies nothing: the service raises ``StaleVersionError``, the board is
 redrawn as the game now stands, and the player is told why.
+
+The row holds at most five buttons (Discord's limit a row): Deal, Undo, Auto,
+Refresh, then Hint while the game is in play or New game once it is not.
+Hint answers privately, like ``/reel hint`` (``replies.send_hint``). In a
+scored daily not yet marked assisted, it first warns privately that a hint
+marks the daily assisted on the leaderboard, with a "Show the hint anyway"
+button (action ``hint-yes``); that button turns the warning into the hint.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ from .embeds import board_embed, info_embed
 from .replies import (
     NO_PINGS,
     Interaction,
+    hint_answer,
     send_error,
+    send_hint,
     send_private,
     service_of,
     within_deadline,
@@ -33,7 +42,7 @@ from .replies import (
 
 log = logging.getLogger(__name__)
 
-Action = Literal["deal", "undo", "auto", "refresh", "new"]
+Action = Literal["deal", "undo", "auto", "refresh", "new", "hint", "hint-yes"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 
 CUSTOM_ID_PREFIX: Final = "reel"
@@ -49,6 +58,10 @@ STALE_BOARD: Final = (
     "click again if you still want to."
 )
 UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
+HINT_WARNING: Final = (
+    "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
+    "and that can't be undone. Do you still want one?"
+)
 ABANDON_GUARD: Final = (
     "You have a newer game in progress, so no new game was started. "
     "This board now shows it; use /reel new to start another on purpose."
@@ -60,6 +73,8 @@ _LABELS: Final[dict[Action, str]] = {
     "auto": "Auto",
     "refresh": "Refresh",
     "new": "New game",
+    "hint": "Hint",
+    "hint-yes": "Show the hint anyway",
 }
 _STYLES: Final[dict[Action, discord.ButtonStyle]] = {
     "deal": discord.ButtonStyle.primary,
@@ -67,6 +82,8 @@ _STYLES: Final[dict[Action, discord.ButtonStyle]] = {
     "auto": discord.ButtonStyle.success,
     "refresh": discord.ButtonStyle.secondary,
     "new": discord.ButtonStyle.success,
+    "hint": discord.ButtonStyle.secondary,
+    "hint-yes": discord.ButtonStyle.danger,
 }
 
 
@@ -136,7 +153,8 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
 
 
 def board_view(view: GameView) -> discord.ui.View:
-    """The buttons for a board: each disabled when it can't act; New game once the game is over."""
+    """The buttons for a board, one row: each disabled when it can't act; the last is Hint
+    while the game is in play, New game once it is over or stuck."""
     finished = view.finished
     uid, ver = view.user_id, view.version
     deal_label = f"Deal ({view.deals_left} left)" if view.deals_left else "Deal"
@@ -149,7 +167,21 @@ def board_view(view: GameView) -> discord.ui.View:
     buttons.add_item(BoardButton("refresh", uid, ver, disabled=finished))
     if finished or view.status is not Status.PLAYING:
         buttons.add_item(BoardButton("new", uid, ver))
+    else:
+        buttons.add_item(BoardButton("hint", uid, ver))
     return buttons
+
+
+def hint_warning_view(view: GameView) -> discord.ui.View:
+    """The one button under the private warning that a hint marks the daily assisted."""
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(BoardButton("hint-yes", view.user_id, view.version))
+    return buttons
+
+
+def hint_marks_assisted(view: GameView) -> bool:
+    """Whether a hint now would newly mark a scored daily as assisted on the leaderboard."""
+    return view.daily_date is not None and view.scored and not view.assisted
 
 
 async def send_board(interaction: Interaction, view: GameView) -> None:
@@ -184,6 +216,12 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
         await send_error(interaction, NOT_YOUR_GAME)
         return
     service = service_of(interaction)
+    if action == "hint":
+        await _hint(interaction, service, owner, version)
+        return
+    if action == "hint-yes":
+        await _hint_confirmed(interaction, service, owner, version)
+        return
     view: GameView | None
     try:
         if action == "refresh":
@@ -205,6 +243,34 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
         await _show_current(interaction, service, owner, ABANDON_GUARD)
         return
     await update_board(interaction, view)
+
+
+async def _hint(interaction: Interaction, service: GameService, owner: int, version: int) -> None:
+    """Hint under a board: refused like any button on an out-of-date board; in a scored
+    daily not yet assisted, a warning first; else the hint, as ``/reel hint`` gives it."""
+    try:
+        current = await within_deadline(interaction, service.show(owner))
+    except ServiceError as exc:
+        await send_error(interaction, exc.message)
+        return
+    if current.version != version:
+        await _redraw(interaction, current, STALE_BOARD)
+        return
+    if hint_marks_assisted(current):
+        await send_private(interaction, info_embed(HINT_WARNING), hint_warning_view(current))
+        return
+    await send_hint(interaction, owner, version)
+
+
+async def _hint_confirmed(
+    interaction: Interaction, service: GameService, owner: int, version: int
+) -> None:
+    """The warning's "Show the hint anyway": the warning becomes the hint (or the refusal,
+    if the game changed since) and loses its button."""
+    # The solver may think for about a second: acknowledge the click at once.
+    await interaction.response.defer()
+    embed = await hint_answer(service, owner, version)
+    await interaction.edit_original_response(embed=embed, view=None, allowed_mentions=NO_PINGS)
 
 
 async def _new_game(
@@ -230,5 +296,9 @@ async def _show_current(
     except ServiceError as exc:
         await send_error(interaction, exc.message)
         return
+    await _redraw(interaction, current, notice)
+
+
+async def _redraw(interaction: Interaction, current: GameView, notice: str) -> None:
     await update_board(interaction, current)
     await send_private(interaction, info_embed(notice))

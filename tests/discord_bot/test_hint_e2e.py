@@ -1,5 +1,6 @@
-"""End-to-end tests of ``/reel hint`` on the fake Discord: a private answer after a private
-defer, the solver run in the service's process pool, and the assisted note for a daily."""
+"""End-to-end tests of ``/reel hint`` and the board's Hint button on the fake Discord: a private
+answer after a private defer, the solver run in the service's process pool, the assisted note
+for a daily (and the button's warning before it marks one), and the button's refusals."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from typing import Any
 
 import discord
 import pytest
-from fake_discord import DEFERRED_CHANNEL_MESSAGE, FakeDiscord, FakeMessage
+from fake_discord import (
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    FakeMessage,
+    InteractionResult,
+)
 
 from bot.discord_bot.app import create_bot
 from bot.service import GameService
@@ -90,3 +99,126 @@ async def test_reel_hint_without_a_game_says_how_to_start_one(
 ) -> None:
     message = await private_hint(fake_discord, "alice")
     assert "You have no game in progress" in text(message)
+
+
+# --------------------------------------------------------------------------- the Hint button
+
+
+def hint_button(board: FakeMessage) -> str:
+    [custom_id] = [c for c in board.custom_ids if c.startswith("reel:hint:")]
+    return custom_id
+
+
+async def press_hint(fake: FakeDiscord, name: str, board: FakeMessage) -> InteractionResult:
+    return await fake.click(fake.user(name), board, hint_button(board))
+
+
+async def hinted_privately(result: InteractionResult) -> FakeMessage:
+    """The hint a Hint press answered with: deferred at once, privately, then filled in."""
+    assert result.callback_type == DEFERRED_CHANNEL_MESSAGE
+    message = await result.wait_message()
+    assert message.ephemeral and not message.buttons, message.to_dict()
+    assert not result.edited  # the board itself is left as it was
+    return message
+
+
+def embed_of(message: FakeMessage) -> dict[str, Any]:
+    assert message.embed is not None
+    return {k: message.embed.get(k) for k in ("title", "description", "fields", "footer")}
+
+
+async def test_the_hint_button_gives_its_owner_the_same_private_hint_as_reel_hint(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await (
+        await fake.slash(alice, "reel", sub="new", options={"deal": "16"})
+    ).wait_message()
+    before = await service.show(alice.id)
+    assert not before.assisted
+
+    pressed = await hinted_privately(await press_hint(fake, "alice", board))
+    assert pressed.embed is not None and pressed.embed["title"] == "💡 Hint: a winning line"
+    after = await service.show(alice.id)
+    assert after.assisted and after.version == before.version  # nothing played
+    # Exactly what /reel hint says of the same position.
+    asked = await private_hint(fake, "alice")
+    assert embed_of(pressed) == embed_of(asked)
+    # The board's buttons still work (the version did not change).
+    dealt = await fake.click(alice, board, label="Deal (9 left)")
+    assert dealt.callback_type == UPDATE_MESSAGE and dealt.edited
+
+
+async def test_the_hint_button_refuses_anyone_but_the_owner(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await (await fake.slash(alice, "reel", sub="daily")).wait_message()
+    before = await service.show(alice.id)
+
+    click = await press_hint(fake, "bob", board)
+    assert click.callback_type == CHANNEL_MESSAGE
+    refusal = await click.wait_message()
+    assert refusal.ephemeral and "This is not your game" in text(refusal)
+    assert not click.edited
+    assert await service.show(alice.id) == before  # not marked assisted
+
+
+async def test_the_hint_button_on_an_out_of_date_board_gives_no_hint_and_redraws_it(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    old = await (await fake.slash(alice, "reel", sub="new", options={"deal": "16"})).wait_message()
+    old_hint = hint_button(old)
+    newer = await (await fake.slash(alice, "reel", sub="deal")).wait_message()
+
+    click = await press_hint(fake, "alice", old)
+    assert click.callback_type == UPDATE_MESSAGE and click.edited
+    [notice] = await click.wait_followups()
+    assert notice.ephemeral and "out of date" in text(notice)
+    assert not (await service.show(alice.id)).assisted
+    assert hint_button(old) == hint_button(newer) != old_hint  # redrawn as it stands
+
+
+async def test_the_hint_button_in_a_scored_daily_warns_before_marking_it_assisted(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await (await fake.slash(alice, "reel", sub="daily")).wait_message()
+
+    click = await press_hint(fake, "alice", board)
+    assert click.callback_type == CHANNEL_MESSAGE
+    warning = await click.wait_message()
+    assert warning.ephemeral and "marks this daily as assisted" in text(warning)
+    assert not (await service.show(alice.id)).assisted  # a warning only
+
+    confirm = await fake.click(alice, warning, label="Show the hint anyway")
+    assert confirm.callback_type == DEFERRED_UPDATE_MESSAGE  # at once: the solver may think
+    hint = await confirm.wait_message()
+    assert hint.id == warning.id and not hint.buttons  # the warning became the hint
+    assert hint.embed is not None and str(hint.embed["title"]).startswith("💡 Hint")
+    assert "This daily is now marked as assisted on the leaderboard." in text(hint)
+    assert (await service.show(alice.id)).assisted
+
+    # Marked already: the next press hints without asking again.
+    again = await hinted_privately(await press_hint(fake, "alice", board))
+    assert "This daily is now marked as assisted on the leaderboard." in text(again)
+
+
+async def test_the_warnings_button_after_the_game_moved_on_gives_no_hint(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await (await fake.slash(alice, "reel", sub="daily")).wait_message()
+    warning = await (await press_hint(fake, "alice", board)).wait_message()
+    await (await fake.slash(alice, "reel", sub="deal")).wait_message()
+
+    confirm = await fake.click(alice, warning, label="Show the hint anyway")
+    refusal = await confirm.wait_message()
+    assert "Your game changed" in text(refusal) and not refusal.buttons
+    assert not (await service.show(alice.id)).assisted

@@ -37,6 +37,8 @@ from bot.discord_bot.views import (
     CUSTOM_ID_LIMIT,
     BoardButton,
     board_view,
+    hint_marks_assisted,
+    hint_warning_view,
     make_custom_id,
     parse_custom_id,
 )
@@ -119,9 +121,10 @@ async def test_a_clicked_button_is_rebuilt_from_its_custom_id_alone() -> None:
 # --------------------------------------------------------------- board_view
 
 
-def test_a_board_has_deal_undo_auto_refresh_in_order() -> None:
+def test_a_board_in_play_has_deal_undo_auto_refresh_hint_in_order() -> None:
     view = board_view(make_view())
-    assert [b.action for b in buttons_of(view).values()] == ["deal", "undo", "auto", "refresh"]
+    actions = [b.action for b in buttons_of(view).values()]
+    assert actions == ["deal", "undo", "auto", "refresh", "hint"]
     assert view.timeout is None
     assert view.is_persistent()
 
@@ -133,7 +136,13 @@ def test_buttons_carry_the_owner_and_the_version() -> None:
 
 def test_labels() -> None:
     labels = {a: b.item.label for a, b in buttons_of(board_view(make_view(deals_left=3))).items()}
-    assert labels == {"deal": "Deal (3 left)", "undo": "Undo", "auto": "Auto", "refresh": "Refresh"}
+    assert labels == {
+        "deal": "Deal (3 left)",
+        "undo": "Undo",
+        "auto": "Auto",
+        "refresh": "Refresh",
+        "hint": "Hint",
+    }
     no_stock = buttons_of(board_view(make_view(deals_left=0, can_deal=False)))
     assert no_stock["deal"].item.label == "Deal"
 
@@ -144,6 +153,7 @@ def test_all_enabled_when_all_can_act() -> None:
         "undo": True,
         "auto": True,
         "refresh": True,
+        "hint": True,
     }
 
 
@@ -172,15 +182,48 @@ def test_new_game_is_offered_only_when_the_game_is_over() -> None:
     assert new.item.label == "New game"
 
 
-def test_components_keep_within_discord_limits() -> None:
-    view = board_view(make_view(status=Status.STUCK, user_id=MAX_SNOWFLAKE, version=10**15))
+@pytest.mark.parametrize(
+    ("status", "finished"), [(Status.STUCK, False), (Status.WON, True), (Status.PLAYING, True)]
+)
+def test_hint_is_offered_only_while_the_game_is_in_play(status: Status, finished: bool) -> None:
+    assert "hint" not in state(board_view(make_view(status=status, finished=finished)))
+
+
+@pytest.mark.parametrize(
+    ("status", "finished"), [(Status.PLAYING, False), (Status.STUCK, False), (Status.WON, True)]
+)
+def test_components_keep_within_discord_limits(status: Status, finished: bool) -> None:
+    view = board_view(
+        make_view(status=status, finished=finished, user_id=MAX_SNOWFLAKE, version=10**15)
+    )
     rows = view.to_components()
-    assert 1 <= len(rows) <= 5
+    assert len(rows) == 1  # one row of five: Discord allows five buttons a row
     for row in rows:
         assert len(row["components"]) <= 5
         for component in row["components"]:
             assert 1 <= len(component["custom_id"]) <= CUSTOM_ID_LIMIT
             assert len(component["label"]) <= 80
+
+
+@pytest.mark.parametrize(
+    ("changes", "marks"),
+    [
+        ({"daily_date": date(2026, 11, 29)}, True),
+        ({"daily_date": date(2026, 11, 29), "assisted": True}, False),  # marked already
+        ({"daily_date": date(2026, 11, 29), "scored": False}, False),  # an unscored replay
+        ({}, False),  # not a daily
+    ],
+)
+def test_a_hint_warns_only_when_it_would_newly_mark_a_scored_daily(
+    changes: dict[str, object], marks: bool
+) -> None:
+    assert hint_marks_assisted(make_view(**changes)) is marks
+
+
+def test_the_warning_offers_one_button_for_the_same_owner_and_version() -> None:
+    [button] = buttons_of(hint_warning_view(make_view(user_id=777, version=31))).values()
+    assert parse_custom_id(button.custom_id) == ("hint-yes", 777, 31)
+    assert button.item.label == "Show the hint anyway" and not button.item.disabled
 
 
 # --------------------------------------------------------------- commands
