@@ -1,19 +1,26 @@
-"""Shared fixtures for the bot tests: a store on a fresh file, a service with a fake clock."""
+"""Shared fixtures for the bot tests: a store on a fresh file, a service with a fake clock.
+
+(The daily's proof search is skipped for every test by ``quick_daily_search`` in
+tests/conftest.py; ask for ``real_daily_search`` to run it.)
+"""
 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.daily import DailyDeal, daily_start_number
 from bot.service import GameService
 from bot.store import Store
 
-_REAL_FIND_DAILY = GameService._find_daily
+# Tests run with --import-mode=importlib: make `import known_win` work from test files.
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
 
 
 class FakeClock:
@@ -53,22 +60,3 @@ async def service(store: Store, clock: FakeClock) -> AsyncIterator[GameService]:
     service = GameService(store, clock=clock, rng=random.Random(7))
     yield service
     await service.close()
-
-
-async def _quick_daily(self: GameService, day: date) -> DailyDeal:
-    """The daily without the proof search: the date's starting number, unproven."""
-    return DailyDeal(day, daily_start_number(day), None, None)
-
-
-@pytest.fixture(autouse=True)
-def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every service in these tests skips the daily's proof search (about a second a date,
-    in a worker process): the daily is the date's starting number, with no par. Tests of the
-    real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
-    monkeypatch.setattr(GameService, "_find_daily", _quick_daily)
-
-
-@pytest.fixture
-def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
-    monkeypatch.setattr(GameService, "_find_daily", _REAL_FIND_DAILY)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 
 from bot.daily import DailyDeal, daily_start_number, next_daily_start, share_text, streaks, utc_date
 from bot.service import (
@@ -22,21 +23,8 @@ from bot.service import (
 from bot.store import Store
 from engine import Game, Status, render
 
-# Deal 28 and a line that wins it: the same as in test_service.py, checked there
-# against the engine (test_the_winning_line_wins_on_the_engine) and here again
-# by the service itself, which records a win only when the engine says WON.
-WINNING_DEAL = 28
-WINNING_TEXT = (
-    "R6 ACE;B5 ACE;R8 A1;R2 B5;deal;A7 ACE;R1 B5;R6 C1;R2 A7;deal;B6 ACE;B2 A7;R2 B2;A3 B6;"
-    "C8 B6;R3 A3;R3 A3;R1 A3;R4 C8;deal;R4 C1;R1 C1;R7 B1;R1 B1;deal;R1 ACE;R2 C3;R5 B1;"
-    "R7 A7;A6 A7;R2 A6;R8 A6;deal;R6 A6;R7 B5;deal;R3 ACE;R7 ACE;R1 B6;deal;R8 ACE;R3 B5;"
-    "B3 B2;C2 B2;R7 B2;R1 B3;C5 B3;R1 B3;A4 B3;R2 A4;R4 C2;R5 C5;R5 C2;R5 C5;R5 B6;deal;"
-    "R2 C8;R3 C3;R5 A1;A2 C3;B7 C2;R3 C2;R7 B7;C4 A2;R4 C4;R4 B7;A5 B7;C7 C4;R5 A5;R5 C5;"
-    "R3 C5;R8 C7;R8 A1;R8 A5;deal;R1 A2;R4 C8;R5 A2;R4 A2;R6 A5;R8 C4;A8 C7;R4 C7;B4 C8;"
-    "R7 B4;R5 B4;R6 B4;R6 A5;R7 C4;R7 A3;B8 B4;R2 B8;R2 B8;R8 B8;R3 B8;R8 A4;R4 A4;R2 A4;"
-    "R4 A6;C6 A8;R1 A8;R3 A8;R8 A8;R6 C6;R6 B7;R6 C7;R6 C6;R3 C6;R7 C6"
-)
-WINNING_LINE = WINNING_TEXT.split(";")
+# Dailies deal 28 (``winnable_dailies``) to be won by its known line: the service
+# itself checks that line again, as it records a win only when the engine says WON.
 
 ALICE, BOB, CAROL, DAVE, ERIN = 101, 102, 103, 104, 105
 GUILD, OTHER_GUILD = 555, 666

@@ -1,9 +1,12 @@
 """Fixtures for end-to-end Discord tests: a fake Discord, and real bots started against it.
 
-``fake_discord`` starts the fake on 127.0.0.1, points discord.py at it, and at teardown
-fails the test if the bot broke any of Discord's rules. ``start_bot`` starts a given
-bot object (``await start_bot(bot)`` returns once it is ready) and closes every bot it
-started at teardown, before the fake stops.
+``fake_discord`` (also ``fake``) starts the fake on 127.0.0.1, points discord.py at it,
+and at teardown fails the test if the bot broke any of Discord's rules. ``start_bot``
+starts a given bot object (``await start_bot(bot)`` returns once it is ready) and closes
+every bot it started at teardown, before the fake stops. ``launch`` builds the Reel bot
+itself over a store and service on ``tmp_path`` and starts it; its service reads the
+``clock`` fixture and its leaderboards show ``page_size`` rows (a test module overrides
+either fixture where it needs another).
 """
 
 from __future__ import annotations
@@ -11,23 +14,23 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import date
 from pathlib import Path
 
 import discord
 import pytest
 
-# Tests run with --import-mode=importlib: make `import fake_discord` work from test files.
+# Tests run with --import-mode=importlib: make `import fake_discord` (and `harness`) work.
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 from fake_discord import FakeDiscord  # noqa: E402
+from harness import Clock, Launch, Running  # noqa: E402
 
-from bot.daily import DailyDeal, daily_start_number  # noqa: E402
+from bot.discord_bot.app import create_bot  # noqa: E402
+from bot.discord_bot.replies import DEFAULT_PAGE_SIZE  # noqa: E402
 from bot.service import GameService  # noqa: E402
-
-_REAL_FIND_DAILY = GameService._find_daily
+from bot.store import Store  # noqa: E402
 
 StartBot = Callable[..., Awaitable[discord.Client]]
 
@@ -53,20 +56,55 @@ async def start_bot(fake_discord: FakeDiscord) -> AsyncIterator[StartBot]:
         yield start
 
 
-async def _quick_daily(self: GameService, day: date) -> DailyDeal:
-    """The daily without the proof search: the date's starting number, unproven."""
-    return DailyDeal(day, daily_start_number(day), None, None)
-
-
-@pytest.fixture(autouse=True)
-def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every service in these tests skips the daily's proof search (about a second a date,
-    in a worker process): the daily is the date's starting number, with no par. Tests of the
-    real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
-    monkeypatch.setattr(GameService, "_find_daily", _quick_daily)
+@pytest.fixture
+def fake(fake_discord: FakeDiscord) -> FakeDiscord:
+    return fake_discord
 
 
 @pytest.fixture
-def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
-    monkeypatch.setattr(GameService, "_find_daily", _REAL_FIND_DAILY)
+def clock() -> Clock:
+    """The clock of the services ``launch`` starts: 09:30 UTC on 2026-11-29, standing still."""
+    return Clock()
+
+
+@pytest.fixture
+def page_size() -> int:
+    """Rows on a leaderboard page of the bots ``launch`` starts."""
+    return DEFAULT_PAGE_SIZE
+
+
+@pytest.fixture
+async def launch(
+    fake_discord: FakeDiscord, start_bot: StartBot, tmp_path: Path, clock: Clock, page_size: int
+) -> AsyncIterator[Launch]:
+    """``await launch()``: a new Store, GameService and bot on ``tmp_path/reel.db``, started.
+
+    ``db`` names another database file (or the same one again, for a restart).
+    ``sync_global=True`` also publishes the commands globally (``reel bot --sync-global``),
+    which DMs need: commands synced to the development server show only there.
+
+    Every bot is closed before its service (and store) at teardown.
+    """
+    started: list[Running] = []
+
+    async def start(db: Path | None = None, *, sync_global: bool = False) -> Running:
+        store = await Store.open(db or tmp_path / "reel.db")
+        service = GameService(store, clock=clock)
+        bot = create_bot(
+            service,
+            dev_guild_id=fake_discord.guild.id,
+            sync_global=sync_global,
+            leaderboard_page_size=page_size,
+            guild_ready_timeout=0.1,
+        )
+        running = Running(bot, service, store)
+        started.append(running)
+        await start_bot(bot)
+        return running
+
+    yield start
+    for running in started:
+        if not running.bot.is_closed():
+            await running.bot.close()
+    for running in started:
+        await running.service.close()

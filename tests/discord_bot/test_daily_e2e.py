@@ -1,7 +1,7 @@
 """End-to-end tests of the daily challenge, the leaderboards and the stats, on the fake Discord.
 
 The real bot plays over a real service and SQLite file whose clock the test
-sets (``GameService(store, clock=...)``), so "today" is a known date. Players
+sets (the ``clock`` fixture of conftest.py), so "today" is a known date. Players
 act through slash commands and buttons; what the bot posted is read back from
 the fake's message store. Leaderboards use pages of two rows, so a handful of
 players gives several pages to click through.
@@ -10,13 +10,9 @@ players gives several pages to click through.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
+from datetime import UTC, date, datetime
 from typing import Any
 
-import discord
 import pytest
 from fake_discord import (
     CHANNEL_MESSAGE,
@@ -26,80 +22,21 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
+from harness import START, Clock, Launch, description, footer
 
 from bot.daily import daily_start_number
-from bot.discord_bot.app import create_bot
 from bot.discord_bot.commands import SERVER_SCOPE_IN_DM
 from bot.service import GameService, GameView
-from bot.store import Store
 
-DAY = date(2026, 11, 29)
+DAY = START.date()  # "today" on the ``clock`` fixture
 NEXT_MIDNIGHT = datetime(2026, 11, 30, tzinfo=UTC)
 PAGE_SIZE = 2
 NO_PINGS = {"parse": []}
 
 
-class Clock:
-    """The service's clock: stands still unless the test moves it."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-@dataclass(frozen=True, slots=True)
-class Running:
-    bot: discord.Client
-    service: GameService
-    store: Store
-
-
-Launch = Callable[..., Awaitable[Running]]
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock(datetime(2026, 11, 29, 9, 30, tzinfo=UTC))
-
-
-@pytest.fixture
-async def launch(
-    fake_discord: FakeDiscord, start_bot: Any, tmp_path: Path, clock: Clock
-) -> AsyncIterator[Launch]:
-    """``await launch()``: a Store, a GameService on the test's clock, and the bot, started."""
-    started: list[Running] = []
-
-    async def start(*, sync_global: bool = False) -> Running:
-        store = await Store.open(tmp_path / "reel.db")
-        service = GameService(store, clock=clock)
-        bot = create_bot(
-            service,
-            dev_guild_id=fake_discord.guild.id,
-            sync_global=sync_global,
-            leaderboard_page_size=PAGE_SIZE,
-            guild_ready_timeout=0.1,
-        )
-        running = Running(bot, service, store)
-        started.append(running)
-        await start_bot(bot)
-        return running
-
-    yield start
-    for running in started:
-        if not running.bot.is_closed():
-            await running.bot.close()
-    for running in started:
-        await running.service.close()
-
-
-@pytest.fixture
-def fake(fake_discord: FakeDiscord) -> FakeDiscord:
-    return fake_discord
+def page_size() -> int:
+    return PAGE_SIZE
 
 
 # --------------------------------------------------------------------------- helpers
@@ -112,14 +49,6 @@ def embed_of(message: FakeMessage) -> dict[str, Any]:
 
 def title(message: FakeMessage) -> str:
     return str(embed_of(message).get("title") or "")
-
-
-def description(message: FakeMessage) -> str:
-    return str(embed_of(message).get("description") or "")
-
-
-def footer(message: FakeMessage) -> str:
-    return str((embed_of(message).get("footer") or {}).get("text") or "")
 
 
 def fields(message: FakeMessage) -> dict[str, str]:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,71 +25,15 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
+from harness import Launch, description, footer
 
-from bot.discord_bot.app import create_bot
-from bot.service import GameService, GameView
-from bot.store import Store
+from bot.service import GameView
 from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
 from engine.solver import Verdict, solve
 
 DEAL_NUMBER = 16  # a deal the solver wins in well under a second
 SUIT_SIGNS = set("♠♥♦♣")
 BOARD_LINE_COLUMNS = 30
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-@dataclass(frozen=True, slots=True)
-class Running:
-    """One started bot and the service (and store) it plays with."""
-
-    bot: discord.Client
-    service: GameService
-    store: Store
-
-
-Launch = Callable[..., Awaitable[Running]]
-
-
-@pytest.fixture
-async def launch(
-    fake_discord: FakeDiscord, start_bot: Any, tmp_path: Path
-) -> AsyncIterator[Launch]:
-    """``await launch()``: a new Store, GameService and bot on ``tmp_path/reel.db``, started.
-
-    ``sync_global=True`` also publishes the commands globally (``reel bot --sync-global``),
-    which DMs need: commands synced to the development server show only there.
-
-    Every bot is closed before its service (and store) at teardown.
-    """
-    started: list[Running] = []
-
-    async def start(db: Path | None = None, *, sync_global: bool = False) -> Running:
-        store = await Store.open(db or tmp_path / "reel.db")
-        service = GameService(store)
-        bot = create_bot(
-            service,
-            dev_guild_id=fake_discord.guild.id,
-            sync_global=sync_global,
-            guild_ready_timeout=0.1,
-        )
-        running = Running(bot, service, store)
-        started.append(running)
-        await start_bot(bot)
-        return running
-
-    yield start
-    for running in started:
-        if not running.bot.is_closed():
-            await running.bot.close()
-    for running in started:
-        await running.service.close()
-
-
-@pytest.fixture
-def fake(fake_discord: FakeDiscord) -> FakeDiscord:
-    return fake_discord
 
 
 # --------------------------------------------------------------------------- helpers
@@ -107,16 +49,6 @@ def button_id(message: FakeMessage, action: str) -> str:
 
 def button(message: FakeMessage, action: str) -> dict[str, Any]:
     return message.component(button_id(message, action))
-
-
-def description(message: FakeMessage) -> str:
-    assert message.embed is not None, f"message {message.id} has no embed"
-    return str(message.embed.get("description") or "")
-
-
-def footer(message: FakeMessage) -> str:
-    assert message.embed is not None, f"message {message.id} has no embed"
-    return str((message.embed.get("footer") or {}).get("text") or "")
 
 
 def board_text(message: FakeMessage) -> str:

@@ -5,12 +5,8 @@ for a daily (and the button's warning before it marks one), and the button's ref
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 from fake_discord import (
     CHANNEL_MESSAGE,
@@ -21,33 +17,15 @@ from fake_discord import (
     FakeMessage,
     InteractionResult,
 )
+from harness import Launch, description
 
-from bot.discord_bot.app import create_bot
 from bot.service import GameService
-from bot.store import Store
-
-NO_PINGS = {"parse": []}
 
 
 @pytest.fixture
-async def service(
-    fake_discord: FakeDiscord, start_bot: Any, tmp_path: Path
-) -> AsyncIterator[GameService]:
-    """A bot on the fake Discord over a real service (with its process pool) and file."""
-    store = await Store.open(tmp_path / "reel.db")
-    service = GameService(store, clock=lambda: datetime(2026, 11, 29, 9, 30, tzinfo=UTC))
-    bot: discord.Client = create_bot(
-        service, dev_guild_id=fake_discord.guild.id, guild_ready_timeout=0.1
-    )
-    await start_bot(bot)
-    yield service
-    await bot.close()
-    await service.close()
-
-
-def text(message: FakeMessage) -> str:
-    assert message.embed is not None
-    return str(message.embed.get("description") or "")
+async def service(launch: Launch) -> GameService:
+    """The service of a started bot: a real one (with its process pool) on a file."""
+    return (await launch()).service
 
 
 async def private_hint(fake: FakeDiscord, name: str) -> FakeMessage:
@@ -70,11 +48,11 @@ async def test_reel_hint_answers_privately_with_a_move_of_a_winning_line(
     message = await private_hint(fake, "alice")
     assert message.embed is not None
     assert message.embed["title"] == "💡 Hint: a winning line"
-    assert "it starts a winning line" in text(message)
+    assert "it starts a winning line" in description(message)
     [field] = message.embed["fields"]
     played = re.fullmatch(r"`/reel move from:([A-Z0-9]+ [A-Z0-9]+|deal)`", field["value"])
     assert played is not None, field
-    assert "assisted" not in text(message)  # not a daily
+    assert "assisted" not in description(message)  # not a daily
     view = await service.show(alice.id)
     assert view.assisted and view.move_count == 0
     # The suggested move plays.
@@ -91,14 +69,14 @@ async def test_reel_hint_on_a_daily_says_it_is_now_assisted(
     fake = fake_discord
     await (await fake.slash(fake.user("bob"), "reel", sub="daily")).wait_message()
     message = await private_hint(fake, "bob")
-    assert "This daily is now marked as assisted on the leaderboard." in text(message)
+    assert "This daily is now marked as assisted on the leaderboard." in description(message)
 
 
 async def test_reel_hint_without_a_game_says_how_to_start_one(
     fake_discord: FakeDiscord, service: GameService
 ) -> None:
     message = await private_hint(fake_discord, "alice")
-    assert "You have no game in progress" in text(message)
+    assert "You have no game in progress" in description(message)
 
 
 # --------------------------------------------------------------------------- the Hint button
@@ -122,7 +100,7 @@ async def hinted_privately(result: InteractionResult) -> FakeMessage:
     return message
 
 
-def embed_of(message: FakeMessage) -> dict[str, Any]:
+def shown(message: FakeMessage) -> dict[str, Any]:
     assert message.embed is not None
     return {k: message.embed.get(k) for k in ("title", "description", "fields", "footer")}
 
@@ -144,7 +122,7 @@ async def test_the_hint_button_gives_its_owner_the_same_private_hint_as_reel_hin
     assert after.assisted and after.version == before.version  # nothing played
     # Exactly what /reel hint says of the same position.
     asked = await private_hint(fake, "alice")
-    assert embed_of(pressed) == embed_of(asked)
+    assert shown(pressed) == shown(asked)
     # The board's buttons still work (the version did not change).
     dealt = await fake.click(alice, board, label="Deal (9 left)")
     assert dealt.callback_type == UPDATE_MESSAGE and dealt.edited
@@ -161,7 +139,7 @@ async def test_the_hint_button_refuses_anyone_but_the_owner(
     click = await press_hint(fake, "bob", board)
     assert click.callback_type == CHANNEL_MESSAGE
     refusal = await click.wait_message()
-    assert refusal.ephemeral and "This is not your game" in text(refusal)
+    assert refusal.ephemeral and "This is not your game" in description(refusal)
     assert not click.edited
     assert await service.show(alice.id) == before  # not marked assisted
 
@@ -178,7 +156,7 @@ async def test_the_hint_button_on_an_out_of_date_board_gives_no_hint_and_redraws
     click = await press_hint(fake, "alice", old)
     assert click.callback_type == UPDATE_MESSAGE and click.edited
     [notice] = await click.wait_followups()
-    assert notice.ephemeral and "out of date" in text(notice)
+    assert notice.ephemeral and "out of date" in description(notice)
     assert not (await service.show(alice.id)).assisted
     assert hint_button(old) == hint_button(newer) != old_hint  # redrawn as it stands
 
@@ -193,7 +171,7 @@ async def test_the_hint_button_in_a_scored_daily_warns_before_marking_it_assiste
     click = await press_hint(fake, "alice", board)
     assert click.callback_type == CHANNEL_MESSAGE
     warning = await click.wait_message()
-    assert warning.ephemeral and "marks this daily as assisted" in text(warning)
+    assert warning.ephemeral and "marks this daily as assisted" in description(warning)
     assert not (await service.show(alice.id)).assisted  # a warning only
 
     confirm = await fake.click(alice, warning, label="Show the hint anyway")
@@ -201,12 +179,12 @@ async def test_the_hint_button_in_a_scored_daily_warns_before_marking_it_assiste
     hint = await confirm.wait_message()
     assert hint.id == warning.id and not hint.buttons  # the warning became the hint
     assert hint.embed is not None and str(hint.embed["title"]).startswith("💡 Hint")
-    assert "This daily is now marked as assisted on the leaderboard." in text(hint)
+    assert "This daily is now marked as assisted on the leaderboard." in description(hint)
     assert (await service.show(alice.id)).assisted
 
     # Marked already: the next press hints without asking again.
     again = await hinted_privately(await press_hint(fake, "alice", board))
-    assert "This daily is now marked as assisted on the leaderboard." in text(again)
+    assert "This daily is now marked as assisted on the leaderboard." in description(again)
 
 
 async def test_the_warnings_button_after_the_game_moved_on_gives_no_hint(
@@ -220,5 +198,5 @@ async def test_the_warnings_button_after_the_game_moved_on_gives_no_hint(
 
     confirm = await fake.click(alice, warning, label="Show the hint anyway")
     refusal = await confirm.wait_message()
-    assert "Your game changed" in text(refusal) and not refusal.buttons
+    assert "Your game changed" in description(refusal) and not refusal.buttons
     assert not (await service.show(alice.id)).assisted

@@ -1,0 +1,35 @@
+"""Fixtures for every test: services skip the daily's proof search unless a test asks for it.
+
+Kept here, above tests/bot and tests/discord_bot, because both make services that deal
+dailies; tests/engine makes none, so the patch changes nothing there.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from bot.daily import DailyDeal, daily_start_number
+from bot.service import GameService
+
+_REAL_FIND_DAILY = GameService._find_daily
+
+
+async def _quick_daily(self: GameService, day: date) -> DailyDeal:
+    """The daily without the proof search: the date's starting number, unproven."""
+    return DailyDeal(day, daily_start_number(day), None, None)
+
+
+@pytest.fixture(autouse=True)
+def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every service in these tests skips the daily's proof search (about a second a date,
+    in a worker process): the daily is the date's starting number, with no par. Tests of the
+    real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
+    monkeypatch.setattr(GameService, "_find_daily", _quick_daily)
+
+
+@pytest.fixture
+def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
+    monkeypatch.setattr(GameService, "_find_daily", _REAL_FIND_DAILY)
