@@ -12,8 +12,6 @@ the table (mentions) never ping anyone.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -24,15 +22,14 @@ import discord
 from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
 from .embeds import leaderboard_embed
 from .replies import (
-    NO_PINGS,
     Interaction,
     page_size_of,
+    run_click,
     send_error,
+    send_public,
     service_of,
     within_deadline,
 )
-
-log = logging.getLogger(__name__)
 
 Kind = LeaderboardKind
 Scope = LeaderboardScope
@@ -123,12 +120,9 @@ class PageButton(discord.ui.DynamicItem[Button], template=PAGE_ID_TEMPLATE):
         return cls(*_from_match(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        try:
-            await turn_page(interaction, self.query)
-        except Exception:
-            log.exception("leaderboard button %s failed", self.custom_id)
-            with contextlib.suppress(discord.HTTPException):
-                await send_error(interaction, UNEXPECTED)
+        await run_click(
+            interaction, send_leaderboard(interaction, self.query), self.custom_id, UNEXPECTED
+        )
 
 
 def query_of(page: LeaderboardPage, page_number: int) -> PageQuery:
@@ -164,36 +158,11 @@ async def fetch_page(interaction: Interaction, query: PageQuery) -> LeaderboardP
 
 
 async def send_leaderboard(interaction: Interaction, query: PageQuery) -> None:
-    """Answer ``/reel leaderboard`` with the page, publicly; a refusal privately."""
+    """Show the page publicly: ``/reel leaderboard``'s answer, or the same message for a
+    paging button (clicked by anyone); a refusal privately."""
     try:
         page = await fetch_page(interaction, query)
     except ServiceError as exc:
         await send_error(interaction, exc.message)
         return
-    embed, buttons = leaderboard_embed(page), leaderboard_view(page)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-    else:
-        await interaction.response.send_message(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-
-
-async def turn_page(interaction: Interaction, query: PageQuery) -> None:
-    """A paging button was clicked (by anyone): show that page in the same message."""
-    try:
-        page = await fetch_page(interaction, query)
-    except ServiceError as exc:
-        await send_error(interaction, exc.message)
-        return
-    embed, buttons = leaderboard_embed(page), leaderboard_view(page)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-    else:
-        await interaction.response.edit_message(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
+    await send_public(interaction, leaderboard_embed(page), leaderboard_view(page))

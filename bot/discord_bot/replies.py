@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+import logging
+from collections.abc import Awaitable, Coroutine
 from typing import Any, Final, TypeVar
 
 import discord
 
 from ..service import GameService, ServiceError, StaleVersionError
 from .embeds import error_embed, hint_embed
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -65,6 +68,32 @@ async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]
         else:
             await interaction.response.defer(thinking=True)
     return await task
+
+
+async def send_public(
+    interaction: Interaction, embed: discord.Embed, view: discord.ui.View
+) -> None:
+    """Show ``embed`` with its buttons publicly: a slash command's answer, or the message
+    whose button was clicked, edited in place (through whichever path is still open)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
+    elif interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+
+async def run_click(
+    interaction: Interaction, work: Awaitable[None], custom_id: str, unexpected: str
+) -> None:
+    """A button's callback: run ``work``; if it fails unexpectedly, log it and tell the
+    clicker ``unexpected`` privately (a button must never fail silently)."""
+    try:
+        await work
+    except Exception:
+        log.exception("button %s failed", custom_id)
+        with contextlib.suppress(discord.HTTPException):
+            await send_error(interaction, unexpected)
 
 
 async def send_private(

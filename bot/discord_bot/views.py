@@ -18,8 +18,6 @@ button (action ``hint-yes``); that button turns the warning into the hint.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
 from typing import Any, Final, Literal, get_args
 
@@ -33,14 +31,14 @@ from .replies import (
     NO_PINGS,
     Interaction,
     hint_answer,
+    run_click,
     send_error,
     send_hint,
     send_private,
+    send_public,
     service_of,
     within_deadline,
 )
-
-log = logging.getLogger(__name__)
 
 Action = Literal["deal", "undo", "auto", "refresh", "new", "hint", "hint-yes"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
@@ -144,12 +142,8 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
         return cls(*_from_match(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        try:
-            await handle_click(interaction, self.action, self.user_id, self.version)
-        except Exception:
-            log.exception("board button %s failed", self.custom_id)
-            with contextlib.suppress(discord.HTTPException):
-                await send_error(interaction, UNEXPECTED)
+        work = handle_click(interaction, self.action, self.user_id, self.version)
+        await run_click(interaction, work, self.custom_id, UNEXPECTED)
 
 
 def board_view(view: GameView) -> discord.ui.View:
@@ -185,29 +179,9 @@ def hint_marks_assisted(view: GameView) -> bool:
 
 
 async def send_board(interaction: Interaction, view: GameView) -> None:
-    """Post the board publicly (a slash command's answer), with its buttons."""
-    embed, buttons = board_embed(view), board_view(view)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-    else:
-        await interaction.response.send_message(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-
-
-async def update_board(interaction: Interaction, view: GameView) -> None:
-    """Show ``view`` in the message whose button was clicked, edited in place."""
-    embed, buttons = board_embed(view), board_view(view)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
-    else:
-        await interaction.response.edit_message(
-            embed=embed, view=buttons, allowed_mentions=NO_PINGS
-        )
+    """Show the board publicly with its buttons: a slash command's answer, or the clicked
+    board redrawn in place."""
+    await send_public(interaction, board_embed(view), board_view(view))
 
 
 async def handle_click(interaction: Interaction, action: Action, owner: int, version: int) -> None:
@@ -242,7 +216,7 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
     if view is None:
         await _show_current(interaction, service, owner, ABANDON_GUARD)
         return
-    await update_board(interaction, view)
+    await send_board(interaction, view)
 
 
 async def _hint(interaction: Interaction, service: GameService, owner: int, version: int) -> None:
@@ -300,5 +274,5 @@ async def _show_current(
 
 
 async def _redraw(interaction: Interaction, current: GameView, notice: str) -> None:
-    await update_board(interaction, current)
+    await send_board(interaction, current)
     await send_private(interaction, info_embed(notice))

@@ -315,3 +315,22 @@ async def test_stats_show_a_players_record_privately(
     assert "No finished games yet" in await private_text(other)
     assert f"<@{bob.id}>" in await private_text(other)
     assert all(m.ephemeral for m in fake.channel_messages() if "stats" in title(m))
+
+
+async def test_a_paging_button_that_fails_says_so_privately_and_logs_it(
+    fake: FakeDiscord, launch: Launch, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    running = await launch()
+    for user in (fake.user("alice"), fake.user("bob"), fake.add_user("carol")):
+        await play_daily(fake, running.service, clock, user, 0)
+    board = await leaderboard(fake, fake.user("alice"), scope="global")
+    before = board.version
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the disk is on fire")
+
+    running.service.leaderboard = broken  # type: ignore[method-assign]
+    click = await fake.click(fake.user("bob"), board, label="Next ▶")
+    assert "couldn't turn the page" in await private_text(click)
+    assert board.version == before  # the page stays as it was
+    assert "the disk is on fire" in caplog.text

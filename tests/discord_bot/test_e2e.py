@@ -298,6 +298,24 @@ async def test_another_users_click_is_refused_privately_and_leaves_the_game_alon
     assert await running.store.load_game(bob.id) is None
 
 
+async def test_a_board_button_that_fails_says_so_privately_and_logs_it(
+    fake: FakeDiscord, launch: Launch, caplog: pytest.LogCaptureFixture
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    before = board.version
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the disk is on fire")
+
+    running.service.show = broken  # type: ignore[method-assign]
+    click = await fake.click(alice, board, label="Refresh")
+    assert "Something went wrong on my side" in await private_text(click)
+    assert board.version == before  # the board stays as it was
+    assert "the disk is on fire" in caplog.text
+
+
 # --------------------------------------------------------------------------- 5. stale button
 
 
