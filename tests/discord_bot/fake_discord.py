@@ -1021,9 +1021,9 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets
-        self.port = server.sockets[0].getsockname()[1]
+        # The port the OS picked: (host, port) of the one listening socket.
+        [(_, port, *_)] = self._runner.addresses
+        self.port = int(port)
 
     async def stop(self) -> None:
         """Close every websocket and the server.

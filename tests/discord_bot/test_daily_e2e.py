@@ -31,7 +31,7 @@ from bot.service import GameService, GameView
 DAY = START.date()  # "today" on the ``clock`` fixture
 NEXT_MIDNIGHT = datetime(2026, 11, 30, tzinfo=UTC)
 PAGE_SIZE = 2
-NO_PINGS = {"parse": []}
+NO_PINGS: dict[str, list[str]] = {"parse": []}
 
 
 @pytest.fixture
@@ -318,7 +318,11 @@ async def test_stats_show_a_players_record_privately(
 
 
 async def test_a_paging_button_that_fails_says_so_privately_and_logs_it(
-    fake: FakeDiscord, launch: Launch, clock: Clock, caplog: pytest.LogCaptureFixture
+    fake: FakeDiscord,
+    launch: Launch,
+    clock: Clock,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     running = await launch()
     for user in (fake.user("alice"), fake.user("bob"), fake.add_user("carol")):
@@ -329,7 +333,7 @@ async def test_a_paging_button_that_fails_says_so_privately_and_logs_it(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the disk is on fire")
 
-    running.service.leaderboard = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(running.service, "leaderboard", broken)
     click = await fake.click(fake.user("bob"), board, label="Next ▶")
     assert "couldn't turn the page" in await private_text(click)
     assert board.version == before  # the page stays as it was

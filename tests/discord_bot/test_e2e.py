@@ -299,7 +299,10 @@ async def test_another_users_click_is_refused_privately_and_leaves_the_game_alon
 
 
 async def test_a_board_button_that_fails_says_so_privately_and_logs_it(
-    fake: FakeDiscord, launch: Launch, caplog: pytest.LogCaptureFixture
+    fake: FakeDiscord,
+    launch: Launch,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     running = await launch()
     alice = fake.user("alice")
@@ -309,7 +312,7 @@ async def test_a_board_button_that_fails_says_so_privately_and_logs_it(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the disk is on fire")
 
-    running.service.show = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(running.service, "show", broken)
     click = await fake.click(alice, board, label="Refresh")
     assert "Something went wrong on my side" in await private_text(click)
     assert board.version == before  # the board stays as it was
