@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from .cards import (
     ACE,
@@ -64,17 +65,50 @@ class SpaceWarning:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The piles of a board shape and every move between them, made once and shared.
+
+    ``Pile`` and ``Move`` are immutable values, so every game of one shape
+    uses the same objects. ``from_row[i]`` / ``from_res[j]`` list the moves
+    from row pile ``i`` / reserve pile ``j`` to each destination: the row
+    piles (flat index), then the reserve piles (offset ``len(row_piles)``),
+    then the Ace pile (the last entry).
+    """
+
+    row_piles: tuple[Pile, ...]
+    res_piles: tuple[Pile, ...]
+    from_row: tuple[tuple[Move, ...], ...]
+    from_res: tuple[tuple[Move, ...], ...]
+
+
+@lru_cache(maxsize=16)
+def _layout(width: int, row_count: int, reserve_count: int) -> _Layout:
+    row_piles = tuple(Pile("row", i // width, i % width) for i in range(row_count))
+    res_piles = tuple(Pile("reserve", 0, j) for j in range(reserve_count))
+    targets = (*row_piles, *res_piles, ACE_PILE)
+    return _Layout(
+        row_piles=row_piles,
+        res_piles=res_piles,
+        from_row=tuple(tuple(Move(src, dst) for dst in targets) for src in row_piles),
+        from_res=tuple(tuple(Move(src, dst) for dst in targets) for src in res_piles),
+    )
+
+
 class Game:
     """One game of a variant (Virginia Reel by default), from its deal or a position."""
 
     __slots__ = (
         "_aces",
+        "_checked",
         "_history",
+        "_layout",
         "_legal",
         "_res_piles",
         "_reserve",
         "_row_piles",
         "_rows",
+        "_score",
         "_stock",
         "_width",
         "deal_number",
@@ -94,6 +128,18 @@ class Game:
 
         Raises ``PositionError`` if the cards do not make a possible position.
         """
+        self._setup(rows, reserve, stock, aces, variant, deal_number)
+        self._validate()
+
+    def _setup(
+        self,
+        rows: Iterable[Sequence[int]],
+        reserve: Iterable[Sequence[int]],
+        stock: Sequence[int],
+        aces: int,
+        variant: Variant,
+        deal_number: int | None,
+    ) -> None:
         self.variant = variant
         self.deal_number = deal_number
         self._width = variant.piles_per_row
@@ -102,12 +148,13 @@ class Game:
         self._stock: list[int] = list(reversed(stock))
         self._aces = aces
         self._history: list[tuple[Move, tuple[int, int, int, int, int, int, int]]] = []
-        self._legal: tuple[Move, ...] | None = None  # legal_moves() of this position, once asked
-        self._row_piles = [
-            Pile("row", i // self._width, i % self._width) for i in range(len(self._rows))
-        ]
-        self._res_piles = [Pile("reserve", 0, j) for j in range(len(self._reserve))]
-        self._validate()
+        # Computed once per position, forgotten by ``play`` and ``undo``:
+        self._legal: tuple[Move, ...] | None = None  # legal_moves()
+        self._score: int | None = None  # score
+        self._checked: tuple[Move, MoveKind] | None = None  # the last move found legal, its kind
+        self._layout = _layout(self._width, len(self._rows), len(self._reserve))
+        self._row_piles = self._layout.row_piles
+        self._res_piles = self._layout.res_piles
 
     # ------------------------------------------------------------------ creation
 
@@ -116,7 +163,11 @@ class Game:
         """Deal ``deal_number`` of ``variant``, ready to play."""
         check_deal_number(deal_number)
         layout = deal_layout(deal_number, variant)
-        return cls(layout.rows, layout.reserve, layout.stock, 0, variant, deal_number)
+        game = cls.__new__(cls)
+        # No ``_validate``: a deal lays out every card of the packs once per pack, one card
+        # a pile, so it is always a possible position (tests check deals of every variant).
+        game._setup(layout.rows, layout.reserve, layout.stock, 0, variant, deal_number)
+        return game
 
     @classmethod
     def from_position(cls, position: str) -> Game:
@@ -143,6 +194,9 @@ class Game:
         other._aces = self._aces
         other._history = list(self._history)
         other._legal = self._legal
+        other._score = self._score
+        other._checked = self._checked
+        other._layout = self._layout
         other._row_piles = self._row_piles
         other._res_piles = self._res_piles
         return other
@@ -269,12 +323,15 @@ class Game:
     @property
     def score(self) -> int:
         """Cards on foundations: the Ace pile and every based pile (0 to 104)."""
-        w = self._width
-        total = self._aces
-        for i, pile in enumerate(self._rows):
-            if pile and rank_of(pile[0]) == i // w + 2:
-                total += len(pile)
-        return total
+        if self._score is None:
+            w = self._width
+            total = self._aces
+            for i, pile in enumerate(self._rows):
+                # a based pile: rank_of(pile[0]) == row + 2, that is pile[0] >> 2 == row + 1
+                if pile and pile[0] >> 2 == i // w + 1:
+                    total += len(pile)
+            self._score = total
+        return self._score
 
     @property
     def move_count(self) -> int:
@@ -300,9 +357,15 @@ class Game:
     def status(self) -> Status:
         if self.is_won():
             return Status.WON
+        if self._legal is None and self._deal_is_legal():
+            return Status.PLAYING  # the deal is a legal move: no need to list the others
         if not self.legal_moves():
             return Status.STUCK
         return Status.PLAYING
+
+    def _deal_is_legal(self) -> bool:
+        """Whether the deal is legal here (the same test as ``_check_deal``, without errors)."""
+        return bool(self._stock) and not (self.variant.deal_needs_no_space and not all(self._rows))
 
     # ------------------------------------------------------------------ generation
 
@@ -320,52 +383,61 @@ class Game:
     def _generate(self) -> list[Move]:
         w = self._width
         rows = self._rows
-        row_piles = self._row_piles
+        layout = self._layout
+        from_row = layout.from_row
+        n_rows = len(rows)
+        ace = n_rows + len(self._reserve)  # index of the Ace pile in a ``_Layout`` move list
         need: dict[int, list[int]] = {}
         spaces: tuple[list[int], list[int], list[int]] = ([], [], [])
         misplaced: list[int] = []
+        # swappable[row * ROWS + wants]: misplaced Twos, Threes and Fours in ``row`` whose
+        # own row is ``wants`` (the candidates for an interchange)
+        swappable: list[list[int]] = [[] for _ in range(ROWS * ROWS)]
         for i, pile in enumerate(rows):
             n = len(pile)
             if n == 0:
                 spaces[i // w].append(i)
             elif n == 1 and (pile[0] >> 2) != i // w + 1:
                 misplaced.append(i)
+                wants = (pile[0] >> 2) - 1  # the row this card belongs to
+                if 0 <= wants < ROWS:
+                    swappable[i // w * ROWS + wants].append(i)
             elif n < 4:
                 need.setdefault(pile[-1] + RANK_STEP3, []).append(i)
 
         aces: list[Move] = []
         builds: list[Move] = []
         fills: list[Move] = []
-        sources: list[tuple[Pile, int]] = [
-            (self._res_piles[j], p[-1]) for j, p in enumerate(self._reserve) if p
+        # Each source: its moves to every destination (``_Layout``) and its available card.
+        sources: list[tuple[tuple[Move, ...], int]] = [
+            (layout.from_res[j], p[-1]) for j, p in enumerate(self._reserve) if p
         ]
-        sources += [(row_piles[i], rows[i][0]) for i in misplaced]
-        for src, card in sources:
+        sources += [(from_row[i], rows[i][0]) for i in misplaced]
+        for to, card in sources:
             r = card >> 2  # rank - 1
             if r == 0:
-                aces.append(Move(src, ACE_PILE))
+                aces.append(to[ace])
                 continue
             targets = need.get(card)
             if targets:
-                builds.extend(Move(src, row_piles[i]) for i in targets)
+                builds += [to[i] for i in targets]
             if 1 <= r <= 3 and spaces[r - 1]:
-                fills.extend(Move(src, row_piles[i]) for i in spaces[r - 1])
+                fills += [to[i] for i in spaces[r - 1]]
 
         moves = aces + builds
         if len(misplaced) > 1:
-            for a_pos, a in enumerate(misplaced):
+            # Interchanges, each once: from the upper row (a) to the lower (b), by index.
+            for a in misplaced:
                 ra = a // w
-                wants = (rows[a][0] >> 2) - 1  # the row this card belongs to
-                if not 0 <= wants < ROWS or wants <= ra:
-                    continue
-                for b in misplaced[a_pos + 1 :]:
-                    if b // w == wants and (rows[b][0] >> 2) - 1 == ra:
-                        moves.append(Move(row_piles[a], row_piles[b]))
+                wants = (rows[a][0] >> 2) - 1
+                if ra < wants < ROWS:
+                    row_a = from_row[a]
+                    moves += [row_a[b] for b in swappable[wants * ROWS + ra]]
         moves += fills
         if self.variant.reserve_refill == "any":
-            empties = [self._res_piles[j] for j, p in enumerate(self._reserve) if not p]
-            for dst in empties:
-                moves.extend(Move(src, dst) for src, _ in sources if src.area == "row")
+            for j, p in enumerate(self._reserve):
+                if not p:
+                    moves += [from_row[i][n_rows + j] for i in misplaced]
         if self._stock and not (self.variant.deal_needs_no_space and any(spaces)):
             moves.append(DEAL)
         return moves
@@ -385,6 +457,14 @@ class Game:
 
     def _check(self, move: Move) -> MoveKind:
         """The kind of a legal move, or an IllegalMoveError whose message names the rule."""
+        checked = self._checked
+        if checked is not None and checked[0] is move:
+            return checked[1]  # the same move object, found legal in this position just now
+        kind = self._check_rules(move)
+        self._checked = (move, kind)
+        return kind
+
+    def _check_rules(self, move: Move) -> MoveKind:
         src, dst = move.src, move.dst
         if src is None or dst is None:
             if src is not dst:
@@ -533,8 +613,9 @@ class Game:
     def play(self, move: Move) -> MoveKind:
         """Play ``move``; raises ``IllegalMoveError`` (and changes nothing) if it is illegal."""
         kind = self._check(move)
-        move = self.canonical(move)
-        self._legal = None
+        if kind is MoveKind.INTERCHANGE:
+            move = self.canonical(move)
+        self._legal = self._score = self._checked = None
         refilled = 0
         if kind is MoveKind.DEAL:
             n = min(len(self._stock), len(self._reserve))
@@ -579,7 +660,7 @@ class Game:
         """Take back the last move and return it; IndexError at the deal."""
         if not self._history:
             raise IndexError("nothing to undo: this is the start of the game")
-        self._legal = None
+        self._legal = self._score = self._checked = None
         move, (tag, a, b, c, d, refilled, card) = self._history.pop()
         if tag == 0:
             for j in range(d - 1, -1, -1):
@@ -617,16 +698,19 @@ class Game:
         kind = self._check(move)
         if kind is MoveKind.INTERCHANGE:
             return None
+        # The move empties its source pile in row ``row``. The space can be filled if a card
+        # of the row's base rank is available after it: on top of a reserve pile, or alone
+        # (misplaced) in another row. Only the source and the destination change, and
+        # neither counts either way (the source is in ``row``; the moving card is not of
+        # the base rank, being misplaced there, and a build or a fill leaves its
+        # destination based, never misplaced), so the current position answers, with no
+        # play and undo.
         row = move.src.row
-        self.play(move)
-        try:
-            base = row + 2
-            fillable = any(p and rank_of(p[-1]) == base for p in self._reserve) or any(
-                len(p) == 1 and rank_of(p[0]) == base and i // self._width != row
-                for i, p in enumerate(self._rows)
-            )
-        finally:
-            self.undo()
+        base = row + 1  # card >> 2 of the row's base
+        w = self._width
+        fillable = any(p and p[-1] >> 2 == base for p in self._reserve) or any(
+            len(p) == 1 and p[0] >> 2 == base and i // w != row for i, p in enumerate(self._rows)
+        )
         return None if fillable else SpaceWarning(row)
 
     def safe_moves(self) -> list[Move]:

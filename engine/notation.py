@@ -10,6 +10,7 @@ moves and the position string is in ``docs/notation.md``.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final
 
 from .cards import SUIT_LETTERS, card_code, card_name, make_card, parse_card
@@ -31,9 +32,20 @@ _PILE_RE: Final = re.compile(r"([abcr])(\d{1,2})")
 _SEPARATORS: Final = re.compile(r"\s*(?:->|→|⇄|=>|\bto\b|\bon\b|,|\s)\s*")
 
 
+@cache
+def _pile_names(width: int, reserve_piles: int) -> dict[str, Pile]:
+    """The piles of a board shape by their names as written on the board, lower case."""
+    piles = [Pile("row", r, c) for r in range(ROWS) for c in range(width)]
+    piles += [Pile("reserve", 0, j) for j in range(reserve_piles)]
+    return {pile.name.lower(): pile for pile in piles}
+
+
 def parse_pile(game: Game, token: str) -> Pile | None:
     """A pile name (``a5``, ``R3``, ``ace``) as a Pile of this game, or None."""
     token = token.strip().lower()
+    known = _pile_names(game.width, game.variant.reserve_piles).get(token)
+    if known is not None:
+        return known  # the name as the board writes it; other spellings (a05) read below
     if token in ACE_PILE_NAMES:
         return ACE_PILE
     m = _PILE_RE.fullmatch(token)
