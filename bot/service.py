@@ -43,7 +43,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Final, Literal, NoReturn
 
@@ -318,10 +318,15 @@ def new_deal(deal_number: int, variant: Variant) -> Game:
 
 def encode_moves(history: Sequence[Move], chained: Sequence[bool]) -> str:
     """The stored move list: engine notation joined by ';', '+' marking automatic moves."""
-    return MOVE_SEPARATOR.join(
+    return MOVE_SEPARATOR.join(move_tokens(history, chained))
+
+
+def move_tokens(history: Sequence[Move], chained: Sequence[bool]) -> list[str]:
+    """The items of the stored move list, one per move."""
+    return [
         f"{AUTO_MARK}{move}" if auto else str(move)
         for move, auto in zip(history, chained, strict=True)
-    )
+    ]
 
 
 def replay(variant_code: str, deal_number: int, moves: str) -> tuple[Game, list[bool]]:
@@ -375,8 +380,12 @@ class _Entry:
     scored: bool = True  # False for an unscored replay of a daily
     assisted: bool = False  # a hint was asked for
     state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
+    # The stored move list's items, kept along with ``chained`` by ``played`` and
+    # ``unplayed``, so a save joins them instead of re-encoding every move.
+    tokens: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.tokens = move_tokens(self.game.history, self.chained)
         self.refresh()
 
     def refresh(self) -> None:
@@ -389,7 +398,22 @@ class _Entry:
 
     @property
     def moves_text(self) -> str:
-        return encode_moves(self.game.history, self.chained)
+        """``encode_moves(game.history, chained)``, from the tokens kept."""
+        return MOVE_SEPARATOR.join(self.tokens)
+
+    def play(self, move: Move, auto: bool) -> None:
+        """Play a legal ``move`` on the game and record it (``auto``: chained to the command)."""
+        text = str(self.game.canonical(move))  # as the game's history will hold it
+        self.game.play(move)
+        self.chained.append(auto)
+        self.tokens.append(AUTO_MARK + text if auto else text)
+
+    def undo(self) -> Move:
+        """Take back the game's last move and its record; return it."""
+        move = self.game.undo()
+        self.chained.pop()
+        self.tokens.pop()
+        return move
 
     def undo_point(self) -> int | None:
         """The history length after undoing the last command; None if there is none."""
@@ -729,8 +753,7 @@ class GameService:
             try:
                 move = None
                 while game.move_count > point:
-                    move = game.undo()
-                    entry.chained.pop()
+                    move = entry.undo()
                 assert move is not None
                 label = game.describe(move, settings.symbols)
                 entry.undo_count += 1
@@ -1019,15 +1042,13 @@ class GameService:
                 space = game.space_warning(move)
                 warning = space.message if space is not None else None
                 labels.append(game.describe(move, settings.symbols))
-                game.play(move)
-                entry.chained.append(False)
+                entry.play(move, False)
             command_moves = len(labels)
             if auto or settings.auto_aces:
                 while safe := game.safe_moves():
                     for move in safe:
                         labels.append(game.describe(move, settings.symbols))
-                        game.play(move)
-                        entry.chained.append(bool(command_moves) or len(labels) > 1)
+                        entry.play(move, bool(command_moves) or len(labels) > 1)
             entry.refresh()
             status = entry.state
             await self._save(user_id, entry, "won" if status is Status.WON else None)
