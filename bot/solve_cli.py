@@ -16,6 +16,10 @@ the winning line in the engine's notation. ``reel study --deals 1-10000
 won / unwinnable / unknown counts and a 95% Wilson interval for the winnable
 fraction (its low end counts the unknown deals as lost, its high end as won),
 and writes one CSV row per deal.
+
+Both print to stdout for pipes: when the reader goes away early (``reel solve
+--deal 1 | head -3``) they stop quietly, as Unix tools do, with no traceback
+and exit status 141 (what a shell reports for a tool SIGPIPE stopped).
 """
 
 from __future__ import annotations
@@ -23,18 +27,21 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from engine import MAX_DEAL, MIN_DEAL, Game
 from engine.solver import Solution, Verdict, solve
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
+
+EXIT_BROKEN_PIPE: Final = 128 + 13  # a shell's status for a process stopped by SIGPIPE (13)
 
 
 def parse_budget(text: str) -> float:
@@ -103,9 +110,18 @@ def add_solve_commands(sub: Any) -> None:
 
 
 def run_solve_command(args: argparse.Namespace) -> int:
-    if args.command == "solve":
-        return main_solve(args)
-    return main_study(args)
+    """Run ``reel solve`` or ``reel study``; the exit status (141 if stdout's reader left)."""
+    try:
+        status = main_solve(args) if args.command == "solve" else main_study(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader of stdout went away (``| head``): stop quietly, as Unix tools do.
+        # Point stdout at /dev/null, so that Python's flush at exit has nowhere to fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+    return status
 
 
 # ------------------------------------------------------------------ solve
