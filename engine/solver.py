@@ -87,6 +87,44 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   interchanges of such cards) are left out until the next deal. A position
   failed that way is still truly lost, so the transposition table stays right.
 
+- **Deadlines** (``must``), run after every deal while the stock is not
+  empty (switch ``deadlines``). Some cards must be home before the next deal:
+  for a reserve card q onto whose pile a card will be dealt, rerun the
+  fixpoint with q held where it is until the next phase. The induction above
+  holds for the winning lines that keep q out this phase, so if that run
+  leaves a card out, every winning line puts q home in this phase: q is
+  *due*. From the due cards, by counting, at the end of the phase (every
+  winning line deals then, so its rows have no space):
+
+  1. the cards above a due card in its pile now are due (they leave first);
+  2. k copies of a card home (those home now and the due ones) need k copies
+     of the card three below home: if the copies that might be home by then
+     (home, or in this phase's H) are just enough, all of them are due, and
+     if too few, the position is lost;
+  3. k due bases of a row need k piles of the row: its spaces now and the
+     misplaced cards that leave it; the same "just enough / too few";
+  4. a due card leaving a row (misplaced there), with the spaces the row has
+     now, needs as many bases of the row home by the deal; likewise.
+
+  A due card whose earliest phase is later than this one also proves the
+  position lost. The search then never deals while a due card is not home
+  (no line that deals then wins), and a due card does not wait for a rival
+  that cannot be home before the deal (``stuck_waiting``: it would be kept out
+  past the deal). The due cards of a node hold for every node below it in
+  the same phase, since the moves between are the start of any line from
+  below.
+
+Restarts. The search is stopped after ``RESTART_FIRST`` nodes and run again
+from the start with ``RESTART_GROWTH`` times more, again and again until the
+budget runs out; every run after the first shuffles part of the move lists
+(with a fixed seed, so a budget in nodes gives the same answer every time).
+Wins that the fixed order meets only after a long detour are found by one of
+the shuffled runs. The transposition table is kept between runs: a position
+enters it only once its whole subtree has failed, and a run stopped halfway
+adds nothing for the positions it was still searching. So a run that ends
+without running out of nodes has searched everything the rules above leave,
+in whatever order: an ``unwinnable`` answer is as exhaustive as before.
+
 Safe moves, played without branching (each can be switched off for tests):
 
 - ``safe_aces``: a reserve Ace to the Ace pile; once the stock is empty, an
@@ -165,6 +203,7 @@ budget ran out first).
 
 from __future__ import annotations
 
+import random
 import time
 from bisect import insort
 from dataclasses import dataclass, field
@@ -194,6 +233,16 @@ class _OutOfBudget(Exception):
 
 
 _NEVER = 1 << 30  # a phase after every phase
+# Restarts (see "Restarts" in the module docstring): the first run of the search
+# stops after this many nodes, each later run after RESTART_GROWTH times more;
+# later runs shuffle a share of the move lists, try a waiting card before the
+# card going home, and the deal first, with these probabilities.
+RESTART_FIRST = 200
+RESTART_GROWTH = 1.1
+SEED = 1
+P_SHUFFLE = 0.6
+P_WAIT_FIRST = 0.3
+P_DEAL_FIRST = 0.2
 
 
 # Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
@@ -206,12 +255,26 @@ _IMove = tuple[int, int, int]
 
 
 @dataclass(slots=True)
+class _Bounds:
+    """What the dead-card fixpoint knows at a node (see ``_Model.bounds``)."""
+
+    arrive: list[int]  # instance -> phase it is on the board
+    seqs: list[list[int]]  # each reserve pile's instances, now and to be dealt, bottom first
+    last: int  # the last phase
+    pending: list[int]  # instances not home
+    fill_by: list[int]  # row -> first phase a base of it may be home
+    after: dict[int, int]  # a waiting card -> its other copy, which goes first
+    joined: list[int]  # instance -> earliest phase it may be home ("soon")
+
+
+@dataclass(slots=True)
 class _Options:
     safe_aces: bool
     safe_builds: bool
     safe_fills: bool
     dead_check: bool
     decisions: bool
+    deadlines: bool
 
 
 class _Model:
@@ -488,6 +551,19 @@ class _Model:
             return i, bool(waiting >> other & 1)
         return None
 
+    def stuck_waiting(self, i: int, soon: list[int]) -> bool:
+        """Whether ``i``, made to wait, would stay out of home until the next deal.
+
+        It waits for a rival (its other copy, or another base of its row); if
+        no rival can go home before the next deal (``soon``), neither can it.
+        """
+        rank = self.card[i] >> 2
+        if 1 <= rank <= 3:
+            rivals = self.base_mask[rank - 1] & self.mask & ~(1 << i)
+            return all(soon[r] > self.deals for r in range(rivals.bit_length()) if rivals >> r & 1)
+        other = self.partner[i]
+        return other >= 0 and not self.home[other] and soon[other] > self.deals
+
     def moves(self, soon: list[int] | None = None) -> list[_IMove]:
         """Legal moves, most promising first; the deal last.
 
@@ -538,26 +614,26 @@ class _Model:
         return self.closure(probe) is None
 
     def closure(self, probe: bool = False) -> list[int] | None:
-        """The earliest phase in which each instance might be home, or None if one never can.
+        """The earliest phase in which each instance might be home, or None if one never can."""
+        bounds = self.bounds(probe)
+        return None if bounds is None else bounds.joined
 
-        Runs the fixpoint of the module docstring, first with no filler condition,
-        then again and again with the filler condition asking for a base of the row
-        that joined the previous run's set by that phase, until nothing changes.
+    def bounds(self, probe: bool = False) -> _Bounds | None:
+        """Run the fixpoint of the module docstring; None if some card can never go home.
+
+        First with no filler condition, then again and again with the filler
+        condition asking for a base of the row that joined the previous run's set
+        by that phase, until nothing changes.
         """
         card = self.card
         n_res = len(self.res)
         cur = self.deals
         arrive = [cur] * len(card)
-        above: dict[int, list[int]] = {}
-        future: list[list[int]] = [[] for _ in range(n_res)]
+        seqs = [list(pile) for pile in self.res]  # each pile, now and dealt, bottom first
         for k in range(self.dealt, len(self.stock)):
             i = self.stock[k]
             arrive[i] = cur + 1 + (k - self.dealt) // n_res
-            future[self.res_pile[i]].append(i)
-        for j in range(n_res):
-            seq = self.res[j] + future[j]
-            for pos in range(len(seq) - 1):
-                above[seq[pos]] = seq[pos + 1 :]
+            seqs[self.res_pile[i]].append(i)
         last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
         pending = [i for i in range(len(card)) if not self.home[i]]
         bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
@@ -572,7 +648,7 @@ class _Model:
                     after[i] = self.partner[i]
         prev: list[int] | None = None
         while True:
-            joined = self._fixpoint(arrive, above, last, pending, fill_by, after)
+            joined = self._fixpoint(arrive, seqs, last, fill_by, after)
             if joined is None:
                 return None
             if joined == prev:
@@ -588,23 +664,113 @@ class _Model:
             pairs += [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
             for x, y in pairs:
                 if (
-                    self._fixpoint(arrive, above, last, pending, fill_by, after | {x: y}) is None
-                    and self._fixpoint(arrive, above, last, pending, fill_by, after | {y: x})
-                    is None
+                    self._fixpoint(arrive, seqs, last, fill_by, after | {x: y}) is None
+                    and self._fixpoint(arrive, seqs, last, fill_by, after | {y: x}) is None
                 ):
                     return None
-        return joined
+        return _Bounds(arrive, seqs, last, pending, fill_by, after, joined)
+
+    def must(self, b: _Bounds, phase: int, start: int = 0) -> int | None:
+        """The instances every winning line puts home by the end of ``phase`` (a mask).
+
+        ``start``: instances known to be due by then already (those due by an
+        earlier phase). None if they cannot all be home by then. See "Deadlines"
+        in the module docstring. Only for a phase that ends with a deal.
+        """
+        card = self.card
+        cnt = self.cnt
+        joined = b.joined
+        arrive = b.arrive
+        work = [i for i in range(start.bit_length()) if start >> i & 1]
+        where: dict[int, tuple[int, int]] = {}
+        # a reserve card with a card to be dealt onto its pile later: must it leave first?
+        for j, seq in enumerate(b.seqs):
+            n = 0
+            while n < len(seq) and arrive[seq[n]] <= phase:
+                n += 1
+            for pos in range(n):
+                where[seq[pos]] = (j, pos)
+            if n == len(seq):
+                continue
+            for pos in range(n):
+                q = seq[pos]
+                if joined[q] > phase or start >> q & 1:
+                    continue
+                if self._fixpoint(arrive, b.seqs, b.last, b.fill_by, b.after, q, phase + 1) is None:
+                    work.append(q)
+        if not work:
+            return start
+        copies: dict[int, list[int]] = {}
+        for i in b.pending:
+            copies.setdefault(card[i], []).append(i)
+        bases = [[i for i in b.pending if card[i] >> 2 == t + 1] for t in range(3)]
+        must = start
+        for q in work:
+            must |= 1 << q
+
+        def add(xs: list[int]) -> None:
+            nonlocal must
+            for x in xs:
+                if not must >> x & 1:
+                    must |= 1 << x
+                    work.append(x)
+
+        while work:
+            q = work.pop()
+            if joined[q] > phase:
+                return None
+            if q in where:  # the cards surely above it when it leaves go first
+                j, pos = where[q]
+                seq = b.seqs[j]
+                add([u for u in seq[pos + 1 :] if arrive[u] <= joined[q]])
+            c = card[q]
+            rank = c >> 2
+            if rank >= 4:  # each copy of c home needs its own copy of the card below
+                pred = c - RANK_STEP3
+                need = cnt[c] + sum(1 for x in copies[c] if must >> x & 1)
+                free = [x for x in copies.get(pred, ()) if joined[x] <= phase]
+                if need > cnt[pred] + len(free):
+                    return None
+                if need == cnt[pred] + len(free):
+                    add(free)
+            elif rank >= 1:  # each base home needs a space now or a card leaving its row
+                t = rank - 1
+                need = sum(1 for x in bases[t] if must >> x & 1)
+                free = [x for x in self.mis[t] if joined[x] <= phase]
+                if need > self.sp[t] + len(free):
+                    return None
+                if need == self.sp[t] + len(free):
+                    add(free)
+            a = self.row_of[q]
+            if a >= 0:  # a card leaving a row: a base fills its space before the deal
+                need = self.sp[a] + sum(1 for x in self.mis[a] if must >> x & 1)
+                free = [x for x in bases[a] if joined[x] <= phase]
+                if need > len(free):
+                    return None
+                if need == len(free):
+                    add(free)
+        return must
 
     def _fixpoint(
         self,
         arrive: list[int],
-        above: dict[int, list[int]],
+        seqs: list[list[int]],
         last: int,
-        pending: list[int],
         fill_by: list[int],
         after: dict[int, int],
+        hold: int = -1,
+        until: int = 0,
     ) -> list[int] | None:
-        """One run of the fixpoint: each instance's phase of joining, None if one never joins."""
+        """One run of the fixpoint: each instance's phase of joining, None if one never joins.
+
+        With ``hold``, that instance may not join before phase ``until`` (it stays
+        where it is until then).
+
+        Only the topmost card of a reserve pile not yet joined can join (the
+        cards above it must all be in first), so each pass looks at one card a
+        pile and at the misplaced cards: the joined set is the same as testing
+        every card, since the conditions only grow easier as cards join.
+        """
         card = self.card
         row_of = self.row_of
         cnt = self.cnt
@@ -613,74 +779,111 @@ class _Model:
         inh = list(self.home)
         opened = list(self.sp)  # spaces a row has or can get
         swap_ok = [[False] * 3 for _ in range(3)]
+        loose: list[int] = []  # misplaced cards not joined
         for a in range(3):
             for i in self.mis[a]:
+                loose.append(i)
                 t = (card[i] >> 2) - 1
                 if 0 <= t <= 2 and t != a:
                     swap_ok[a][t] = True
+        n_piles = len(seqs)
+        stacks: list[list[int]] = [[] for _ in range(n_piles)]  # arrived, not joined (positions)
+        dealt = [0] * n_piles  # positions of each pile's sequence on the board by this phase
+        left = len(loose) + sum(len(s) for s in seqs)
         for phase in range(self.deals, last + 1):
+            for j in range(n_piles):
+                seq = seqs[j]
+                k = dealt[j]
+                while k < len(seq) and arrive[seq[k]] <= phase:
+                    stacks[j].append(k)
+                    k += 1
+                dealt[j] = k
             changed = True
-            while changed and pending:
+            while changed:
                 changed = False
-                rest: list[int] = []
-                for i in pending:
-                    if arrive[i] > phase:
-                        rest.append(i)
-                        continue
-                    c = card[i]
-                    rank = c >> 2
-                    # cards that lie above i by this phase must all go home first;
-                    # count those that use the same resource (a slot on c's pile, or
-                    # a space of c's row)
-                    same = 0
-                    ups = above.get(i)
-                    y = after.get(i, -1) if after else -1
-                    if y >= 0:
-                        # i goes home after y, a copy of the same card
-                        if not inh[y]:
-                            rest.append(i)
-                            continue
-                        if not ups or y not in ups:
-                            same += 1
-                    if ups:
-                        blocked = False
-                        for u in ups:
-                            if arrive[u] <= phase:
-                                if not inh[u]:
-                                    blocked = True
-                                    break
-                                cu = card[u]
-                                if cu == c or (rank <= 3 and (cu >> 2) == rank):
+                for j in range(n_piles):
+                    stack = stacks[j]
+                    while stack:
+                        pos = stack[-1]
+                        seq = seqs[j]
+                        i = seq[pos]
+                        if i == hold and phase < until:
+                            break
+                        c = card[i]
+                        rank = c >> 2
+                        # the cards above i by this phase are all in; count those that
+                        # used the same resource (a slot on c's pile, a space of c's row)
+                        same = 0
+                        if rank >= 4:
+                            for u in seq[pos + 1 : dealt[j]]:
+                                if card[u] == c:
                                     same += 1
-                        if blocked:
-                            rest.append(i)
-                            continue
-                    a = row_of[i]
-                    if rank == 0:
-                        ok = True
-                    elif rank <= 3:
-                        t = rank - 1
-                        if a >= 0 and swap_ok[a][t] and swap_ok[t][a]:
-                            ok = True
-                        else:
-                            ok = opened[t] > same
-                            if ok and a >= 0 and phase < last:
-                                ok = fill_by[a] <= phase
-                    else:
-                        ok = hc[c - RANK_STEP3] > cnt[c] + same
-                        if ok and a >= 0 and phase < last:
-                            ok = fill_by[a] <= phase
-                    if ok:
+                        elif rank:
+                            for u in seq[pos + 1 : dealt[j]]:
+                                if card[u] >> 2 == rank:
+                                    same += 1
+                        if after:
+                            y = after.get(i, -1)
+                            if y >= 0:
+                                if not inh[y]:
+                                    break
+                                if y not in seq[pos + 1 : dealt[j]]:
+                                    same += 1
+                        if rank == 0:
+                            pass
+                        elif rank <= 3:
+                            if opened[rank - 1] <= same:
+                                break
+                        elif hc[c - RANK_STEP3] <= cnt[c] + same:
+                            break
+                        stack.pop()
                         inh[i] = True
                         joined[i] = phase
                         hc[c] += 1
-                        if a >= 0:
-                            opened[a] += 1
+                        left -= 1
                         changed = True
-                    else:
-                        rest.append(i)
-                pending = rest
-        return None if pending else joined
+                if loose:
+                    rest: list[int] = []
+                    for i in loose:
+                        if i == hold and phase < until:
+                            rest.append(i)
+                            continue
+                        c = card[i]
+                        rank = c >> 2
+                        same = 0
+                        if after:
+                            y = after.get(i, -1)
+                            if y >= 0:
+                                if not inh[y]:
+                                    rest.append(i)
+                                    continue
+                                same = 1
+                        a = row_of[i]
+                        if rank == 0:
+                            ok = True
+                        elif rank <= 3:
+                            t = rank - 1
+                            if swap_ok[a][t] and swap_ok[t][a]:
+                                ok = True
+                            else:
+                                ok = opened[t] > same
+                                if ok and phase < last:
+                                    ok = fill_by[a] <= phase
+                        else:
+                            ok = hc[c - RANK_STEP3] > cnt[c] + same
+                            if ok and phase < last:
+                                ok = fill_by[a] <= phase
+                        if ok:
+                            inh[i] = True
+                            joined[i] = phase
+                            hc[c] += 1
+                            opened[a] += 1
+                            left -= 1
+                            changed = True
+                        else:
+                            rest.append(i)
+                    loose = rest
+        return None if left else joined
 
 
 @dataclass(slots=True)
@@ -692,6 +895,8 @@ class _Search:
     nodes: int = 0
     failed: set[int] = field(default_factory=set)
     line: list[_IMove] = field(default_factory=list)
+    limit: int = 0  # the node count at which this run of the search stops
+    rng: random.Random | None = None  # shuffles the order of moves (after the first run)
 
 
 def position_key(game: Game) -> tuple[object, ...]:
@@ -714,21 +919,32 @@ def solve(
     safe_fills: bool = True,
     dead_check: bool = True,
     decisions: bool = True,
+    deadlines: bool = True,
 ) -> Solution:
     """Search ``game`` (left unchanged) for a win within the budgets.
 
-    The keyword switches turn off each safe-move rule and the dead-card
-    pruning; the verdict never depends on them, only the effort does.
+    The keyword switches turn off each safe-move rule and each pruning (the
+    deadlines work only with the dead-card check); the verdict never depends
+    on them, only the effort does.
     """
     start = time.perf_counter()
-    opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions)
+    opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions, deadlines)
     search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, time.perf_counter() - start)
-    try:
-        won = _dfs(search, True, None)
-    except _OutOfBudget:
-        return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
+    run = RESTART_FIRST
+    while True:
+        search.limit = min(max_nodes, search.nodes + run)
+        try:
+            won = _dfs(search, True, None, 0)
+            break
+        except _OutOfBudget:
+            if search.nodes >= max_nodes or time.perf_counter() > search.deadline:
+                return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
+        search.model = _Model(game)
+        search.line = []
+        search.rng = search.rng or random.Random(SEED)
+        run = int(run * RESTART_GROWTH)
     seconds = time.perf_counter() - start
     if not won:
         return Solution(Verdict.UNWINNABLE, (), search.nodes, seconds)
@@ -736,8 +952,9 @@ def solve(
     return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
 
 
-def _dfs(search: _Search, check: bool, soon: list[int] | None) -> bool:
-    if search.nodes >= search.max_nodes or (
+def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> bool:
+    """Search from the model's position; ``soon`` and ``must`` come from the phase's start."""
+    if search.nodes >= search.limit or (
         search.nodes & 255 == 255 and time.perf_counter() > search.deadline
     ):
         raise _OutOfBudget
@@ -757,23 +974,45 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None) -> bool:
         return True
     key = model.key
     if key not in failed:
+        ok = True
         if check and search.opts.dead_check:
-            soon = model.closure()
-            ok = soon is not None
-        else:
-            ok = True
+            bounds = model.bounds()
+            ok = bounds is not None
+            if bounds is not None:
+                soon = bounds.joined
+                if search.opts.deadlines and model.dealt < len(model.stock):
+                    found = model.must(bounds, model.deals)
+                    ok = found is not None
+                    must = found or 0
         if ok:
             decide = model.decision(soon) if search.opts.decisions else None
             if decide is None:
                 moves = model.moves(soon)
+                if must & model.mask and moves and moves[-1] is _DEAL_MOVE:
+                    moves.pop()  # a card that must be home before the deal is not
+                if search.rng is not None and len(moves) > 1:
+                    rng = search.rng
+                    tail = [moves.pop()] if moves[-1] is _DEAL_MOVE else []
+                    if rng.random() < P_SHUFFLE:
+                        rng.shuffle(moves)
+                    if tail and rng.random() < P_DEAL_FIRST:
+                        moves = tail + moves
+                    else:
+                        moves += tail
             elif decide[1]:
                 moves = [(_HOME, decide[0], -1)]
+            elif (
+                must >> decide[0] & 1 and soon is not None and model.stuck_waiting(decide[0], soon)
+            ):
+                moves = [(_HOME, decide[0], -1)]  # waiting would keep it out past the deal
             else:
                 moves = [(_HOME, decide[0], -1), (_WAIT, decide[0], -1)]
+                if search.rng is not None and search.rng.random() < P_WAIT_FIRST:
+                    moves.reverse()
             for move in moves:
                 model.play(move)
                 line.append(move)
-                if _dfs(search, move[0] == _DEAL, soon):
+                if _dfs(search, move[0] == _DEAL, soon, must):
                     return True
                 line.pop()
                 model.undo(move)
@@ -787,6 +1026,17 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None) -> bool:
 
 def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...]:
     """The internal winning line as the engine's moves, checked by playing it on a copy."""
+    work, out = _replay(game, model, line)
+    assert work.is_won()
+    return out
+
+
+def _replay(game: Game, model: _Model, line: list[_IMove]) -> tuple[Game, tuple[Move, ...]]:
+    """Play an internal line of ``model`` (built from ``game``) on a copy of ``game``.
+
+    Returns the position reached and the line as the engine's moves; ``Game.play``
+    checks every move.
+    """
     work = game.copy()
     out: list[Move] = []
     for kind, i, j in line:
@@ -825,5 +1075,4 @@ def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...
             move = Move(src, dst)
         work.play(move)
         out.append(move)
-    assert work.is_won()
-    return tuple(out)
+    return work, tuple(out)

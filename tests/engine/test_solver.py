@@ -7,8 +7,9 @@ import random
 
 import pytest
 from positions import WON_ROWS, board
+from slow_closure import slow_closure
 
-from engine import DEAL, Game, Status
+from engine import DEAL, Game, Move, Status, solver
 from engine.solver import Solution, Verdict, _Model, position_key, solve
 
 # Deals the solver wins within a few thousand nodes.
@@ -241,7 +242,7 @@ def late_positions(count: int) -> list[Game]:
 
 
 LATE = late_positions(400)
-SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check", "decisions")
+SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check", "decisions", "deadlines")
 
 
 BUDGET = 5_000
@@ -288,3 +289,132 @@ def test_everything_switched_off_agrees_with_everything_on() -> None:
             assert on.verdict is plain.verdict, game.position()
             compared += 1
     assert compared >= 340
+
+
+# ---------------------------------------------------------------- the closure and deadlines
+
+
+def test_the_fast_closure_agrees_with_the_slow_one() -> None:
+    # The solver's fixpoint looks only at the top card of each reserve pile not yet
+    # in; the slow oracle tests every card on every pass. Same phases everywhere.
+    dead = 0
+    for game in LATE + [Game.new(deal) for deal in range(1, 60)]:
+        model = _Model(game)
+        fast = model.closure()
+        assert fast == slow_closure(model), game.position()
+        dead += fast is None
+    assert dead >= 20
+
+
+def due_cards(game: Game) -> tuple[_Model, int | None] | None:
+    """The solver's model of ``game`` and the cards due before its next deal."""
+    model = _Model(game)
+    if model.dealt >= len(model.stock):
+        return None
+    bounds = model.bounds()
+    if bounds is None:
+        return None
+    return model, model.must(bounds, model.deals)
+
+
+def still_at_its_place(game: Game, model: _Model, i: int) -> bool:
+    """Whether instance ``i`` of ``model`` (built from an earlier position) has not moved."""
+    if model.res_pile[i] >= 0:
+        pile = game.reserve[model.res_pile[i]]
+        depth = model.res[model.res_pile[i]].index(i)
+        return len(pile) > depth
+    pile = game.row(model.row_of[i])[model.col_of[i]]
+    return len(pile) == 1 and pile[0] == model.card[i]
+
+
+def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
+    """Positions just after a deal with deals still to come, as the search meets
+    them in hard deals (where deadlines bite), a sample of each deal's."""
+    rng = random.Random(11)
+    found: list[Game] = []
+    dfs = solver._dfs
+    for deal in deals:
+        game = Game.new(deal)
+        lines: list[list[object]] = []
+
+        def spy(
+            search: solver._Search, check: bool, *rest: object, lines: list[list[object]] = lines
+        ) -> bool:
+            model = search.model
+            if check and model.deals and model.dealt < len(model.stock):
+                lines.append(list(search.line))
+            return dfs(search, check, *rest)  # type: ignore[arg-type]
+
+        solver._dfs = spy  # type: ignore[assignment]
+        try:
+            solve(game, max_nodes=15_000, max_seconds=60)
+        finally:
+            solver._dfs = dfs  # type: ignore[assignment]
+        model = _Model(game)
+        for line in rng.sample(lines, min(per_deal, len(lines))):
+            position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
+            found.append(Game.from_position(position.position()))
+    return found
+
+
+def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: _Model) -> bool:
+    """Whether ``line`` from ``game`` moves every instance of ``due`` before it deals."""
+    work = game.copy()
+    for move in line:
+        if move.is_deal:
+            break
+        work.play(move)
+    return not any(
+        still_at_its_place(work, model, i) for i in range(due.bit_length()) if due >> i & 1
+    )
+
+
+def test_a_winning_line_has_the_due_cards_home_before_each_deal() -> None:
+    # Along the solver's winning lines: just after each deal but the last, the
+    # cards the deadline analysis calls due are all moved before the next deal.
+    named = 0
+    for deal in (*QUICK_WINS, 8, 13, 27, 29, 31):
+        game = Game.new(deal)
+        line = solve(game, max_nodes=200_000, max_seconds=60).line
+        assert line
+        for k, move in enumerate(line):
+            game.play(move)
+            if not move.is_deal:
+                continue
+            found = due_cards(game)
+            if found is None:
+                continue
+            model, due = found
+            assert due is not None, (deal, k)
+            named += due != 0
+            assert moved_by_next_deal(game, line[k + 1 :], due, model), (deal, k)
+    assert named >= 5
+
+
+def test_cards_due_before_the_deal_are_home_before_it_in_every_win() -> None:
+    # Positions the search meets in hard deals: if the deadline analysis says the
+    # cards due before the next deal cannot all be home by then, the search without
+    # it finds no win; if it names cards, a win found without it moves them first.
+    named = impossible = 0
+    for game in phase_starts((11, 9, 2, 6, 20, 21), 40):
+        found = due_cards(game)
+        if found is None:
+            continue
+        model, due = found
+        if due is None:
+            impossible += 1
+            plain = solve(game, max_nodes=BUDGET, max_seconds=60, deadlines=False)
+            assert plain.verdict is not Verdict.WON, game.position()
+        elif due:
+            named += 1
+            plain = solve(game, max_nodes=BUDGET, max_seconds=60, deadlines=False)
+            if plain.verdict is Verdict.WON:
+                assert moved_by_next_deal(game, plain.line, due, model), game.position()
+    assert named >= 20 and impossible >= 3
+
+
+def test_a_deal_stopped_and_restarted_gives_the_same_answer() -> None:
+    # The restarts shuffle with a fixed seed: the same budget gives the same search.
+    a = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
+    b = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
+    assert (a.verdict, a.nodes, a.line) == (b.verdict, b.nodes, b.line)
