@@ -67,8 +67,9 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   lines with x after y, so the closure there adds "x after y" (x joins only
   once y has, and needs one more slot), as the probe below does.
 
-- **Ordering probe** (``closure(probe=True)``), run once at the root only (it
-  costs a pair of fixpoint runs per card, milliseconds, too dear per node).
+- **Ordering probe** (``closure(probe=True)``), run at the root and after
+  the last deal (it costs a pair of fixpoint runs per card: milliseconds, too
+  dear at every deal while many phases remain, cheap once one remains).
   The closure lets each of two copies x, y of a card (rank 5 up, neither home,
   fewer than two copies of the card three below home) go home on one slot,
   since either may be first. But every winning line puts one of them home
@@ -76,7 +77,10 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   with "x after y" added (x joins only once y has, and y counts as a copy
   before x: one more slot), and again with "y after x". The induction above
   holds for the lines with that order, so if both runs leave a card out, no
-  line wins. (Trying the same for pairs of bases of one row competing for
+  line wins. If only one order leaves a card out, every winning line has the
+  other: it is kept for the probes of the next pairs, round after round
+  until no order is learnt, and the phases of the last run are the ``soon``
+  of the node. (Trying the same for pairs of bases of one row competing for
   spaces proved nothing more on deals 1-200, so it is not done.)
 
 - **Too early** (``moves(soon)``): the closure also gives, for each card,
@@ -656,18 +660,35 @@ class _Model:
             prev = joined
             fill_by = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
         if probe:
-            pairs: list[tuple[int, int]] = []
             by_card: dict[int, list[int]] = {}
             for i in pending:
                 if card[i] >= 16 and self.cnt[card[i] - RANK_STEP3] < 2:
                     by_card.setdefault(card[i], []).append(i)
-            pairs += [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
-            for x, y in pairs:
-                if (
-                    self._fixpoint(arrive, seqs, last, fill_by, after | {x: y}) is None
-                    and self._fixpoint(arrive, seqs, last, fill_by, after | {y: x}) is None
-                ):
+            pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+            # an order that leaves a card out holds for no winning line: the other
+            # order is then that of every winning line, and later probes assume it
+            ordered = dict(after)
+            changed = True
+            while changed:
+                changed = False
+                for x, y in pairs:
+                    if x in ordered or y in ordered:
+                        continue
+                    x_late = self._fixpoint(arrive, seqs, last, fill_by, ordered | {x: y})
+                    y_late = self._fixpoint(arrive, seqs, last, fill_by, ordered | {y: x})
+                    if x_late is None and y_late is None:
+                        return None
+                    if x_late is None:
+                        ordered[y] = x
+                        changed = True
+                    elif y_late is None:
+                        ordered[x] = y
+                        changed = True
+            if len(ordered) > len(after):
+                tighter = self._fixpoint(arrive, seqs, last, fill_by, ordered)
+                if tighter is None:
                     return None
+                after, joined = ordered, tighter
         return _Bounds(arrive, seqs, last, pending, fill_by, after, joined)
 
     def must(self, b: _Bounds, phase: int, start: int = 0) -> int | None:
@@ -976,7 +997,7 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> boo
     if key not in failed:
         ok = True
         if check and search.opts.dead_check:
-            bounds = model.bounds()
+            bounds = model.bounds(probe=model.dealt >= len(model.stock))
             ok = bounds is not None
             if bounds is not None:
                 soon = bounds.joined
