@@ -267,6 +267,14 @@ class StaleVersionError(ServiceError):
     )
 
 
+# A hint asked from an old board: nothing is shown or marked, so "here is the
+# current board" would be wrong.
+STALE_HINT_MESSAGE = (
+    "This board is out of date: your game has changed since it was shown, "
+    "so no hint was given and nothing was marked. Ask again on the current board."
+)
+
+
 class MoveError(ServiceError):
     default_message = "That move can't be played."
 
@@ -822,7 +830,10 @@ class GameService:
         lock is held meanwhile, so their next call sees the assisted game.
         """
         async with self._lock(user_id):
-            entry = await self._playable(user_id, expected_version)
+            try:
+                entry = await self._playable(user_id, expected_version)
+            except StaleVersionError:
+                raise StaleVersionError(STALE_HINT_MESSAGE) from None
             settings = await self._get_settings(user_id)
             game = entry.game
             loop = asyncio.get_running_loop()
@@ -846,7 +857,7 @@ class GameService:
                     raise self._storage_failure(user_id, exc) from exc
                 if not marked:
                     self._evict(user_id)
-                    raise StaleVersionError()
+                    raise StaleVersionError(STALE_HINT_MESSAGE)
                 entry.assisted = True
             move = found.move
             label = None if move is None else game.describe(move, settings.symbols)

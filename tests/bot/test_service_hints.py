@@ -139,7 +139,7 @@ async def test_no_game_and_a_stale_board_are_refused_and_mark_nothing(
     with pytest.raises(NoGameError):
         await pooled.hint(USER)
     view = await pooled.new_game(USER, GUILD, WINNABLE_DEAL)
-    with pytest.raises(StaleVersionError):
+    with pytest.raises(StaleVersionError, match="no hint was given and nothing was marked"):
         await pooled.hint(USER, view.version - 1)
     assert (await pooled.show(USER)).assisted is False
     await pooled.resign(USER)
