@@ -266,6 +266,7 @@ class _Bounds:
     seqs: list[list[int]]  # each reserve pile's instances, now and to be dealt, bottom first
     last: int  # the last phase
     pending: list[int]  # instances not home
+    bases: list[list[int]]  # row -> its bases not home
     fill_by: list[int]  # row -> first phase a base of it may be home
     after: dict[int, int]  # a waiting card -> its other copy, which goes first
     joined: list[int]  # instance -> earliest phase it may be home ("soon")
@@ -689,7 +690,7 @@ class _Model:
                 if tighter is None:
                     return None
                 after, joined = ordered, tighter
-        return _Bounds(arrive, seqs, last, pending, fill_by, after, joined)
+        return _Bounds(arrive, seqs, last, pending, bases, fill_by, after, joined)
 
     def must(self, b: _Bounds, phase: int, start: int = 0) -> int | None:
         """The instances every winning line puts home by the end of ``phase`` (a mask).
@@ -724,7 +725,7 @@ class _Model:
         copies: dict[int, list[int]] = {}
         for i in b.pending:
             copies.setdefault(card[i], []).append(i)
-        bases = [[i for i in b.pending if card[i] >> 2 == t + 1] for t in range(3)]
+        bases = b.bases
         must = start
         for q in work:
             must |= 1 << q
@@ -1001,6 +1002,7 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> boo
             ok = bounds is not None
             if bounds is not None:
                 soon = bounds.joined
+                must = 0  # the due cards of the phase before hold no more
                 if search.opts.deadlines and model.dealt < len(model.stock):
                     found = model.must(bounds, model.deals)
                     ok = found is not None
