@@ -1011,11 +1011,11 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> boo
             decide = model.decision(soon) if search.opts.decisions else None
             if decide is None:
                 moves = model.moves(soon)
-                if must & model.mask and moves and moves[-1] is _DEAL_MOVE:
+                if must & model.mask and moves and moves[-1][0] == _DEAL:
                     moves.pop()  # a card that must be home before the deal is not
                 if search.rng is not None and len(moves) > 1:
                     rng = search.rng
-                    tail = [moves.pop()] if moves[-1] is _DEAL_MOVE else []
+                    tail = [moves.pop()] if moves[-1][0] == _DEAL else []
                     if rng.random() < P_SHUFFLE:
                         rng.shuffle(moves)
                     if tail and rng.random() < P_DEAL_FIRST:
