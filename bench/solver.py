@@ -13,15 +13,29 @@ search, transposition-table hits included.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The installed package (its solver compiled by mypyc when the install built it);
+# the source tree (pure Python) only when the project is not installed. This
+# script's folder leaves the path first: its engine.py would shadow the package.
+HERE = Path(__file__).resolve().parent
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+if importlib.util.find_spec("engine") is None:
+    sys.path.insert(0, str(HERE.parent))
 
-from engine import Game
-from engine.solver import Verdict, solve
+from engine import Game  # noqa: E402 (after the path is set)
+from engine import solver as solver_module  # noqa: E402
+from engine.solver import Verdict, solve  # noqa: E402
+
+
+def implementation() -> str:
+    """Which build of the solver runs: mypyc's C extension or the pure Python source."""
+    path = solver_module.__file__ or ""
+    return "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
 
 
 def deal_range(text: str) -> range:
@@ -62,7 +76,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"deal {deal}: {v}, {solution.nodes} nodes, {solution.seconds:.2f} s")
     elapsed = time.perf_counter() - start
     n = len(args.deals)
-    print(f"deals {args.deals.start}-{args.deals.stop - 1} ({n}), budget {args.budget:g} s")
+    print(f"deals {args.deals.start}-{args.deals.stop - 1} ({n}), budget {args.budget:g} s, "
+          f"solver {implementation()}")  # fmt: skip
     print(f"decided within 1 s:   {within_1s / n:.1%}")
     if args.budget != 1.0:
         print(f"decided within {args.budget:g} s: {(won + lost) / n:.1%}")
