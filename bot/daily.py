@@ -69,7 +69,7 @@ def find_daily_deal(
     """The daily deal of ``day``: the first candidate the solver wins within ``max_nodes``.
 
     If none of the ``candidates`` is proven, the starting number itself, with no
-    proof (the caller logs it). Deterministic: no time budget. Slow (about a second,
+    proof (the caller logs it). Deterministic: no time budget. Slow (up to a second or so,
     up to ``candidates`` searches): the service runs it in a worker process.
     """
     for number in candidate_numbers(day, candidates):
