@@ -522,5 +522,5 @@ def test_the_bot_pings_nobody_by_default_and_keeps_its_page_size() -> None:
 
     bot = create_bot(cast(GameService, object()), dev_guild_id=None, leaderboard_page_size=3)
     assert bot.allowed_mentions is not None
-    assert bot.allowed_mentions.to_dict() == {"parse": []}
+    assert dict(bot.allowed_mentions.to_dict()) == {"parse": []}
     assert getattr(bot, "leaderboard_page_size", None) == 3

@@ -268,7 +268,7 @@ def test_each_rule_switched_off_keeps_every_verdict(switch: str) -> None:
     decided = 0
     verdicts = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
     for game, on in zip(LATE, ON, strict=True):
-        off = solve(game, max_nodes=BUDGET, max_seconds=60, **{switch: False})  # type: ignore[arg-type]
+        off = solve(game, max_nodes=BUDGET, max_seconds=60, **{switch: False})
         if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
         assert on.verdict is off.verdict, game.position()
@@ -284,7 +284,7 @@ def test_everything_switched_off_agrees_with_everything_on() -> None:
     off = dict.fromkeys(SWITCHES, False)
     compared = 0
     for game, on in zip(LATE, ON, strict=True):
-        plain = solve(game, max_nodes=BUDGET, max_seconds=60, **off)  # type: ignore[arg-type]
+        plain = solve(game, max_nodes=BUDGET, max_seconds=60, **off)
         if Verdict.UNKNOWN not in (on.verdict, plain.verdict):
             assert on.verdict is plain.verdict, game.position()
             compared += 1
@@ -349,7 +349,7 @@ def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
         try:
             solve(game, max_nodes=15_000, max_seconds=60)
         finally:
-            solver._dfs = dfs  # type: ignore[assignment]
+            solver._dfs = dfs
         model = _Model(game)
         for line in rng.sample(lines, min(per_deal, len(lines))):
             position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
