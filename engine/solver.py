@@ -129,6 +129,26 @@ adds nothing for the positions it was still searching. So a run that ends
 without running out of nodes has searched everything the rules above leave,
 in whatever order: an ``unwinnable`` answer is as exhaustive as before.
 
+Beams. Each run of the search still dives down one line of early choices
+and spends its nodes below it, in phases too late to judge those choices
+by. A win that needs an early choice no better looking than the others can
+stay out of reach of every run. So once the search has used the nodes given
+first in each entry of ``BEAMS``, it pauses for a beam search (``_beam``).
+It goes phase by phase. From each of the ``width`` best positions kept at
+the last deal, it lists up to ``endings`` ways to end the phase: positions
+where the deal is legal and every due card is home. The listing uses the
+search's safe moves, ordering decisions, "soon" and due cards, and spends
+at most ``per_position`` nodes. Each ending is dealt. The positions the
+closure proves lost are dropped, and the best ``width`` are kept, ranked by
+cards home, then by how early the closure lets the other cards go home. In
+the last phase the beam looks for the win itself. A win the beam finds is a
+win: its line is checked through the engine like any other. A beam that
+dies out proves nothing, and the search resumes where it was, with its
+transposition table. Its nodes count in the budget like the search's own.
+The first beam starts after 50,000 nodes (about a quarter of a second
+compiled), so quick wins, and the daily's proofs within 20,000 nodes, never
+meet one.
+
 Safe moves, played without branching (each can be switched off for tests):
 
 - ``safe_aces``: a reserve Ace to the Ace pile; once the stock is empty, an
@@ -247,6 +267,13 @@ SEED = 1
 P_SHUFFLE = 0.6
 P_WAIT_FIRST = 0.3
 P_DEAL_FIRST = 0.2
+# Beams (see "Beams" in the module docstring): (nodes of the search before it
+# starts, positions kept at each deal, endings kept from each position, nodes
+# spent enumerating the endings of one position).
+BEAMS: tuple[tuple[int, int, int, int], ...] = (
+    (50_000, 20, 50, 3_000),
+    (300_000, 200, 100, 3_000),
+)
 
 
 # Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
@@ -955,7 +982,18 @@ def solve(
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, time.perf_counter() - start)
     run = RESTART_FIRST
+    beams = list(BEAMS) if dead_check else []
     while True:
+        if beams and search.nodes >= beams[0][0]:
+            _, width, endings, per_position = beams.pop(0)
+            search.limit = max_nodes
+            try:
+                beam_line = _beam(search, game, width, endings, per_position)
+            except _OutOfBudget:
+                return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
+            if beam_line is not None:
+                line = _translate(game, _Model(game), beam_line)
+                return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
         search.limit = min(max_nodes, search.nodes + run)
         try:
             won = _dfs(search, True, None, 0)
@@ -1045,6 +1083,152 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> boo
         line.pop()
         model.undo(move)
     return False
+
+
+def _beam(
+    search: _Search, game: Game, width: int, endings: int, per_position: int
+) -> list[_IMove] | None:
+    """A beam search for a win, phase by phase (see "Beams" in the module docstring).
+
+    Returns a winning line of internal moves from the start of ``game``, or
+    None if the beam dies out (which proves nothing). Counts its nodes in
+    ``search`` and raises ``_OutOfBudget`` like the depth-first search.
+    """
+    states: list[list[_IMove]] = [[]]
+    while states:
+        kept: dict[int, tuple[float, list[_IMove]]] = {}
+        for prefix in states:
+            model = _Model(game)
+            for move in prefix:
+                model.play(move)
+            won = _endings(search, model, prefix, kept, endings, per_position)
+            if won is not None:
+                return won
+        ranked = sorted(kept.values(), key=lambda entry: -entry[0])
+        states = [line for _, line in ranked[:width]]
+    return None
+
+
+def _endings(
+    search: _Search,
+    model: _Model,
+    prefix: list[_IMove],
+    kept: dict[int, tuple[float, list[_IMove]]],
+    cap: int,
+    per_position: int,
+) -> list[_IMove] | None:
+    """Enumerate the ways to end the phase of ``model``'s position, for the beam.
+
+    Each ending (a position of the phase where the deal is legal and no due
+    card is left out) is dealt, scored and put in ``kept`` under its key, with
+    ``prefix`` and the moves to it. At most ``cap`` endings and
+    ``per_position`` nodes. Returns a winning line if the enumeration wins.
+    """
+    bounds = model.bounds(probe=True)
+    if bounds is None:
+        return None
+    soon = bounds.joined
+    after = bounds.after
+    must = 0
+    if model.dealt < len(model.stock):
+        found = model.must(bounds, model.deals)
+        if found is None:
+            return None
+        must = found
+    seen: set[int] = set()
+    line = list(prefix)
+    stop = search.nodes + per_position
+    count = 0
+    opts = search.opts
+    # an explicit stack of (moves to try, index of the next one, moves played
+    # before them by the safe rules) per depth
+    frames: list[tuple[list[_IMove], list[int], list[_IMove]]] = []
+
+    def enter() -> list[_IMove] | None:
+        nonlocal count
+        if search.nodes & 255 == 255 and time.perf_counter() > search.deadline:
+            raise _OutOfBudget
+        if search.nodes >= search.limit:
+            raise _OutOfBudget
+        search.nodes += 1
+        played: list[_IMove] = []
+        while (forced := model.safe(opts)) is not None:
+            model.play(forced)
+            line.append(forced)
+            played.append(forced)
+        todo: list[_IMove] = []
+        if model.mask == 0:
+            return list(line)
+        key = model.key
+        if key not in seen:
+            seen.add(key)
+            decide = model.decision(soon)
+            if decide is None:
+                todo = model.moves(soon)
+                if todo and todo[-1][0] == _DEAL:
+                    todo.pop()
+                    if not must & model.mask:
+                        model.play(_DEAL_MOVE)
+                        line.append(_DEAL_MOVE)
+                        dealt = model.key
+                        if dealt not in kept:
+                            score = _score(model)
+                            if score is not None:
+                                kept[dealt] = (score, list(line))
+                                count += 1
+                        line.pop()
+                        model.undo(_DEAL_MOVE)
+            else:
+                i, forced_now = decide
+                twin = model.partner[i]
+                if forced_now or (twin >= 0 and after.get(twin, -1) == i):
+                    todo = [(_HOME, i, -1)]
+                elif twin >= 0 and after.get(i, -1) == twin:
+                    todo = [(_WAIT, i, -1)]
+                elif must >> i & 1 and model.stuck_waiting(i, soon):
+                    todo = [(_HOME, i, -1)]
+                else:
+                    todo = [(_HOME, i, -1), (_WAIT, i, -1)]
+        frames.append((todo, [0], played))
+        return None
+
+    won = enter()
+    while won is None and frames:
+        todo, nxt, played = frames[-1]
+        if nxt[0] < len(todo) and count < cap and search.nodes < stop:
+            move = todo[nxt[0]]
+            nxt[0] += 1
+            model.play(move)
+            line.append(move)
+            won = enter()
+            continue
+        frames.pop()
+        for move in reversed(played):
+            line.pop()
+            model.undo(move)
+        if frames:
+            todo, nxt, _ = frames[-1]
+            line.pop()
+            model.undo(todo[nxt[0] - 1])
+    return won
+
+
+def _score(model: _Model) -> float | None:
+    """How promising a position just dealt is, for the beam; None if it is lost.
+
+    Cards home first; then how early the closure lets the others go home.
+    """
+    bounds = model.bounds()
+    if bounds is None:
+        return None
+    home = 0
+    slack = 0
+    for i, joined in enumerate(bounds.joined):
+        if model.home[i]:
+            home += 1
+        else:
+            slack += bounds.last - joined
+    return home * 10.0 + slack * 0.1
 
 
 def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...]:

@@ -418,3 +418,50 @@ def test_a_deal_stopped_and_restarted_gives_the_same_answer() -> None:
     a = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
     b = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
     assert (a.verdict, a.nodes, a.line) == (b.verdict, b.nodes, b.line)
+
+
+# ---------------------------------------------------------------- beams
+
+
+def no_depth_first(*args: object) -> bool:
+    raise AssertionError("the depth-first search ran")
+
+
+@pytest.mark.parametrize("deal", (16, 19))  # deals a narrow beam wins
+def test_a_win_found_by_the_beam_replays_to_a_win(
+    monkeypatch: pytest.MonkeyPatch, deal: int
+) -> None:
+    monkeypatch.setattr(solver, "BEAMS", ((0, 10, 30, 3_000),))
+    monkeypatch.setattr(solver, "_dfs", no_depth_first)  # so the beam alone wins
+    solution = solve(Game.new(deal), max_nodes=200_000, max_seconds=60)
+    assert solution.verdict is Verdict.WON
+    assert replays_to_a_win(Game.new(deal), solution)
+
+
+def test_the_beam_respects_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "BEAMS", ((0, 20, 50, 3_000),))
+    monkeypatch.setattr(solver, "_dfs", no_depth_first)
+    for budget in (10, 500, 5_000):
+        solution = solve(Game.new(QUICK_WINS[0]), max_nodes=budget, max_seconds=60)
+        assert solution.verdict is Verdict.UNKNOWN
+        assert solution.nodes <= budget
+
+
+def test_the_beam_respects_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "BEAMS", ((0, 20, 50, 3_000),))
+    monkeypatch.setattr(solver, "_dfs", no_depth_first)
+    solution = solve(Game.new(QUICK_WINS[0]), max_nodes=10**9, max_seconds=0.0)
+    assert solution.verdict is Verdict.UNKNOWN
+    assert solution.nodes < 1_000  # the clock is read every 256 nodes
+
+
+def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 286 is lost, though not at once: the beam finds no win, and the
+    # depth-first search after it still proves the loss.
+    alone = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
+    assert alone.verdict is Verdict.UNWINNABLE and alone.nodes > 1
+    monkeypatch.setattr(solver, "BEAMS", ((0, 20, 50, 3_000),))
+    after_beam = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
+    assert after_beam.verdict is Verdict.UNWINNABLE
+    assert after_beam.nodes > alone.nodes  # the beam's nodes are counted too
+
