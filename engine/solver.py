@@ -230,6 +230,7 @@ from __future__ import annotations
 import random
 import time
 from bisect import insort
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -941,6 +942,7 @@ class _Search:
     opts: _Options
     max_nodes: int
     deadline: float
+    clock: Callable[[], float]
     nodes: int = 0
     failed: set[int] = field(default_factory=set)
     line: list[_IMove] = field(default_factory=list)
@@ -969,18 +971,21 @@ def solve(
     dead_check: bool = True,
     decisions: bool = True,
     deadlines: bool = True,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """Search ``game`` (left unchanged) for a win within the budgets.
 
     The keyword switches turn off each safe-move rule and each pruning (the
     deadlines work only with the dead-card check); the verdict never depends
-    on them, only the effort does.
+    on them, only the effort does. ``clock`` reads the seconds of the time
+    budget (and of ``Solution.seconds``): wall time by default, or for example
+    ``time.process_time`` to measure on a machine shared with other work.
     """
-    start = time.perf_counter()
+    start = clock()
     opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions, deadlines)
-    search = _Search(_Model(game), opts, max_nodes, start + max_seconds)
+    search = _Search(_Model(game), opts, max_nodes, start + max_seconds, clock)
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
-        return Solution(Verdict.UNWINNABLE, (), 1, time.perf_counter() - start)
+        return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
     beams = list(BEAMS) if dead_check else []
     while True:
@@ -990,32 +995,32 @@ def solve(
             try:
                 beam_line = _beam(search, game, width, endings, per_position)
             except _OutOfBudget:
-                return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
+                return Solution(Verdict.UNKNOWN, (), search.nodes, clock() - start)
             if beam_line is not None:
                 line = _translate(game, _Model(game), beam_line)
-                return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
+                return Solution(Verdict.WON, line, search.nodes, clock() - start)
         search.limit = min(max_nodes, search.nodes + run)
         try:
             won = _dfs(search, True, None, 0)
             break
         except _OutOfBudget:
-            if search.nodes >= max_nodes or time.perf_counter() > search.deadline:
-                return Solution(Verdict.UNKNOWN, (), search.nodes, time.perf_counter() - start)
+            if search.nodes >= max_nodes or clock() > search.deadline:
+                return Solution(Verdict.UNKNOWN, (), search.nodes, clock() - start)
         search.model = _Model(game)
         search.line = []
         search.rng = search.rng or random.Random(SEED)
         run = int(run * RESTART_GROWTH)
-    seconds = time.perf_counter() - start
+    seconds = clock() - start
     if not won:
         return Solution(Verdict.UNWINNABLE, (), search.nodes, seconds)
     line = _translate(game, search.model, search.line)
-    return Solution(Verdict.WON, line, search.nodes, time.perf_counter() - start)
+    return Solution(Verdict.WON, line, search.nodes, clock() - start)
 
 
 def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> bool:
     """Search from the model's position; ``soon`` and ``must`` come from the phase's start."""
     if search.nodes >= search.limit or (
-        search.nodes & 255 == 255 and time.perf_counter() > search.deadline
+        search.nodes & 255 == 255 and search.clock() > search.deadline
     ):
         raise _OutOfBudget
     search.nodes += 1
@@ -1146,7 +1151,7 @@ def _endings(
 
     def enter() -> list[_IMove] | None:
         nonlocal count
-        if search.nodes & 255 == 255 and time.perf_counter() > search.deadline:
+        if search.nodes & 255 == 255 and search.clock() > search.deadline:
             raise _OutOfBudget
         if search.nodes >= search.limit:
             raise _OutOfBudget

@@ -3,6 +3,7 @@ the budgets hold, and no safe-move rule or pruning ever changes a verdict."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -206,6 +207,16 @@ def test_the_time_budget_is_respected() -> None:
     solution = solve(Game.new(1), max_nodes=10**9, max_seconds=0.0)
     assert solution.verdict is Verdict.UNKNOWN
     assert solution.nodes < 1_000  # the clock is read every 256 nodes
+
+
+def test_the_time_budget_is_read_on_the_clock_given() -> None:
+    ticks = itertools.count()  # a clock that moves one second each time it is read
+    solution = solve(
+        Game.new(1), max_nodes=10**9, max_seconds=5.0, clock=lambda: float(next(ticks))
+    )
+    assert solution.verdict is Verdict.UNKNOWN
+    assert solution.seconds >= 5.0
+    assert solution.nodes < 5_000  # a few reads of the clock, not the wall's seconds
 
 
 # ---------------------------------------------------------------- verdicts kept
@@ -464,4 +475,3 @@ def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) ->
     after_beam = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
     assert after_beam.verdict is Verdict.UNWINNABLE
     assert after_beam.nodes > alone.nodes  # the beam's nodes are counted too
-
