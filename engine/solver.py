@@ -140,8 +140,9 @@ where the deal is legal and every due card is home. The listing uses the
 search's safe moves, ordering decisions, "soon" and due cards, and spends
 at most ``per_position`` nodes. Each ending is dealt. The positions the
 closure proves lost are dropped, and the best ``width`` are kept, ranked by
-cards home, then by how early the closure lets the other cards go home. In
-the last phase the beam looks for the win itself. A win the beam finds is a
+a score: ten points for each card home, and a tenth of a point for each
+phase by which the closure lets a card not home go home before the last
+phase. In the last phase the beam looks for the win itself. A win the beam finds is a
 win: its line is checked through the engine like any other. A beam that
 dies out proves nothing, and the search resumes where it was, with its
 transposition table. Its nodes count in the budget like the search's own.
@@ -1221,7 +1222,8 @@ def _endings(
 def _score(model: _Model) -> float | None:
     """How promising a position just dealt is, for the beam; None if it is lost.
 
-    Cards home first; then how early the closure lets the others go home.
+    Ten points a card home, and a tenth of a point for each phase by which the
+    closure lets a card not home go home before the last phase.
     """
     bounds = model.bounds()
     if bounds is None:
