@@ -285,6 +285,7 @@ BEAMS: tuple[tuple[int, int, int, int], ...] = (
 _HOME, _SWAP, _DEAL, _WAIT = 0, 1, 2, 3
 _DEAL_MOVE = (_DEAL, -1, -1)
 _IMove = tuple[int, int, int]
+_NO_ORDERS: dict[int, int] = {}  # no order learnt: the search's decisions use none
 
 
 @dataclass(slots=True)
@@ -597,6 +598,24 @@ class _Model:
             return all(soon[r] > self.deals for r in range(rivals.bit_length()) if rivals >> r & 1)
         other = self.partner[i]
         return other >= 0 and not self.home[other] and soon[other] > self.deals
+
+    def decision_moves(
+        self, i: int, forced: bool, soon: list[int] | None, must: int, after: dict[int, int]
+    ) -> list[_IMove]:
+        """The children of the ordering decision on ``i``: home now, wait, or both.
+
+        ``forced`` as ``decision`` says; ``soon`` and ``must`` from the phase's
+        start; ``after``: orders every winning line keeps (a card -> the twin it
+        goes home after, as ``closure(probe=True)`` learns them).
+        """
+        twin = self.partner[i]
+        if forced or (twin >= 0 and after.get(twin, -1) == i):
+            return [(_HOME, i, -1)]
+        if twin >= 0 and after.get(i, -1) == twin:
+            return [(_WAIT, i, -1)]
+        if must >> i & 1 and soon is not None and self.stuck_waiting(i, soon):
+            return [(_HOME, i, -1)]  # waiting would keep it out past the deal
+        return [(_HOME, i, -1), (_WAIT, i, -1)]
 
     def moves(self, soon: list[int] | None = None) -> list[_IMove]:
         """Legal moves, most promising first; the deal last.
@@ -1018,13 +1037,18 @@ def solve(
     return Solution(Verdict.WON, line, search.nodes, clock() - start)
 
 
-def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> bool:
-    """Search from the model's position; ``soon`` and ``must`` come from the phase's start."""
+def _count_node(search: _Search) -> None:
+    """Count one node of ``search``; raise ``_OutOfBudget`` past its limit or deadline."""
     if search.nodes >= search.limit or (
         search.nodes & 255 == 255 and search.clock() > search.deadline
     ):
         raise _OutOfBudget
     search.nodes += 1
+
+
+def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> bool:
+    """Search from the model's position; ``soon`` and ``must`` come from the phase's start."""
+    _count_node(search)
     model = search.model
     failed = search.failed
     entry = model.key
@@ -1066,15 +1090,13 @@ def _dfs(search: _Search, check: bool, soon: list[int] | None, must: int) -> boo
                         moves = tail + moves
                     else:
                         moves += tail
-            elif decide[1]:
-                moves = [(_HOME, decide[0], -1)]
-            elif (
-                must >> decide[0] & 1 and soon is not None and model.stuck_waiting(decide[0], soon)
-            ):
-                moves = [(_HOME, decide[0], -1)]  # waiting would keep it out past the deal
             else:
-                moves = [(_HOME, decide[0], -1), (_WAIT, decide[0], -1)]
-                if search.rng is not None and search.rng.random() < P_WAIT_FIRST:
+                moves = model.decision_moves(decide[0], decide[1], soon, must, _NO_ORDERS)
+                if (
+                    len(moves) == 2
+                    and search.rng is not None
+                    and search.rng.random() < P_WAIT_FIRST
+                ):
                     moves.reverse()
             for move in moves:
                 model.play(move)
@@ -1152,11 +1174,7 @@ def _endings(
 
     def enter() -> list[_IMove] | None:
         nonlocal count
-        if search.nodes & 255 == 255 and search.clock() > search.deadline:
-            raise _OutOfBudget
-        if search.nodes >= search.limit:
-            raise _OutOfBudget
-        search.nodes += 1
+        _count_node(search)
         played: list[_IMove] = []
         while (forced := model.safe(opts)) is not None:
             model.play(forced)
@@ -1185,16 +1203,7 @@ def _endings(
                         line.pop()
                         model.undo(_DEAL_MOVE)
             else:
-                i, forced_now = decide
-                twin = model.partner[i]
-                if forced_now or (twin >= 0 and after.get(twin, -1) == i):
-                    todo = [(_HOME, i, -1)]
-                elif twin >= 0 and after.get(i, -1) == twin:
-                    todo = [(_WAIT, i, -1)]
-                elif must >> i & 1 and model.stuck_waiting(i, soon):
-                    todo = [(_HOME, i, -1)]
-                else:
-                    todo = [(_HOME, i, -1), (_WAIT, i, -1)]
+                todo = model.decision_moves(decide[0], decide[1], soon, must, after)
         frames.append((todo, [0], played))
         return None
 
