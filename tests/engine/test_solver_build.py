@@ -3,8 +3,8 @@
 The tests import the source tree (pure Python). The installed package, when
 the install found a C compiler, holds the same module compiled by mypyc
 (setup.py). This test runs the installed one in a fresh interpreter, away from
-the source tree, and compares it with the source on deals that end won, lost
-and out of budget: same verdict, same node count, same line.
+the source tree, and compares it with the source on deals that end won, lost,
+out of budget, and won by a beam: same verdict, same node count, same line.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from engine import Game
 from engine import solver as source_solver
 from engine.solver import solve
 
-# won quickly, lost at the root, and out of budget at this node count
-DEALS = (3, 53, 58)
-NODES = 20_000
+# (deal, node budget): won quickly, lost at the root, out of budget, and won by
+# the first beam (which starts after 50,000 nodes)
+DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000))
 
 SCRIPT = f"""
 import json
 from engine import Game, solver
 results = []
-for deal in {DEALS!r}:
-    s = solver.solve(Game.new(deal), max_nodes={NODES}, max_seconds=1e9)
+for deal, nodes in {DEALS!r}:
+    s = solver.solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9)
     results.append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
 print(json.dumps({{"file": solver.__file__, "results": results}}))
 """
@@ -54,6 +54,10 @@ def installed_solver(tmp_path: Path) -> dict[str, object]:
     return answer
 
 
+def solver_beam_start() -> int:
+    return min(start for start, *_ in source_solver.BEAMS)
+
+
 def test_the_tests_run_the_pure_python_source() -> None:
     assert source_solver.__file__ is not None
     assert source_solver.__file__.endswith(".py")
@@ -63,9 +67,8 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     installed = installed_solver(tmp_path)
     if not str(installed["file"]).endswith((".so", ".pyd")):
         pytest.skip("the installed solver is pure Python (no compiler at install)")
-    expected = []
-    for deal in DEALS:
-        s = solve(Game.new(deal), max_nodes=NODES, max_seconds=1e9)
-        expected.append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
-    assert [r[0] for r in expected] == ["won", "unwinnable", "unknown"]
+    solutions = [solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9) for deal, nodes in DEALS]
+    assert [s.verdict.value for s in solutions] == ["won", "unwinnable", "unknown", "won"]
+    assert solutions[3].nodes > solver_beam_start()
+    expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
