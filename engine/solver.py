@@ -699,15 +699,17 @@ class _Model:
             for i in pending:
                 if waiting >> i & 1 and card[i] >= 16 and self.partner[i] >= 0:
                     after[i] = self.partner[i]
-        prev: list[int] | None = None
         while True:
             joined = self._fixpoint(arrive, seqs, last, fill_by, after)
             if joined is None:
                 return None
-            if joined == prev:
+            if cur == last:
+                break  # no phase before the last: the filler condition never applies
+            # the next run depends only on fill_by: if it repeats, so would the run
+            nxt = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
+            if nxt == fill_by:
                 break
-            prev = joined
-            fill_by = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
+            fill_by = nxt
         if probe:
             by_card: dict[int, list[int]] = {}
             for i in pending:
@@ -762,12 +764,18 @@ class _Model:
                 where[seq[pos]] = (j, pos)
             if n == len(seq):
                 continue
-            for pos in range(n):
+            # from the top down: holding a card holds the cards under it too, so if
+            # holding one loses nothing, neither does holding any card under it
+            for pos in range(n - 1, -1, -1):
                 q = seq[pos]
-                if joined[q] > phase or start >> q & 1:
+                if joined[q] > phase:
+                    break  # the cards under it join later still
+                if start >> q & 1:
                     continue
                 if self._fixpoint(arrive, b.seqs, b.last, b.fill_by, b.after, q, phase + 1) is None:
                     work.append(q)
+                else:
+                    break
         if not work:
             return start
         copies: dict[int, list[int]] = {}
