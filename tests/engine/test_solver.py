@@ -253,7 +253,15 @@ def late_positions(count: int) -> list[Game]:
 
 
 LATE = late_positions(400)
-SWITCHES = ("safe_aces", "safe_builds", "safe_fills", "dead_check", "decisions", "deadlines")
+SWITCHES = (
+    "safe_aces",
+    "safe_builds",
+    "safe_fills",
+    "dead_check",
+    "decisions",
+    "deadlines",
+    "dead_ends",
+)
 
 
 BUDGET = 5_000
@@ -273,6 +281,7 @@ def solve_without(game: Game, *off: str) -> Solution:
         dead_check=on["dead_check"],
         decisions=on["decisions"],
         deadlines=on["deadlines"],
+        dead_ends=on["dead_ends"],
     )
 
 
@@ -393,6 +402,59 @@ def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: _Mod
     return not any(
         still_at_its_place(work, model, i) for i in range(due.bit_length()) if due >> i & 1
     )
+
+
+def dead_end_positions(deals: tuple[int, ...], per_deal: int) -> list[Game]:
+    """Positions in the middle of a phase, with no card waiting, that the dead-end
+    test calls dead, as the search meets them in hard deals; a sample of each deal's."""
+    rng = random.Random(12)
+    found: list[Game] = []
+    dfs = solver._dfs
+    for deal in deals:
+        game = Game.new(deal)
+        lines: list[list[object]] = []
+
+        def spy(
+            search: solver._Search,
+            check: bool,
+            soon: list[int] | None,
+            must: int,
+            opened: bool = True,
+            lines: list[list[object]] = lines,
+        ) -> bool:
+            model = search.model
+            if (
+                soon is not None
+                and not check
+                and not model.waiting
+                and solver._dead_end(model, soon, must)
+            ):
+                lines.append(list(search.line))
+            return dfs(search, check, soon, must, opened)
+
+        solver._dfs = spy
+        try:
+            solve(game, max_nodes=15_000, max_seconds=60)
+        finally:
+            solver._dfs = dfs
+        model = _Model(game)
+        for line in rng.sample(lines, min(per_deal, len(lines))):
+            position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
+            found.append(Game.from_position(position.position()))
+    return found
+
+
+def test_a_phase_the_dead_end_test_closes_is_not_won_without_it() -> None:
+    # The dead-end test prunes a position when no line from it can end the phase
+    # in a deal: the search without the test finds no win there either.
+    positions = dead_end_positions((11, 21, 43, 58), 30)
+    assert len(positions) >= 80
+    proven = 0
+    for game in positions:
+        plain = solve(game, max_nodes=BUDGET, max_seconds=60, dead_ends=False)
+        assert plain.verdict is not Verdict.WON, game.position()
+        proven += plain.verdict is Verdict.UNWINNABLE
+    assert proven >= len(positions) // 2  # most are small enough to search through
 
 
 def test_a_winning_line_has_the_due_cards_home_before_each_deal() -> None:
