@@ -1172,10 +1172,11 @@ def solve(
     """Search ``game`` (left unchanged) for a win within the budgets.
 
     The keyword switches turn off each safe-move rule and each pruning (the
-    deadlines work only with the dead-card check); the verdict never depends
-    on them, only the effort does. ``clock`` reads the seconds of the time
-    budget (and of ``Solution.seconds``): wall time by default, or for example
-    ``time.process_time`` to measure on a machine shared with other work.
+    deadlines and the dead-end test work only with the dead-card check); the
+    verdict never depends on them, only the effort does. ``clock`` reads the
+    seconds of the time budget (and of ``Solution.seconds``): wall time by
+    default, or for example ``time.process_time`` to measure on a machine
+    shared with other work.
     """
     start = clock()
     opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions, deadlines, dead_ends)
