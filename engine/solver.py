@@ -1225,6 +1225,16 @@ def _dead_end(model: _Model, soon: list[int], must: int) -> bool:
     return not model.can_end_phase(soon, must)
 
 
+def _may_close(model: _Model, move: _IMove) -> bool:
+    """Whether ``move`` can turn a phase that might end in a deal into a dead end.
+
+    Only a card leaving a row (it opens a space) and a wait (a card that could
+    have gone home may not) can; the dead-end test is skipped after other moves.
+    """
+    kind = move[0]
+    return kind == _WAIT or (kind == _HOME and model.row_of[move[1]] >= 0)
+
+
 def _count_node(search: _Search) -> None:
     """Count one node of ``search``; raise ``_OutOfBudget`` past its limit or deadline."""
     if search.nodes >= search.limit or (
@@ -1298,9 +1308,8 @@ def _dfs(
             for move in moves:
                 model.play(move)
                 line.append(move)
-                kind = move[0]
-                risky = kind == _WAIT or (kind == _HOME and model.row_of[move[1]] >= 0)
-                if _dfs(search, kind == _DEAL, soon, must, risky or kind == _DEAL):
+                dealt = move[0] == _DEAL
+                if _dfs(search, dealt, soon, must, dealt or _may_close(model, move)):
                     return True
                 line.pop()
                 model.undo(move)
@@ -1371,7 +1380,7 @@ def _endings(
     # before them by the safe rules) per depth
     frames: list[tuple[list[_IMove], list[int], list[_IMove]]] = []
 
-    def enter() -> list[_IMove] | None:
+    def enter(opened: bool) -> list[_IMove] | None:
         nonlocal count
         _count_node(search)
         played: list[_IMove] = []
@@ -1385,7 +1394,7 @@ def _endings(
         key = model.key
         if key not in seen:
             seen.add(key)
-            if opts.dead_ends and _dead_end(model, soon, must):
+            if opened and opts.dead_ends and _dead_end(model, soon, must):
                 pass  # no ending below: nothing to try
             elif (decide := model.decision(soon)) is None:
                 todo = model.moves(soon)
@@ -1407,7 +1416,7 @@ def _endings(
         frames.append((todo, [0], played))
         return None
 
-    won = enter()
+    won = enter(True)
     while won is None and frames:
         todo, nxt, played = frames[-1]
         if nxt[0] < len(todo) and count < cap and search.nodes < stop:
@@ -1415,7 +1424,7 @@ def _endings(
             nxt[0] += 1
             model.play(move)
             line.append(move)
-            won = enter()
+            won = enter(_may_close(model, move))
             continue
         frames.pop()
         for move in reversed(played):
