@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 from positions import WON_ROWS, board
@@ -362,10 +363,15 @@ def still_at_its_place(game: Game, model: _Model, i: int) -> bool:
     return len(pile) == 1 and pile[0] == model.card[i]
 
 
-def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
-    """Positions just after a deal with deals still to come, as the search meets
-    them in hard deals (where deadlines bite), a sample of each deal's."""
-    rng = random.Random(11)
+def positions_met(
+    deals: tuple[int, ...],
+    per_deal: int,
+    seed: int,
+    wanted: Callable[[solver._Search, bool, list[int] | None, int], bool],
+) -> list[Game]:
+    """Positions the search meets in ``deals`` (15,000 nodes each) where ``wanted``
+    holds (it sees the search and the node's arguments), a sample of each deal's."""
+    rng = random.Random(seed)
     found: list[Game] = []
     dfs = solver._dfs
     for deal in deals:
@@ -373,14 +379,18 @@ def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
         lines: list[list[object]] = []
 
         def spy(
-            search: solver._Search, check: bool, *rest: object, lines: list[list[object]] = lines
+            search: solver._Search,
+            check: bool,
+            soon: list[int] | None,
+            must: int,
+            opened: bool = True,
+            lines: list[list[object]] = lines,
         ) -> bool:
-            model = search.model
-            if check and model.deals and model.dealt < len(model.stock):
+            if wanted(search, check, soon, must):
                 lines.append(list(search.line))
-            return dfs(search, check, *rest)  # type: ignore[arg-type]
+            return dfs(search, check, soon, must, opened)
 
-        solver._dfs = spy  # type: ignore[assignment]
+        solver._dfs = spy
         try:
             solve(game, max_nodes=15_000, max_seconds=60)
         finally:
@@ -390,6 +400,17 @@ def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
             position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
             found.append(Game.from_position(position.position()))
     return found
+
+
+def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
+    """Positions just after a deal with deals still to come, as the search meets
+    them in hard deals (where deadlines bite), a sample of each deal's."""
+
+    def just_dealt(search: solver._Search, check: bool, soon: list[int] | None, must: int) -> bool:
+        model = search.model
+        return check and model.deals > 0 and model.dealt < len(model.stock)
+
+    return positions_met(deals, per_deal, 11, just_dealt)
 
 
 def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: _Model) -> bool:
@@ -407,41 +428,17 @@ def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: _Mod
 def dead_end_positions(deals: tuple[int, ...], per_deal: int) -> list[Game]:
     """Positions in the middle of a phase, with no card waiting, that the dead-end
     test calls dead, as the search meets them in hard deals; a sample of each deal's."""
-    rng = random.Random(12)
-    found: list[Game] = []
-    dfs = solver._dfs
-    for deal in deals:
-        game = Game.new(deal)
-        lines: list[list[object]] = []
 
-        def spy(
-            search: solver._Search,
-            check: bool,
-            soon: list[int] | None,
-            must: int,
-            opened: bool = True,
-            lines: list[list[object]] = lines,
-        ) -> bool:
-            model = search.model
-            if (
-                soon is not None
-                and not check
-                and not model.waiting
-                and solver._dead_end(model, soon, must)
-            ):
-                lines.append(list(search.line))
-            return dfs(search, check, soon, must, opened)
+    def dead_end(search: solver._Search, check: bool, soon: list[int] | None, must: int) -> bool:
+        model = search.model
+        return (
+            soon is not None
+            and not check
+            and not model.waiting
+            and solver._dead_end(model, soon, must)
+        )
 
-        solver._dfs = spy
-        try:
-            solve(game, max_nodes=15_000, max_seconds=60)
-        finally:
-            solver._dfs = dfs
-        model = _Model(game)
-        for line in rng.sample(lines, min(per_deal, len(lines))):
-            position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
-            found.append(Game.from_position(position.position()))
-    return found
+    return positions_met(deals, per_deal, 12, dead_end)
 
 
 def test_a_phase_the_dead_end_test_closes_is_not_won_without_it() -> None:
