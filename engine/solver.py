@@ -633,12 +633,7 @@ class _Model:
                         need[t] -= 1
             if not any(need):
                 return True
-        swap_ok = [[False] * 3 for _ in range(3)]
-        for a in range(3):
-            for i in self.mis[a]:
-                t = (card[i] >> 2) - 1
-                if 0 <= t <= 2 and t != a:
-                    swap_ok[a][t] = True
+        swap_ok = self._swap_ok()
         # a base of the row may go home by an interchange, taking no space
         swap_row = [any(swap_ok[a][t] and swap_ok[t][a] for a in range(3)) for t in range(3)]
         fill_ok = [True, True, True]
@@ -743,6 +738,17 @@ class _Model:
             if nxt == fill_ok:
                 return True
             fill_ok = nxt
+
+    def _swap_ok(self) -> list[list[bool]]:
+        """``[a][t]``: row ``a`` has a misplaced base of row ``t`` (t != a), so a
+        base of each can go home by an interchange if ``[t][a]`` holds too."""
+        swap_ok = [[False] * 3 for _ in range(3)]
+        for a in range(3):
+            for i in self.mis[a]:
+                t = (self.card[i] >> 2) - 1
+                if 0 <= t <= 2 and t != a:
+                    swap_ok[a][t] = True
+        return swap_ok
 
     def stuck_waiting(self, i: int, soon: list[int]) -> bool:
         """Whether ``i``, made to wait, would stay out of home until the next deal.
@@ -1014,14 +1020,8 @@ class _Model:
         hc = list(cnt)
         inh = list(self.home)
         opened = list(self.sp)  # spaces a row has or can get
-        swap_ok = [[False] * 3 for _ in range(3)]
-        loose: list[int] = []  # misplaced cards not joined
-        for a in range(3):
-            for i in self.mis[a]:
-                loose.append(i)
-                t = (card[i] >> 2) - 1
-                if 0 <= t <= 2 and t != a:
-                    swap_ok[a][t] = True
+        swap_ok = self._swap_ok()
+        loose = [i for row in self.mis for i in row]  # misplaced cards not joined
         first_of: list[int] = []  # a card -> the twin that goes home before it (-1: none)
         if after:
             first_of = [-1] * len(card)
