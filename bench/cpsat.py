@@ -6,7 +6,9 @@
 For each deal, prints what CP-SAT (one worker) answers within the budget:
 ``unwinnable`` (the model is infeasible), ``won`` (it found a schedule, and the
 schedule played through the engine to a win), ``unknown``, or ``no line`` (a
-schedule that did not play: that would be a flaw of the model). See
+schedule that did not play: that would be a flaw of the model). A deal that
+the solver's dead-card fixpoint alone proves lost is reported unwinnable at
+once, without CP-SAT. See
 docs/winnability.md, "A second prover", for what it found and why it is not
 part of the solver.
 
@@ -66,24 +68,21 @@ def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]
     m.AddAllDifferent(list(s.values()) + list(deal.values()))
     for k in range(cur + 1, last):
         m.Add(deal[k] < deal[k + 1])
-    before_deal: dict[tuple[int, int], Any] = {}
-    before: dict[tuple[int, int], Any] = {}
+    less: dict[tuple[str, int, int], Any] = {}  # reified "x < y" (steps all differ)
+
+    def lower(name: str, a: int, b: int, x: Any, y: Any) -> Any:
+        if (name, a, b) not in less:
+            v = m.NewBoolVar(f"{name}{a}_{b}")
+            m.Add(x < y).OnlyEnforceIf(v)
+            m.Add(x > y).OnlyEnforceIf(v.Not())
+            less[name, a, b] = v
+        return less[name, a, b]
 
     def sooner(i: int, k: int) -> Any:  # s[i] < deal[k]
-        if (i, k) not in before_deal:
-            b = m.NewBoolVar(f"b{i}_{k}")
-            m.Add(s[i] < deal[k]).OnlyEnforceIf(b)
-            m.Add(s[i] > deal[k]).OnlyEnforceIf(b.Not())
-            before_deal[i, k] = b
-        return before_deal[i, k]
+        return lower("b", i, k, s[i], deal[k])
 
     def earlier(a: int, b: int) -> Any:  # s[a] < s[b]
-        if (a, b) not in before:
-            v = m.NewBoolVar(f"o{a}_{b}")
-            m.Add(s[a] < s[b]).OnlyEnforceIf(v)
-            m.Add(s[a] > s[b]).OnlyEnforceIf(v.Not())
-            before[a, b] = v
-        return before[a, b]
+        return lower("o", a, b, s[a], s[b])
 
     for i in pending:
         phase = max(arrive[i], bounds.joined[i])
