@@ -54,6 +54,8 @@ from engine.cards import RANK_STEP3  # noqa: E402
 
 def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]]:
     """The CP-SAT model of the position, the step of each instance and of each deal."""
+    if model.copies != 2:
+        raise ValueError("the model counts the copies of a card as two packs have them")
     m = cp.CpModel()
     card = model.card
     bounds = model.bounds(probe=True)
@@ -216,9 +218,13 @@ def main(argv: list[str] | None = None) -> None:
                 {i: solver.Value(v) for i, v in s.items()},
                 {k: solver.Value(v) for k, v in deal.items()},
             )
-            verdict = "no line" if line is None else "won"
+            verdict = "no line"
             if line is not None:
-                S._translate(game, S._Model(game), line)  # plays it through the engine
+                try:  # plays it through the engine, which checks every move and the win
+                    S._translate(game, S._Model(game), line)
+                    verdict = "won"
+                except (AssertionError, ValueError):
+                    pass
         else:
             verdict = "unknown"
         counts[verdict] = counts.get(verdict, 0) + 1
