@@ -12,7 +12,11 @@ search, transposition-table hits included.
 Times are wall-clock seconds, as a player waits for them. On a machine shared
 with other work (a virtual machine whose host takes time from it, a second
 process), ``--clock cpu`` gives the budget and the times in the process's CPU
-seconds instead, so that runs made at different moments compare.
+seconds instead, so that runs made at different moments compare. The shares
+decided within 100,000 and 400,000 nodes are printed too: they do not depend
+on the machine or its load at all (with ``--budget`` large enough that no deal
+runs out of time first; otherwise they are marked "at least"), so they are
+the way to compare two versions of the search.
 
 It runs the installed package, so after ``pip install .`` the solver compiled
 by mypyc (the first line of the output says which build it measured).
@@ -61,6 +65,23 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# node budgets at which the share of deals decided is printed too: unlike the
+# seconds, it is the same on every machine and under any load (the search is
+# deterministic for a budget in nodes)
+NODE_MARKS = (100_000, 400_000)
+
+
+def nodes_figure(runs: list[tuple[bool, int]], mark: int) -> str:
+    """The share of ``runs`` (decided, nodes) decided within ``mark`` nodes.
+
+    "at least" when some deal ran out of time before using that many nodes:
+    it might have been decided within the mark with more time.
+    """
+    share = sum(decided and used <= mark for decided, used in runs) / len(runs)
+    cut = any(not decided and used < mark for decided, used in runs)
+    return f"{'at least ' if cut else ''}{share:.1%}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=deal_range, default=deal_range("1-200"))
@@ -76,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     times: list[float] = []
+    runs: list[tuple[bool, int]] = []  # (decided, nodes) per deal
     nodes = won = lost = within_1s = 0
     start = clock()
     for deal in args.deals:
@@ -85,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         decided = solution.verdict is not Verdict.UNKNOWN
         times.append(solution.seconds if decided else args.budget)
         nodes += solution.nodes
+        runs.append((decided, solution.nodes))
         won += solution.verdict is Verdict.WON
         lost += solution.verdict is Verdict.UNWINNABLE
         within_1s += decided and solution.seconds <= 1.0
@@ -99,6 +122,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.budget != 1.0:
         print(f"decided within {args.budget:g} s: {(won + lost) / n:.1%}")
     print(f"won {won}, unwinnable {lost}, unknown {n - won - lost}")
+    for mark in NODE_MARKS:
+        print(f"decided within {mark:,} nodes: {nodes_figure(runs, mark)}")
     print(f"nodes per second:     {nodes / elapsed:,.0f}")
     print(f"time per deal:        median {statistics.median(times):.3f} s, "
           f"p99 {percentile(times, 0.99):.3f} s")  # fmt: skip
