@@ -22,7 +22,7 @@ from engine import solver as source_solver
 from engine.solver import solve
 
 # (deal, node budget): won quickly, lost at the root, out of budget, and won by
-# the first beam (which starts after 50,000 nodes)
+# the first beam (which starts after BEAMS[0][0] nodes)
 DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000))
 
 SCRIPT = f"""
