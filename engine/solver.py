@@ -656,15 +656,8 @@ class _Model:
                             break
                         c = card[i]
                         rank = c >> 2
-                        same = 0  # the cards above it (all in) that used its slot or space
-                        if rank >= 4:
-                            for u in range(k + 1, len(pile)):
-                                if card[pile[u]] == c:
-                                    same += 1
-                        elif rank:
-                            for u in range(k + 1, len(pile)):
-                                if card[pile[u]] >> 2 == rank:
-                                    same += 1
+                        # the cards above it (all in) that used its slot or space
+                        same = self._same_above(pile, k, len(pile))
                         if i in waits:
                             # its rival goes home first, on a slot or a space of its own
                             # (unless it lies above, counted already, or is a base that may
@@ -739,6 +732,25 @@ class _Model:
             if nxt == fill_ok:
                 return True
             fill_ok = nxt
+
+    def _same_above(self, seq: list[int], pos: int, top: int) -> int:
+        """How many of ``seq[pos + 1 : top]`` (cards above ``seq[pos]`` in its
+        reserve pile) take the same resource as it: the same card (a slot on
+        its foundation) for rank 5 up, a base of the same row (a space); 0 for
+        an Ace."""
+        card = self.card
+        c = card[seq[pos]]
+        rank = c >> 2
+        same = 0
+        if rank >= 4:
+            for u in range(pos + 1, top):
+                if card[seq[u]] == c:
+                    same += 1
+        elif rank:
+            for u in range(pos + 1, top):
+                if card[seq[u]] >> 2 == rank:
+                    same += 1
+        return same
 
     def _swap_ok(self) -> list[list[bool]]:
         """``[a][t]``: row ``a`` has a misplaced base of row ``t`` (t != a), so a
@@ -1055,16 +1067,8 @@ class _Model:
                         rank = c >> 2
                         # the cards above i by this phase are all in; count those that
                         # used the same resource (a slot on c's pile, a space of c's row)
-                        same = 0
                         top = dealt[j]
-                        if rank >= 4:
-                            for u in range(pos + 1, top):
-                                if card[seq[u]] == c:
-                                    same += 1
-                        elif rank:
-                            for u in range(pos + 1, top):
-                                if card[seq[u]] >> 2 == rank:
-                                    same += 1
+                        same = self._same_above(seq, pos, top)
                         if first_of:
                             y = first_of[i]
                             if y >= 0:
