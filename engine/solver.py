@@ -69,7 +69,8 @@ Pruning (sound: it only ever cuts positions that cannot be won):
 
 - **Ordering probe** (``closure(probe=True)``), run at the root and after
   the last deal (it costs a pair of fixpoint runs per card: milliseconds, too
-  dear at every deal while many phases remain, cheap once one remains).
+  dear at every deal while many phases remain, cheap once one remains), and
+  at every deal once the deal proves hard (see "Hard deals" below).
   The closure lets each of two copies x, y of a card (rank 5 up, neither home,
   fewer than two copies of the card three below home) go home on one slot,
   since either may be first. But every winning line puts one of them home
@@ -168,6 +169,22 @@ The first beam starts after 25,000 nodes (about a quarter of a second
 compiled), so quick wins, and the daily's proofs within 20,000 nodes, never
 meet one; it wins most of its deals within about 30,000 nodes of its own, so
 starting it there rather than at 50,000 brings several of them under 1 s.
+
+Hard deals. Once the search has used ``HARD_AFTER`` nodes, the deal is not
+one of the many decided at once, and pruning too dear for those pays. From
+then on, the closure at every deal runs the ordering probe, as it does at the
+root and after the last deal, and the search keeps what it learns for the
+phase: the due cards are found with the probe's orders (``must`` holds the
+learnt orders as it holds the waits), and at an ordering decision on a card
+that the probe has ordered against its other copy, the search takes only the
+child of that order. Both are sound by the arguments above: the probe's
+orders hold for every winning line from the phase's start, so for every line
+from a node below it in the same phase (the moves between are the start of
+such a line), and a position failed that way is truly lost, as with "soon".
+It costs about a third of the nodes per second, which is why it waits; it
+decides many deals the search without it leaves unknown (deal 73, lost,
+in 30,435 nodes against 866,255; figures in docs/winnability.md). The
+daily's proofs within 20,000 nodes never reach it.
 
 Safe moves, played without branching (each can be switched off for tests):
 
@@ -288,6 +305,9 @@ SEED = 1
 P_SHUFFLE = 0.6
 P_WAIT_FIRST = 0.3
 P_DEAL_FIRST = 0.2
+# Hard deals (see "Hard deals" in the module docstring): after this many nodes,
+# the ordering probe runs at every deal and its orders decide the search's.
+HARD_AFTER = 30_000
 # Beams (see "Beams" in the module docstring): (nodes of the search before it
 # starts, positions kept at each deal, endings kept from each position, nodes
 # spent enumerating the endings of one position).
@@ -1250,13 +1270,21 @@ def _count_node(search: _Search) -> None:
 
 
 def _dfs(
-    search: _Search, check: bool, soon: list[int] | None, must: int, opened: bool = True
+    search: _Search,
+    check: bool,
+    soon: list[int] | None,
+    must: int,
+    opened: bool = True,
+    orders: dict[int, int] = _NO_ORDERS,
 ) -> bool:
-    """Search from the model's position; ``soon`` and ``must`` come from the phase's start.
+    """Search from the model's position; ``soon``, ``must`` and ``orders`` come from
+    the phase's start.
 
     ``check``: the position was just dealt (run the fixpoint). ``opened``: the
     move to it may have made the phase a dead end (it opened a space in a row,
     or made a card wait); after any other move, the dead-end test is skipped.
+    ``orders``: the orders of copies the probe learnt at the phase's start, once
+    the deal is hard (see "Hard deals" in the module docstring).
     """
     _count_node(search)
     model = search.model
@@ -1276,10 +1304,12 @@ def _dfs(
     if key not in failed:
         ok = True
         if check and search.opts.dead_check:
-            bounds = model.bounds(probe=model.dealt >= len(model.stock))
+            hard = search.nodes >= HARD_AFTER
+            bounds = model.bounds(probe=hard or model.dealt >= len(model.stock))
             ok = bounds is not None
             if bounds is not None:
                 soon = bounds.joined
+                orders = bounds.after if hard else _NO_ORDERS
                 must = 0  # the due cards of the phase before hold no more
                 if search.opts.deadlines and model.dealt < len(model.stock):
                     found = model.must(bounds, model.deals)
@@ -1303,7 +1333,7 @@ def _dfs(
                     else:
                         moves += tail
             else:
-                moves = model.decision_moves(decide[0], decide[1], soon, must, _NO_ORDERS)
+                moves = model.decision_moves(decide[0], decide[1], soon, must, orders)
                 if (
                     len(moves) == 2
                     and search.rng is not None
@@ -1314,7 +1344,7 @@ def _dfs(
                 model.play(move)
                 line.append(move)
                 dealt = move[0] == _DEAL
-                if _dfs(search, dealt, soon, must, dealt or _may_close(model, move)):
+                if _dfs(search, dealt, soon, must, dealt or _may_close(model, move), orders):
                     return True
                 line.pop()
                 model.undo(move)

@@ -22,7 +22,7 @@ from bot.daily import (
 from bot.service import GameService, replay
 from bot.store import Store
 from engine import Game, Status
-from engine.solver import BEAMS, Verdict, solve
+from engine.solver import BEAMS, HARD_AFTER, Verdict, solve
 
 DAY = date(2026, 1, 2)
 USER, OTHER, GUILD = 21, 22, 555
@@ -37,6 +37,11 @@ def test_the_daily_budget_ends_before_the_first_beam() -> None:
     # the daily is what the depth-first search proves within its budget; a beam
     # starting within it would choose other deals for the dates to come
     assert min(start for start, *_ in BEAMS) > DAILY_NODE_BUDGET
+
+
+def test_the_daily_budget_ends_before_the_hard_deal_pruning() -> None:
+    # likewise: the pruning for hard deals would change the nodes of a proof
+    assert HARD_AFTER > DAILY_NODE_BUDGET
 
 
 def at(day: date) -> Any:

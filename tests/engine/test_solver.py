@@ -384,11 +384,12 @@ def positions_met(
             soon: list[int] | None,
             must: int,
             opened: bool = True,
+            orders: dict[int, int] = solver._NO_ORDERS,
             lines: list[list[object]] = lines,
         ) -> bool:
             if wanted(search, check, soon, must):
                 lines.append(list(search.line))
-            return dfs(search, check, soon, must, opened)
+            return dfs(search, check, soon, must, opened, orders)
 
         solver._dfs = spy
         try:
@@ -503,6 +504,53 @@ def test_a_deal_stopped_and_restarted_gives_the_same_answer() -> None:
     a = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
     b = solve(Game.new(2), max_nodes=20_000, max_seconds=60)
     assert (a.verdict, a.nodes, a.line) == (b.verdict, b.nodes, b.line)
+
+
+# ---------------------------------------------------------------- hard deals
+
+
+def test_the_hard_deal_pruning_keeps_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    # From the first node on: the probe at every deal, its orders deciding the
+    # search's ordering decisions and the due cards. ON never reaches it.
+    assert BUDGET < solver.HARD_AFTER
+    monkeypatch.setattr(solver, "HARD_AFTER", 0)
+    decided = 0
+    differ = 0
+    for game, on in zip(LATE, ON, strict=True):
+        hard = solve(game, max_nodes=BUDGET, max_seconds=60)
+        differ += hard.nodes != on.nodes
+        if Verdict.UNKNOWN in (on.verdict, hard.verdict):
+            continue
+        assert on.verdict is hard.verdict, game.position()
+        decided += 1
+        if hard.verdict is Verdict.WON:
+            assert replays_to_a_win(game, hard)
+    assert decided >= 360
+    assert differ >= 50  # the pruning took part in many of these searches
+
+
+def test_a_hard_deal_is_proven_lost_by_the_probe_at_every_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Deal 73 is lost: without the hard-deal pruning the search needs about
+    # 866,000 nodes to prove it; with it from the start, a handful.
+    monkeypatch.setattr(solver, "HARD_AFTER", 10**9)
+    plain = solve(Game.new(73), max_nodes=20_000, max_seconds=60)
+    assert plain.verdict is Verdict.UNKNOWN
+    monkeypatch.setattr(solver, "HARD_AFTER", 0)
+    hard = solve(Game.new(73), max_nodes=20_000, max_seconds=60)
+    assert hard.verdict is Verdict.UNWINNABLE
+
+
+def test_the_hard_deal_pruning_waits_for_its_node_count() -> None:
+    # Deal 73 at the default: the same search as without the pruning until
+    # HARD_AFTER nodes, then proven lost soon after (the root's probe alone
+    # does not prove it).
+    assert not _Model(Game.new(73)).dead(probe=True)
+    early = solve(Game.new(73), max_nodes=solver.HARD_AFTER, max_seconds=60)
+    assert early.verdict is Verdict.UNKNOWN
+    later = solve(Game.new(73), max_nodes=2 * solver.HARD_AFTER, max_seconds=60)
+    assert later.verdict is Verdict.UNWINNABLE and later.nodes > solver.HARD_AFTER
 
 
 # ---------------------------------------------------------------- beams

@@ -4,7 +4,8 @@ The tests import the source tree (pure Python). The installed package, when
 the install found a C compiler, holds the same module compiled by mypyc
 (setup.py). This test runs the installed one in a fresh interpreter, away from
 the source tree, and compares it with the source on deals that end won, lost,
-out of budget, and won by a beam: same verdict, same node count, same line.
+out of budget, won by a beam, and lost past the start of the pruning for hard
+deals: same verdict, same node count, same line.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from engine import Game
 from engine import solver as source_solver
 from engine.solver import solve
 
-# (deal, node budget): won quickly, lost at the root, out of budget, and won by
-# the first beam (which starts after BEAMS[0][0] nodes)
-DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000))
+# (deal, node budget): won quickly, lost at the root, out of budget, won by the
+# first beam (which starts after BEAMS[0][0] nodes), and proven lost once the
+# pruning for hard deals has started (after HARD_AFTER nodes)
+DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000), (73, 100_000))
 
 SCRIPT = f"""
 import json
@@ -68,7 +70,9 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     if not str(installed["file"]).endswith((".so", ".pyd")):
         pytest.skip("the installed solver is pure Python (no compiler at install)")
     solutions = [solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9) for deal, nodes in DEALS]
-    assert [s.verdict.value for s in solutions] == ["won", "unwinnable", "unknown", "won"]
+    verdicts = [s.verdict.value for s in solutions]
+    assert verdicts == ["won", "unwinnable", "unknown", "won", "unwinnable"]
     assert solutions[3].nodes > solver_beam_start()
+    assert solutions[4].nodes > source_solver.HARD_AFTER
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
