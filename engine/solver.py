@@ -177,10 +177,12 @@ root and after the last deal, and the search keeps what it learns for the
 phase: the due cards are found with the probe's orders (``must`` holds the
 learnt orders as it holds the waits), and at an ordering decision on a card
 that the probe has ordered against its other copy, the search takes only the
-child of that order. Both are sound by the arguments above: the probe's
-orders hold for every winning line from the phase's start, so for every line
-from a node below it in the same phase (the moves between are the start of
-such a line), and a position failed that way is truly lost, as with "soon".
+child of that order. At the next deal the orders are kept (for the pairs
+still out) and the probe asks only about the other pairs. All this is sound
+by the arguments above: the probe's orders hold for every winning line from
+the phase's start, so for every line from a node below it, in the same
+phase or a later one (the moves between are the start of such a line), and
+a position failed that way is truly lost, as with "soon".
 It costs about a third of the nodes per second, which is why it waits; it
 decides many deals the search without it leaves unknown (deal 73, lost,
 in 30,435 nodes against 866,255; figures in docs/winnability.md). The
@@ -868,12 +870,14 @@ class _Model:
         bounds = self.bounds(probe)
         return None if bounds is None else bounds.joined
 
-    def bounds(self, probe: bool = False) -> _Bounds | None:
+    def bounds(self, probe: bool = False, known: dict[int, int] = _NO_ORDERS) -> _Bounds | None:
         """Run the fixpoint of the module docstring; None if some card can never go home.
 
         First with no filler condition, then again and again with the filler
         condition asking for a base of the row that joined the previous run's set
-        by that phase, until nothing changes.
+        by that phase, until nothing changes. ``known``: orders of copies that
+        every winning line from here keeps (learnt by the probe at an earlier
+        deal), assumed like the waits; the probe does not ask them again.
         """
         card = self.card
         n_res = len(self.res)
@@ -896,6 +900,10 @@ class _Model:
             for i in pending:
                 if waiting >> i & 1 and card[i] >= 16 and self.partner[i] >= 0:
                     after[i] = self.partner[i]
+        home = self.home
+        for x, y in known.items():
+            if not home[x] and not home[y]:
+                after.setdefault(x, y)
         while True:
             joined = self._fixpoint(arrive, seqs, last, fill_by, after)
             if joined is None:
@@ -1305,7 +1313,7 @@ def _dfs(
         ok = True
         if check and search.opts.dead_check:
             hard = search.nodes >= HARD_AFTER
-            bounds = model.bounds(probe=hard or model.dealt >= len(model.stock))
+            bounds = model.bounds(hard or model.dealt >= len(model.stock), orders)
             ok = bounds is not None
             if bounds is not None:
                 soon = bounds.joined

@@ -542,6 +542,55 @@ def test_a_hard_deal_is_proven_lost_by_the_probe_at_every_deal(
     assert hard.verdict is Verdict.UNWINNABLE
 
 
+def internal_winning_line(
+    monkeypatch: pytest.MonkeyPatch, game: Game
+) -> list[tuple[int, int, int]]:
+    """The solver's winning line from ``game`` in its own moves (instances, waits)."""
+    caught: list[list[tuple[int, int, int]]] = []
+    translate = solver._translate
+
+    def spy(game: Game, model: _Model, line: list[tuple[int, int, int]]) -> tuple[Move, ...]:
+        caught.append(list(line))
+        return translate(game, model, line)
+
+    monkeypatch.setattr(solver, "_translate", spy)
+    assert solve(game, max_nodes=100_000, max_seconds=60).verdict is Verdict.WON
+    monkeypatch.undo()
+    return caught[-1]
+
+
+def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Along winning lines found without them, at the start and after each deal:
+    # the probe's orders, with those of the deal before kept (as the search keeps
+    # them on hard deals), never put a copy first that the line puts second.
+    checked = kept = 0
+    for deal in QUICK_WINS:
+        game = Game.new(deal)
+        line = internal_winning_line(monkeypatch, game)
+        model = _Model(game)
+        known: dict[int, int] = {}
+        for step, move in enumerate([(solver._DEAL, -1, -1), *line]):
+            if step:
+                model.play(move)
+            if move[0] != solver._DEAL:
+                continue
+            bounds = model.bounds(probe=True, known=known)
+            assert bounds is not None, (deal, step)
+            first_home: dict[int, int] = {}
+            for at, later in enumerate(line[step:]):
+                if later[0] in (solver._HOME, solver._SWAP):
+                    for i in later[1:]:
+                        first_home.setdefault(i, at)
+            for x, y in bounds.after.items():
+                assert first_home[y] < first_home[x], (deal, step, x, y)
+                checked += 1
+                kept += x in known
+            known = bounds.after
+    assert checked >= 100 and kept >= 60  # the kept orders are most of them
+
+
 def test_the_hard_deal_pruning_waits_for_its_node_count() -> None:
     # Deal 73 at the default: the same search as without the pruning until
     # HARD_AFTER nodes, then proven lost soon after (the root's probe alone
