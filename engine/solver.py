@@ -183,10 +183,10 @@ by the arguments above: the probe's orders hold for every winning line from
 the phase's start, so for every line from a node below it, in the same
 phase or a later one (the moves between are the start of such a line), and
 a position failed that way is truly lost, as with "soon".
-It costs about a third of the nodes per second, which is why it waits; it
-decides many deals the search without it leaves unknown (deal 73, lost,
-in 30,435 nodes against 866,255; figures in docs/winnability.md). The
-daily's proofs within 20,000 nodes never reach it.
+It makes a node dearer (about a third fewer nodes a second on hard deals),
+which is why it waits; it decides many deals the search without it leaves
+unknown (deal 73, lost, in 30,435 nodes against 866,255; figures in
+docs/winnability.md). The daily's proofs within 20,000 nodes never reach it.
 
 Safe moves, played without branching (each can be switched off for tests):
 
