@@ -3,6 +3,7 @@ the budgets hold, and no safe-move rule or pruning ever changes a verdict."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable
@@ -12,6 +13,7 @@ from positions import WON_ROWS, board
 from slow_closure import slow_closure
 
 from engine import DEAL, Game, Move, Status, solver
+from engine.cards import RANK_STEP3
 from engine.solver import Solution, Verdict, _Model, position_key, solve
 
 # Deals the solver wins within a few thousand nodes.
@@ -342,6 +344,107 @@ def test_the_fast_closure_agrees_with_the_slow_one() -> None:
     assert dead >= 20
 
 
+def copy_pairs(model: _Model, b: solver._Bounds) -> list[tuple[int, int]]:
+    """The pairs of copies the ordering probe asks about, in its order."""
+    by_card: dict[int, list[int]] = {}
+    for i in b.pending:
+        if model.card[i] >= 16 and model.cnt[model.card[i] - RANK_STEP3] < 2:
+            by_card.setdefault(model.card[i], []).append(i)
+    return [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+
+
+def probe_by_runs_from_the_start(model: _Model) -> tuple[dict[int, int], list[int]] | None:
+    """The ordering probe as first written: every order tried by a run of the
+    fixpoint of its own from the phase's start, learnt orders rerun at the end."""
+    b = model.bounds()
+    if b is None:
+        return None
+    ordered = dict(b.after)
+    changed = True
+    while changed:
+        changed = False
+        for x, y in copy_pairs(model, b):
+            if x in ordered or y in ordered:
+                continue
+            x_late = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered | {x: y})
+            y_late = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered | {y: x})
+            if x_late is None and y_late is None:
+                return None
+            if x_late is None:
+                ordered[y] = x
+                changed = True
+            elif y_late is None:
+                ordered[x] = y
+                changed = True
+    joined = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered)
+    return None if joined is None else (ordered, joined)
+
+
+def probe_positions() -> list[Game]:
+    """Positions to probe: late ones, deals' starts, and phase starts of hard deals."""
+    starts = phase_starts((11, 9, 2, 6, 20, 21, 43, 58), 120)
+    return LATE[::4] + [Game.new(deal) for deal in range(1, 16)] + starts[::12]
+
+
+def test_the_probe_resuming_runs_learns_what_runs_from_the_start_learn() -> None:
+    # The probe resumes each run where its order first bites and stops it once it
+    # has caught up, and skips an order its base run keeps with a slot to spare:
+    # the same orders, the same phases, the same lost positions as running every
+    # order from the phase's start.
+    learnt = lost = 0
+    for game in probe_positions():
+        model = _Model(game)
+        b = model.bounds(probe=True)
+        plain = probe_by_runs_from_the_start(model)
+        assert (b is None) == (plain is None), game.position()
+        if b is None or plain is None:
+            lost += 1
+            continue
+        assert (b.after, b.joined) == plain, game.position()
+        learnt += len(b.after) > len(model.bounds().after)  # type: ignore[union-attr]
+    assert learnt >= 50 and lost >= 30
+
+
+def test_a_resumed_run_of_the_fixpoint_is_the_run_from_the_start() -> None:
+    # For each order the probe may ask and each card the deadlines may hold: the
+    # run resumed from a base run gives the same phases and the same trace as a run
+    # from the phase's start, and an order the base run keeps with a slot to spare
+    # changes nothing.
+    resumed = spared = held = 0
+    for game in probe_positions():
+        model = _Model(game)
+        b = model.bounds()
+        if b is None:
+            continue
+        args = (b.arrive, b.seqs, b.last, b.fill_by)
+        size = len(model.card)
+        trace = [0] * size
+        base = model._fixpoint(*args, b.after, trace=trace)
+        assert base == b.joined
+        for x, y in copy_pairs(model, b):
+            for late, first in ((x, y), (y, x)):
+                after = b.after | {late: first}
+                whole = [0] * size
+                plain = model._fixpoint(*args, after, trace=whole)
+                part = list(trace)
+                again = model._fixpoint(*args, after, base=base, late=late, trace=part)
+                assert again == plain, game.position()
+                assert plain is None or part == whole, game.position()
+                resumed += 1
+                first_went_first = (base[first], trace[first]) < (base[late], trace[late])
+                if first_went_first and trace[late] & 1:
+                    assert plain == base, game.position()
+                    spared += 1
+        if model.dealt < len(model.stock):
+            for q in (i for pile in model.res for i in pile if base[i] == model.deals):
+                until = model.deals + 1
+                plain = model._fixpoint(*args, b.after, q, until)
+                again = model._fixpoint(*args, b.after, q, until, base=base)
+                assert again == plain, game.position()
+                held += 1
+    assert resumed >= 4000 and spared >= 1000 and held >= 500
+
+
 def due_cards(game: Game) -> tuple[_Model, int | None] | None:
     """The solver's model of ``game`` and the cards due before its next deal."""
     model = _Model(game)
@@ -403,6 +506,7 @@ def positions_met(
     return found
 
 
+@functools.cache
 def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
     """Positions just after a deal with deals still to come, as the search meets
     them in hard deals (where deadlines bite), a sample of each deal's."""
