@@ -655,6 +655,7 @@ class _Model:
         phase's start. False if no line from here can fill every space of the
         rows and put every due card home before the next deal.
         """
+        # (``x[k] = x[k] + 1``, not ``x[k] += 1``: see ``_fixpoint``)
         card = self.card
         cnt = self.cnt
         home = self.home
