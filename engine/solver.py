@@ -957,32 +957,26 @@ class _Model:
                         continue
                     if joined[y] < joined[x] or (joined[y] == joined[x] and trace[y] < trace[x]):
                         x, y = y, x  # x went first in that run
-                    x_trace = list(trace)
-                    x_late = self._fixpoint(
-                        arrive,
-                        seqs,
-                        last,
-                        fill_by,
-                        ordered | {x: y},
-                        base=joined,
-                        late=x,
-                        trace=x_trace,
-                    )
-                    # y after x is that run itself if y found a slot to spare in it
-                    y_late: list[int] | None = joined
-                    y_trace = trace
-                    if not trace[y] & 1:
-                        y_trace = list(trace)
-                        y_late = self._fixpoint(
+                    # each order as a run resumed from that one, but y after x is
+                    # that run itself if y found a slot to spare in it
+                    runs: list[tuple[list[int] | None, list[int]]] = []
+                    for late, first in ((x, y), (y, x)):
+                        if late == y and trace[y] & 1:
+                            runs.append((joined, trace))
+                            continue
+                        late_trace = list(trace)
+                        found = self._fixpoint(
                             arrive,
                             seqs,
                             last,
                             fill_by,
-                            ordered | {y: x},
+                            ordered | {late: first},
                             base=joined,
-                            late=y,
-                            trace=y_trace,
+                            late=late,
+                            trace=late_trace,
                         )
+                        runs.append((found, late_trace))
+                    (x_late, x_trace), (y_late, y_trace) = runs
                     if x_late is None and y_late is None:
                         return None
                     if x_late is None and y_late is not None:
@@ -1278,10 +1272,10 @@ class _Model:
             # the base's, and as many). The card of the new constraint is among
             # them (the base run had it by ``start``), so the constraint is spent
             # and the rest of the run is the base run's.
-            if behind and left == behind[phase]:
+            if base is not None and left == behind[phase]:
                 for i in range(len(joined)):
                     if joined[i] < 0:
-                        joined[i] = base[i] if base is not None else -1
+                        joined[i] = base[i]
                 return joined
         return None if left else joined
 
