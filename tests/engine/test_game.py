@@ -157,6 +157,20 @@ def test_undo_takes_back_a_deal() -> None:
     assert game.position() == before
 
 
+def test_a_short_last_deal_goes_to_the_first_reserve_piles_in_order() -> None:
+    # Virginia Reel's own stock is 9 deals of 8; a position string may hold fewer.
+    game = Game.from_position(board(full_rows(), ["5C"]))
+    assert game.stock_count % 8 == 7
+    while game.stock_count > 7:
+        game.play(DEAL)
+    last = game.stock
+    heights = [len(pile) for pile in game.reserve]
+    game.play(DEAL)
+    assert [pile[-1] for pile in game.reserve[:7]] == list(last)
+    assert [len(pile) for pile in game.reserve] == [h + 1 for h in heights[:7]] + heights[7:]
+    assert game.stock_count == 0 and game.deals_left == 0
+
+
 def test_undo_at_the_start_says_there_is_nothing_to_undo() -> None:
     with pytest.raises(IndexError, match="nothing to undo"):
         Game.new(1).undo()
