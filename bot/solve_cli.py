@@ -192,11 +192,8 @@ def _progress(done: int, total: int, counts: dict[Verdict, int], started: float)
     )
 
 
-def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    if args.jobs < 1:
-        print("reel study: --jobs must be at least 1", file=sys.stderr)
-        return 2
+def _solve_all(args: argparse.Namespace) -> tuple[list[Row], dict[Verdict, int]]:
+    """Solve the study's deals, with the progress bar on stderr: the rows and the counts."""
     deals: range = args.deals
     counts = dict.fromkeys(Verdict, 0)
     rows: list[Row] = []
@@ -208,8 +205,37 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(_progress(len(rows), len(deals), counts, started), end="", file=sys.stderr)
     if not args.quiet:
         print(file=sys.stderr)
-    rows.sort(key=lambda r: r.deal)
-    with args.csv.open("w", newline="", encoding="utf-8") as f:
+    return rows, counts
+
+
+def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if args.jobs < 1:
+        print("reel study: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    deals: range = args.deals
+    path: Path = args.csv
+    # Open the CSV file before the study, so that a path it cannot write fails at once, not
+    # after hours of solving. In append mode, which truncates nothing: a study stopped
+    # early (Ctrl-C) leaves the file as it was, and removes it if the study created it.
+    existed = path.exists()
+    try:
+        f = path.open("a", newline="", encoding="utf-8")
+    except OSError as exc:
+        print(f"reel study: cannot write --csv {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    with f:
+        try:
+            rows, counts = _solve_all(args)
+        except BaseException:
+            if not existed:
+                f.close()
+                path.unlink(missing_ok=True)
+            raise
+        rows.sort(key=lambda r: r.deal)
+        if f.seekable():  # not a pipe or a terminal (--csv /dev/stdout)
+            f.seek(0)
+            f.truncate()
         writer = csv.writer(f)
         writer.writerow(["deal", "verdict", "moves", "nodes", "seconds"])
         for r in rows:

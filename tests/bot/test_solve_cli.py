@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import solve_cli
 from bot.solve_cli import main, main_solve, main_study, parse_budget, parse_deals, wilson
 from engine import Game, Status, parse_move
 
@@ -97,3 +98,54 @@ def test_reel_solve_is_wired_into_the_reel_command(capsys: pytest.CaptureFixture
 
     assert reel_main(["solve", "--deal", "16", "--budget", "5s"]) == 0
     assert "Deal 16: won" in capsys.readouterr().out
+
+
+def study_args(path: Path, deals: range = range(1, 4), jobs: int = 1) -> argparse.Namespace:
+    return argparse.Namespace(
+        deals=deals, budget=1.0, max_nodes=100, jobs=jobs, csv=path, quiet=True
+    )
+
+
+def no_solving(job: tuple[int, float, int]) -> object:
+    raise AssertionError(f"deal {job[0]} was solved")
+
+
+def test_a_csv_path_it_cannot_write_stops_the_study_before_any_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(solve_cli, "_solve_one", no_solving)
+    missing = tmp_path / "no such folder" / "x.csv"
+    assert main(["study", "--deals", "1-3", "--csv", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"reel study: cannot write --csv {missing}: No such file or directory\n"
+    assert main_study(study_args(tmp_path)) == 2  # a folder, not a file
+    assert capsys.readouterr().err.startswith(f"reel study: cannot write --csv {tmp_path}: ")
+
+
+def test_a_stopped_study_leaves_the_csv_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(job: tuple[int, float, int]) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_cli, "_solve_one", interrupted)
+    old = tmp_path / "old.csv"
+    old.write_text("deal,verdict\n1,won\n", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(old))
+    assert old.read_text(encoding="utf-8") == "deal,verdict\n1,won\n"
+    new = tmp_path / "new.csv"
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(new))
+    assert not new.exists()
+
+
+def test_a_study_replaces_an_older_csv_file(tmp_path: Path) -> None:
+    path = tmp_path / "study.csv"
+    path.write_text("an older and longer file\n" * 100, encoding="utf-8")
+    assert main_study(study_args(path, range(LOST_DEAL, LOST_DEAL + 1)), io.StringIO()) == 0
+    with path.open(newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds"]
+    assert [row[:4] for row in rows[1:]] == [[str(LOST_DEAL), "unwinnable", "0", "1"]]
