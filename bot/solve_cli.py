@@ -73,6 +73,19 @@ def parse_deal(text: str) -> int:
     return deal
 
 
+def parse_max_nodes(text: str) -> int:
+    """A node limit: a whole number of positions, at least 1."""
+    try:
+        nodes = int(text)
+    except ValueError:
+        nodes = 0
+    if nodes < 1:
+        raise argparse.ArgumentTypeError(
+            f"the node limit is a whole number of positions, at least 1, not {text!r}"
+        )
+    return nodes
+
+
 def parse_deals(text: str) -> range:
     """``1-10000`` (both ends included) or a single deal ``42``."""
     first, sep, last = text.partition("-")
@@ -99,11 +112,11 @@ def add_solve_commands(sub: Any) -> None:
     solve_p = sub.add_parser("solve", help="solve one deal: verdict and winning line")
     solve_p.add_argument("--deal", type=parse_deal, required=True, metavar="N")
     solve_p.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
-    solve_p.add_argument("--max-nodes", type=int, default=50_000_000, metavar="N")
+    solve_p.add_argument("--max-nodes", type=parse_max_nodes, default=50_000_000, metavar="N")
     study = sub.add_parser("study", help="winnability study over a range of deals")
     study.add_argument("--deals", type=parse_deals, required=True, metavar="A-B")
     study.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
-    study.add_argument("--max-nodes", type=int, default=50_000_000, metavar="N")
+    study.add_argument("--max-nodes", type=parse_max_nodes, default=50_000_000, metavar="N")
     study.add_argument("--jobs", type=int, default=1, metavar="N")
     study.add_argument("--csv", type=Path, default=Path("study.csv"), metavar="PATH")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -144,10 +157,16 @@ def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(text, file=out)
     elif solution.verdict is Verdict.UNWINNABLE:
         print(f"Deal {args.deal}: unwinnable: no line of play wins ({effort})", file=out)
+    elif solution.nodes >= args.max_nodes:
+        print(
+            f"Deal {args.deal}: unknown: no answer within the node limit of "
+            f"{args.max_nodes:,} positions ({effort}); try a larger --max-nodes",
+            file=out,
+        )
     else:
         print(
-            f"Deal {args.deal}: unknown: no answer within the budget ({effort}); "
-            "try a larger --budget",
+            f"Deal {args.deal}: unknown: no answer within the time budget of {args.budget:g} s "
+            f"({effort}); try a larger --budget",
             file=out,
         )
     return 0

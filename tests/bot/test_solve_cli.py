@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from bot import solve_cli
 from bot.solve_cli import main, main_solve, main_study, parse_budget, parse_deals, wilson
 from engine import Game, Status, parse_move
+from engine.solver import Solution, Verdict
 
 WON_DEAL = 16  # won in a few hundred positions
 LOST_DEAL = 5  # proven unwinnable at the root
@@ -149,3 +151,37 @@ def test_a_study_replaces_an_older_csv_file(tmp_path: Path) -> None:
         rows = list(csv.reader(f))
     assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds"]
     assert [row[:4] for row in rows[1:]] == [[str(LOST_DEAL), "unwinnable", "0", "1"]]
+
+
+@pytest.mark.parametrize("nodes", ["0", "-5", "many"])
+def test_the_node_limit_is_at_least_1(nodes: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["solve", "--deal", "1"], ["study", "--deals", "1-3"]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--max-nodes", nodes])
+        assert stop.value.code == 2
+        assert (
+            "error: argument --max-nodes: the node limit is a whole number of positions, "
+            f"at least 1, not '{nodes}'" in capsys.readouterr().err
+        )
+
+
+def test_an_unknown_verdict_names_the_limit_it_hit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "--deal", "1", "--budget", "5s", "--max-nodes", "100"]) == 0
+    out = capsys.readouterr().out
+    assert re.fullmatch(
+        r"Deal 1: unknown: no answer within the node limit of 100 positions "
+        r"\(100 positions searched, \d+\.\d\d s\); try a larger --max-nodes\n",
+        out,
+    ), out
+
+    def out_of_time(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
+        return Solution(Verdict.UNKNOWN, (), 1234, max_seconds + 0.01)
+
+    monkeypatch.setattr(solve_cli, "solve", out_of_time)
+    assert main(["solve", "--deal", "1", "--budget", "500ms", "--max-nodes", "2000"]) == 0
+    assert capsys.readouterr().out == (
+        "Deal 1: unknown: no answer within the time budget of 0.5 s "
+        "(1,234 positions searched, 0.51 s); try a larger --budget\n"
+    )
