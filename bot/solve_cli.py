@@ -86,6 +86,26 @@ def parse_max_nodes(text: str) -> int:
     return nodes
 
 
+def parse_jobs(text: str) -> int:
+    """A number of worker processes, at least 1."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(
+            f"the number of worker processes is a whole number, at least 1, not {text!r}"
+        )
+    return jobs
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):  # Linux: the CPUs it is allowed, not all there are
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def parse_deals(text: str) -> range:
     """``1-10000`` (both ends included) or a single deal ``42``."""
     first, sep, last = text.partition("-")
@@ -117,7 +137,15 @@ def add_solve_commands(sub: Any) -> None:
     study.add_argument("--deals", type=parse_deals, required=True, metavar="A-B")
     study.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
     study.add_argument("--max-nodes", type=parse_max_nodes, default=50_000_000, metavar="N")
-    study.add_argument("--jobs", type=int, default=1, metavar="N")
+    study.add_argument(
+        "--jobs",
+        type=parse_jobs,
+        default=1,
+        metavar="N",
+        help="worker processes solving deals side by side (default: 1); never more than the "
+        f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
+        "workers sharing a CPU would each search less within it",
+    )
     study.add_argument("--csv", type=Path, default=Path("study.csv"), metavar="PATH")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -211,13 +239,13 @@ def _progress(done: int, total: int, counts: dict[Verdict, int], started: float)
     )
 
 
-def _solve_all(args: argparse.Namespace) -> tuple[list[Row], dict[Verdict, int]]:
+def _solve_all(args: argparse.Namespace, jobs: int) -> tuple[list[Row], dict[Verdict, int]]:
     """Solve the study's deals, with the progress bar on stderr: the rows and the counts."""
     deals: range = args.deals
     counts = dict.fromkeys(Verdict, 0)
     rows: list[Row] = []
     started = time.monotonic()
-    for row in _rows(deals, args.budget, args.max_nodes, args.jobs):
+    for row in _rows(deals, args.budget, args.max_nodes, jobs):
         rows.append(row)
         counts[row.verdict] += 1
         if not args.quiet:
@@ -233,6 +261,18 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("reel study: --jobs must be at least 1", file=sys.stderr)
         return 2
     deals: range = args.deals
+    # No more workers than deals (the others would only start and stop), nor than CPUs: the
+    # budget is a time, so workers sharing a CPU would each search less within it.
+    jobs = min(args.jobs, len(deals))
+    cpus = usable_cpus()
+    if jobs > cpus:
+        if not args.quiet:
+            print(
+                f"reel study: --jobs {args.jobs} lowered to {cpus}, one per CPU: more workers "
+                "would share the CPUs and search less within each deal's time budget",
+                file=sys.stderr,
+            )
+        jobs = cpus
     path: Path = args.csv
     # Open the CSV file before the study, so that a path it cannot write fails at once, not
     # after hours of solving. In append mode, which truncates nothing: a study stopped
@@ -245,7 +285,7 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     with f:
         try:
-            rows, counts = _solve_all(args)
+            rows, counts = _solve_all(args, jobs)
         except BaseException:
             if not existed:
                 f.close()

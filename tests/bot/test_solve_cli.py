@@ -6,7 +6,9 @@ import argparse
 import csv
 import io
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -184,4 +186,73 @@ def test_an_unknown_verdict_names_the_limit_it_hit(
     assert capsys.readouterr().out == (
         "Deal 1: unknown: no answer within the time budget of 0.5 s "
         "(1,234 positions searched, 0.51 s); try a larger --budget\n"
+    )
+
+
+class FakePool:
+    """Stands in for multiprocessing.Pool: records how many workers were asked for and
+    solves in this process."""
+
+    asked: ClassVar[list[int]] = []
+
+    def __init__(self, processes: int) -> None:
+        FakePool.asked.append(processes)
+
+    def __enter__(self) -> FakePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def imap_unordered(
+        self,
+        func: Callable[[tuple[int, float, int]], object],
+        work: Iterable[tuple[int, float, int]],
+        chunksize: int,
+    ) -> Iterator[object]:
+        return map(func, work)
+
+
+@pytest.mark.parametrize(
+    ("jobs", "deals", "cpus", "workers", "note"),
+    [
+        (100_000, 3, 8, 3, False),  # no more workers than deals
+        (100_000, 3, 2, 2, True),  # nor than CPUs, with a note
+        (2, 3, 2, 2, False),
+        (4, 1, 2, None, False),  # one deal: solved here, no pool
+        (3, 3, 1, None, True),  # one CPU: solved here, no pool
+    ],
+)
+def test_workers_are_capped_at_the_deals_and_the_cpus(
+    jobs: int,
+    deals: int,
+    cpus: int,
+    workers: int | None,
+    note: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(solve_cli, "Pool", FakePool)
+    monkeypatch.setattr(FakePool, "asked", [])
+    monkeypatch.setattr(solve_cli, "usable_cpus", lambda: cpus, raising=False)
+    argv = ["study", "--deals", f"1-{deals}", "--budget", "1s", "--max-nodes", "50"]
+    assert main([*argv, "--jobs", str(jobs), "--csv", str(tmp_path / "s.csv")]) == 0
+    assert FakePool.asked == ([] if workers is None else [workers])
+    out, err = capsys.readouterr()
+    assert f"won 0, unwinnable 0, unknown {deals}" in out
+    if note:
+        assert f"reel study: --jobs {jobs} lowered to {cpus}, one per CPU" in err
+    else:
+        assert "lowered" not in err
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_are_at_least_1(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["study", "--deals", "1-3", "--jobs", jobs])
+    assert stop.value.code == 2
+    assert (
+        "error: argument --jobs: the number of worker processes is a whole number, "
+        f"at least 1, not '{jobs}'" in capsys.readouterr().err
     )
