@@ -28,13 +28,14 @@ import argparse
 import csv
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from engine import MAX_DEAL, MIN_DEAL, Game
 from engine.solver import Solution, Verdict, solve
@@ -42,6 +43,10 @@ from engine.solver import Solution, Verdict, solve
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
 EXIT_BROKEN_PIPE: Final = 128 + 13  # a shell's status for a process stopped by SIGPIPE (13)
+
+
+BUDGET_FORM: Final = "the budget must be a positive number of seconds such as 10s or 0.5s"
+DEALS_FORM: Final = "deals are a range such as 1-10000 or one deal such as 42"
 
 
 def parse_budget(text: str) -> float:
@@ -58,8 +63,12 @@ def parse_budget(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"a budget is a time such as 10s, 500ms or 2m, not {text!r}"
         ) from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise argparse.ArgumentTypeError(f"a budget must be more than no time, not {text!r}")
+    if not seconds > 0:  # zero, negative or nan
+        raise argparse.ArgumentTypeError(f"{BUDGET_FORM}, not {text!r}")
+    if math.isinf(seconds):
+        raise argparse.ArgumentTypeError(
+            f"the budget must be finite, a time such as 10s or 0.5s, not {text!r}"
+        )
     return seconds
 
 
@@ -108,9 +117,12 @@ def usable_cpus() -> int:
 
 def parse_deals(text: str) -> range:
     """``1-10000`` (both ends included) or a single deal ``42``."""
-    first, sep, last = text.partition("-")
+    form = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", text)
+    if form is None:
+        raise argparse.ArgumentTypeError(f"{DEALS_FORM}, not {text!r}")
+    first, last = form.groups()
     lo = parse_deal(first)
-    hi = parse_deal(last) if sep else lo
+    hi = parse_deal(last) if last is not None else lo
     if hi < lo:
         raise argparse.ArgumentTypeError(f"{text!r}: the range ends before it starts")
     return range(lo, hi + 1)
@@ -125,6 +137,24 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _explain_expected_values(parser: argparse.ArgumentParser, forms: dict[str, str]) -> None:
+    """Say what an option expects when argparse says only "expected one argument".
+
+    That is all it says when the value is missing, and when the value starts with ``-``
+    but is not a plain negative number (``--budget -1s``), as it reads such a value as an
+    option.
+    """
+    plain_error = parser.error
+
+    def error(message: str) -> NoReturn:
+        for option, form in forms.items():
+            if message == f"argument {option}: expected one argument":
+                message = f"{message}: {form}"
+        plain_error(message)
+
+    parser.error = error  # type: ignore[method-assign]
 
 
 def add_solve_commands(sub: Any) -> None:
@@ -148,6 +178,8 @@ def add_solve_commands(sub: Any) -> None:
     )
     study.add_argument("--csv", type=Path, default=Path("study.csv"), metavar="PATH")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
+    _explain_expected_values(solve_p, {"--budget": BUDGET_FORM})
+    _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
 
 
 def run_solve_command(args: argparse.Namespace) -> int:

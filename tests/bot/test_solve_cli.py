@@ -256,3 +256,64 @@ def test_jobs_are_at_least_1(jobs: str, capsys: pytest.CaptureFixture[str]) -> N
         "error: argument --jobs: the number of worker processes is a whole number, "
         f"at least 1, not '{jobs}'" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("0s", "the budget must be a positive number of seconds such as 10s or 0.5s, not '0s'"),
+        ("-1", "the budget must be a positive number of seconds such as 10s or 0.5s, not '-1'"),
+        ("nan", "the budget must be a positive number of seconds such as 10s or 0.5s, not 'nan'"),
+        ("inf", "the budget must be finite, a time such as 10s or 0.5s, not 'inf'"),
+        ("1e400s", "the budget must be finite, a time such as 10s or 0.5s, not '1e400s'"),
+    ],
+)
+def test_a_bad_budget_says_what_a_budget_is(text: str, says: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse_budget(text)
+    assert str(refused.value) == says
+
+
+@pytest.mark.parametrize("text", ["-5", "5-", "1--3", "a-b", "", "1-2-3", "1,2"])
+def test_a_bad_deal_range_says_what_form_a_range_has(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse_deals(text)
+    assert str(refused.value) == (
+        f"deals are a range such as 1-10000 or one deal such as 42, not {text!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["solve", "--deal", "1", "--budget", "-1s"],
+            "reel solve: error: argument --budget: expected one argument: "
+            "the budget must be a positive number of seconds such as 10s or 0.5s",
+        ),
+        (
+            ["study", "--deals", "1-3", "--budget"],
+            "reel study: error: argument --budget: expected one argument: "
+            "the budget must be a positive number of seconds such as 10s or 0.5s",
+        ),
+        (
+            ["study", "--deals", "-5-10"],
+            "reel study: error: argument --deals: expected one argument: "
+            "deals are a range such as 1-10000 or one deal such as 42",
+        ),
+        (
+            ["study", "--deals", "-5"],
+            "reel study: error: argument --deals: "
+            "deals are a range such as 1-10000 or one deal such as 42, not '-5'",
+        ),
+    ],
+)
+def test_a_value_that_looks_like_an_option_gets_a_clear_error(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main as reel_main
+
+    with pytest.raises(SystemExit) as stop:
+        reel_main(argv)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == says
