@@ -45,6 +45,10 @@ Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 EXIT_BROKEN_PIPE: Final = 128 + 13  # a shell's status for a process stopped by SIGPIPE (13)
 
 
+DEFAULT_BUDGET: Final = 10.0  # seconds
+DEFAULT_MAX_NODES: Final = 50_000_000
+DEFAULT_CSV: Final = "study.csv"
+
 BUDGET_FORM: Final = "the budget must be a positive number of seconds such as 10s or 0.5s"
 DEALS_FORM: Final = "deals are a range such as 1-10000 or one deal such as 42"
 
@@ -159,14 +163,63 @@ def _explain_expected_values(parser: argparse.ArgumentParser, forms: dict[str, s
 
 def add_solve_commands(sub: Any) -> None:
     """Add ``solve`` and ``study`` to an argparse subparsers object."""
-    solve_p = sub.add_parser("solve", help="solve one deal: verdict and winning line")
-    solve_p.add_argument("--deal", type=parse_deal, required=True, metavar="N")
-    solve_p.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
-    solve_p.add_argument("--max-nodes", type=parse_max_nodes, default=50_000_000, metavar="N")
-    study = sub.add_parser("study", help="winnability study over a range of deals")
-    study.add_argument("--deals", type=parse_deals, required=True, metavar="A-B")
-    study.add_argument("--budget", type=parse_budget, default=10.0, metavar="TIME")
-    study.add_argument("--max-nodes", type=parse_max_nodes, default=50_000_000, metavar="N")
+    solve_p = sub.add_parser(
+        "solve",
+        help="solve one deal: verdict and winning line",
+        description="Search one deal for a win and print the verdict: won (with the winning "
+        "line in the engine's notation), unwinnable (proven), or unknown (the time budget or "
+        "the node limit ran out first).",
+    )
+    solve_p.add_argument(
+        "--deal",
+        type=parse_deal,
+        required=True,
+        metavar="N",
+        help=f"the deal to solve, a number from {MIN_DEAL} to {MAX_DEAL} (required)",
+    )
+    solve_p.add_argument(
+        "--budget",
+        type=parse_budget,
+        default=DEFAULT_BUDGET,
+        metavar="TIME",
+        help=f"stop after this much time, such as 10s, 500ms or 2m (default: {DEFAULT_BUDGET:g}s)",
+    )
+    solve_p.add_argument(
+        "--max-nodes",
+        type=parse_max_nodes,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"stop after searching this many positions (default: {DEFAULT_MAX_NODES:,})",
+    )
+    study = sub.add_parser(
+        "study",
+        help=f"winnability study over a range of deals (writes ./{DEFAULT_CSV})",
+        description="Solve every deal of a range, print the won, unwinnable and unknown counts "
+        "and a 95% Wilson interval for the fraction of deals that can be won, and write one "
+        f"CSV row per deal to --csv (default: ./{DEFAULT_CSV}).",
+    )
+    study.add_argument(
+        "--deals",
+        type=parse_deals,
+        required=True,
+        metavar="A-B",
+        help="the deals to solve: a range such as 1-10000 (both ends included) or one deal "
+        "such as 42 (required)",
+    )
+    study.add_argument(
+        "--budget",
+        type=parse_budget,
+        default=DEFAULT_BUDGET,
+        metavar="TIME",
+        help=f"time for each deal, such as 10s, 500ms or 2m (default: {DEFAULT_BUDGET:g}s)",
+    )
+    study.add_argument(
+        "--max-nodes",
+        type=parse_max_nodes,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"positions searched at most for each deal (default: {DEFAULT_MAX_NODES:,})",
+    )
     study.add_argument(
         "--jobs",
         type=parse_jobs,
@@ -176,8 +229,17 @@ def add_solve_commands(sub: Any) -> None:
         f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
         "workers sharing a CPU would each search less within it",
     )
-    study.add_argument("--csv", type=Path, default=Path("study.csv"), metavar="PATH")
-    study.add_argument("--quiet", action="store_true", help="no progress bar")
+    study.add_argument(
+        "--csv",
+        type=Path,
+        default=Path(DEFAULT_CSV),
+        metavar="PATH",
+        help="the CSV file to write, one row per deal: deal, verdict, moves, nodes, seconds "
+        f"(default: ./{DEFAULT_CSV}); checked before the study starts, replaced at its end",
+    )
+    study.add_argument(
+        "--quiet", action="store_true", help="no progress bar, and no notes on stderr"
+    )
     _explain_expected_values(solve_p, {"--budget": BUDGET_FORM})
     _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
 

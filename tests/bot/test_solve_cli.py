@@ -13,7 +13,15 @@ from typing import ClassVar
 import pytest
 
 from bot import solve_cli
-from bot.solve_cli import main, main_solve, main_study, parse_budget, parse_deals, wilson
+from bot.solve_cli import (
+    add_solve_commands,
+    main,
+    main_solve,
+    main_study,
+    parse_budget,
+    parse_deals,
+    wilson,
+)
 from engine import Game, Status, parse_move
 from engine.solver import Solution, Verdict
 
@@ -317,3 +325,39 @@ def test_a_value_that_looks_like_an_option_gets_a_clear_error(
         reel_main(argv)
     assert stop.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == says
+
+
+def test_every_option_has_help_with_its_default_or_required() -> None:
+    parser = argparse.ArgumentParser(prog="reel")
+    sub = parser.add_subparsers(dest="command")
+    add_solve_commands(sub)
+    for name in ("solve", "study"):
+        command = sub.choices[name]
+        for action in command._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"reel {name} {action.option_strings[0]} has no help"
+            if action.required:
+                assert "(required)" in action.help
+            elif action.default is not False:  # flags need no default
+                assert "(default: " in action.help, f"{action.option_strings[0]}"
+
+
+@pytest.mark.parametrize(
+    ("command", "shows"),
+    [
+        ("solve", ["(default: 10s)", "(default: 50,000,000)"]),
+        ("study", ["(default: 10s)", "(default: 50,000,000)", "(default: 1)", "./study.csv"]),
+    ],
+)
+def test_help_shows_the_defaults(
+    command: str, shows: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "-h"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # unwrapped
+    for default in shows:
+        assert default in text
+    if command == "study":
+        assert "write one CSV row per deal to --csv (default: ./study.csv)" in text
