@@ -397,7 +397,13 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
     won, lost, unknown = counts[Verdict.WON], counts[Verdict.UNWINNABLE], counts[Verdict.UNKNOWN]
     low, _ = wilson(won, n)
     _, high = wilson(won + unknown, n)
-    print(f"Deals {deals.start}-{deals.stop - 1}: {n} solved with {args.budget:g} s each", file=out)
+    # "searched", not "solved": the unknown deals are counted too.
+    which = f"Deal {deals[0]}" if n == 1 else f"Deals {deals[0]}-{deals[-1]}"
+    print(
+        f"{which}: {n} deal{'' if n == 1 else 's'} searched, each for at most "
+        f"{args.budget:g} s and {args.max_nodes:,} positions",
+        file=out,
+    )
     print(f"won {won}, unwinnable {lost}, unknown {unknown}", file=out)
     print(
         f"winnable: {won / n:.1%} proven, at most {(won + unknown) / n:.1%}; "

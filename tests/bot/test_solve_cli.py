@@ -361,3 +361,15 @@ def test_help_shows_the_defaults(
         assert default in text
     if command == "study":
         assert "write one CSV row per deal to --csv (default: ./study.csv)" in text
+
+
+def test_the_summary_says_searched_not_solved(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert main_study(study_args(tmp_path / "s.csv", range(1, 4)), out) == 0
+    head = out.getvalue().splitlines()[0]
+    assert head == "Deals 1-3: 3 deals searched, each for at most 1 s and 100 positions"
+    assert "won 1, unwinnable 0, unknown 2" in out.getvalue()  # two of the three unsolved
+    out = io.StringIO()
+    assert main_study(study_args(tmp_path / "s.csv", range(LOST_DEAL, LOST_DEAL + 1)), out) == 0
+    head = out.getvalue().splitlines()[0]
+    assert head == f"Deal {LOST_DEAL}: 1 deal searched, each for at most 1 s and 100 positions"
