@@ -277,6 +277,14 @@ def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"Deal {args.deal}: won in {len(solution.line)} moves ({effort})", file=out)
         for text in format_line(solution):
             print(text, file=out)
+    elif solution.verdict is Verdict.UNWINNABLE and solution.nodes == 1:
+        # The solver's dead-card check at the root, before any search (engine/solver.py).
+        print(
+            f"Deal {args.deal}: unwinnable: proven at the start, before any search: "
+            "some card can never reach the foundations (1 position checked, "
+            f"{solution.seconds:.2f} s)",
+            file=out,
+        )
     elif solution.verdict is Verdict.UNWINNABLE:
         print(f"Deal {args.deal}: unwinnable: no line of play wins ({effort})", file=out)
     elif solution.nodes >= args.max_nodes:

@@ -373,3 +373,26 @@ def test_the_summary_says_searched_not_solved(tmp_path: Path) -> None:
     assert main_study(study_args(tmp_path / "s.csv", range(LOST_DEAL, LOST_DEAL + 1)), out) == 0
     head = out.getvalue().splitlines()[0]
     assert head == f"Deal {LOST_DEAL}: 1 deal searched, each for at most 1 s and 100 positions"
+
+
+def test_a_deal_proven_lost_at_the_start_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--deal", str(LOST_DEAL), "--max-nodes", "100"]) == 0
+    out = capsys.readouterr().out
+    assert re.fullmatch(
+        rf"Deal {LOST_DEAL}: unwinnable: proven at the start, before any search: some card "
+        r"can never reach the foundations \(1 position checked, \d+\.\d\d s\)\n",
+        out,
+    ), out
+
+
+def test_a_deal_proven_lost_by_the_search_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def lost_after_a_search(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
+        return Solution(Verdict.UNWINNABLE, (), 5000, 0.25)
+
+    monkeypatch.setattr(solve_cli, "solve", lost_after_a_search)
+    assert main(["solve", "--deal", "1"]) == 0
+    assert capsys.readouterr().out == (
+        "Deal 1: unwinnable: no line of play wins (5,000 positions searched, 0.25 s)\n"
+    )
