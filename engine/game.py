@@ -736,7 +736,9 @@ class Game:
         """A move in words: ``R3 5♥ → A5 on 2♥``. The move must be legal."""
         kind = self._check(move)
         if kind is MoveKind.DEAL:
-            return f"Deal ({self.deals_left} left)"
+            # Said of the deal about to be made: how many will follow it.
+            after = self.deals_left - 1
+            return "Deal (the last one)" if after == 0 else f"Deal ({after} more to come)"
         assert move.src is not None and move.dst is not None
         card = card_name(self._available_card(move.src), symbols)
         head = f"{move.src.name} {card} → {move.dst.name}"

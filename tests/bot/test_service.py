@@ -143,7 +143,7 @@ async def test_bad_move_text_is_refused_with_the_engines_reason(service: GameSer
 async def test_deal_and_its_refusal(service: GameService) -> None:
     await service.new_game(USER, GUILD, WARNING_DEAL)
     view = await service.deal(USER)
-    assert (view.deals_left, view.message) == (8, "Deal (9 left)")
+    assert (view.deals_left, view.message) == (8, "Deal (8 more to come)")
     opened = await service.move(USER, WARNING_MOVE)
     assert not opened.can_deal
     with pytest.raises(MoveError, match="can't deal: the Fours row"):
@@ -204,7 +204,7 @@ async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
     # Deal 1: the first deal uncovers two reserve Aces, and they go up with it.
     before_deal = await service.new_game(USER, GUILD, 1)
     view = await service.deal(USER)
-    assert view.message == "Deal (9 left) · then 2 Aces to the Ace pile"
+    assert view.message == "Deal (8 more to come) · then 2 Aces to the Ace pile"
     row = await store.load_game(USER)
     assert row is not None and row.moves == "+R6 ACE;deal;+R7 ACE;+R8 ACE"
     game = Game.new(1)
@@ -213,7 +213,7 @@ async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
     game.play_safe_moves()
     assert view.board == render(game)
     undone = await service.undo(USER)  # the deal and its Aces go back together
-    assert (undone.board, undone.message) == (before_deal.board, "Undid Deal (9 left)")
+    assert (undone.board, undone.message) == (before_deal.board, "Undid Deal (8 more to come)")
 
 
 async def test_move_choices_list_legal_moves_best_first_and_filter(service: GameService) -> None:
@@ -222,7 +222,7 @@ async def test_move_choices_list_legal_moves_best_first_and_filter(service: Game
     choices = await service.move_choices(USER, limit=100)
     assert [c.text for c in choices] == [str(m) for m in game.legal_moves()]
     assert choices[0] == MoveChoice("R6 ACE", "R6 A♥ → Ace pile")
-    assert choices[-1] == MoveChoice("deal", "Deal (9 left)")
+    assert choices[-1] == MoveChoice("deal", "Deal (8 more to come)")
     assert all(len(c.text) <= 100 and len(c.label) <= 100 for c in choices)
     aces = await service.move_choices(USER, "ACE PILE")
     assert aces and all(c.text.endswith("ACE") for c in aces)

@@ -327,7 +327,7 @@ CHOICES = [
     MoveChoice("R5 C1", "R5 7♣ → C1 on 4♣"),
     MoveChoice("A7 C5", "A7 7♥ → C5 on 4♥"),
     MoveChoice("R5 C6", "R5 7♣ → C6 on 4♣"),
-    MoveChoice("deal", "Deal (9 left)"),
+    MoveChoice("deal", "Deal (8 more to come)"),
 ]
 
 

@@ -164,6 +164,7 @@ def test_a_short_last_deal_goes_to_the_first_reserve_piles_in_order() -> None:
     while game.stock_count > 7:
         game.play(DEAL)
     last = game.stock
+    assert game.describe(DEAL) == "Deal (the last one)"
     heights = [len(pile) for pile in game.reserve]
     game.play(DEAL)
     assert [pile[-1] for pile in game.reserve[:7]] == list(last)
@@ -198,7 +199,7 @@ def test_describe_puts_a_move_in_words() -> None:
     assert game.describe(parse_move(game, "r1 a1")) == "R1 5♥ → A1 on 2♥"
     assert game.describe(parse_move(game, "r2 ace")) == "R2 A♠ → Ace pile"
     assert game.describe(parse_move(game, "a2 b2")) == "A2 3♠ ⇄ B2 2♥"
-    assert game.describe(DEAL) == "Deal (10 left)"
+    assert game.describe(DEAL) == "Deal (9 more to come)"
     with pytest.raises(IllegalMoveError):
         game.describe(Move(ACE_PILE, Pile("row", 0, 1)))
 
