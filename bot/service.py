@@ -811,10 +811,10 @@ class GameService:
             for move in game.legal_moves():
                 text = str(move)
                 label = game.describe(move, symbols)
+                # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
+                words = f"{text} {game.describe(move, True)} {game.describe(move, False)}"
                 if wanted and not (
-                    wanted in text.casefold()
-                    or wanted in label.casefold()
-                    or compact in "".join(text.casefold().split())
+                    wanted in words.casefold() or compact in "".join(text.casefold().split())
                 ):
                     continue
                 choices.append(MoveChoice(text=_clip(text), label=_clip(label)))

@@ -232,6 +232,21 @@ async def test_move_choices_list_legal_moves_best_first_and_filter(service: Game
     assert await service.move_choices(USER, limit=0) == []
 
 
+async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
+    service: GameService,
+) -> None:
+    # "5h" is how the move option's own description says to type a card.
+    await service.new_game(USER, GUILD, 9)
+    game = Game.new(9)
+    fives = [m for m in game.legal_moves() if "5♥" in game.describe(m)]
+    assert fives
+    for typed in ("5h", "5H", "5♥"):
+        found = await service.move_choices(USER, typed, 100)
+        assert [c.text for c in found] == [str(m) for m in fives], typed
+    await service.update_settings(USER, symbols=False)  # letters on the board: "5♥" still finds
+    assert [c.text for c in await service.move_choices(USER, "5♥", 100)] == [str(m) for m in fives]
+
+
 async def test_letters_setting_renders_suits_as_letters(service: GameService) -> None:
     assert await service.get_settings(USER) == Settings(symbols=True, auto_aces=False)
     assert await service.update_settings(USER, symbols=False) == Settings(False, False)
