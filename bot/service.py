@@ -275,6 +275,12 @@ STALE_HINT_MESSAGE = (
 )
 
 
+# A New game asked from a board older than the game in progress.
+NEWER_GAME_MESSAGE = (
+    "You have a newer game in progress, so no new game was started. Here is that game."
+)
+
+
 class MoveError(ServiceError):
     default_message = "That move can't be played."
 
@@ -513,9 +519,21 @@ class GameService:
     # ------------------------------------------------------------------ the calls
 
     async def new_game(
-        self, user_id: int, guild_id: int | None, deal_number: int | None = None
+        self,
+        user_id: int,
+        guild_id: int | None,
+        deal_number: int | None = None,
+        *,
+        replaces_version: int | None = None,
     ) -> GameView:
-        """Deal a new game (a random deal when None); an unfinished game is recorded first."""
+        """Deal a new game (a random deal when None); an unfinished game is recorded first.
+
+        ``replaces_version``: the version of the board asking (a New game
+        button). If the current game is unfinished and at another version, the
+        player has moved on to a game that board never showed: nothing is
+        started or recorded, and ``StaleVersionError`` says so. Checked under
+        the player's lock, so two clicks on one board start one game.
+        """
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
         try:
@@ -524,6 +542,13 @@ class GameService:
             raise BadInputError(str(exc)) from None
         async with self._lock(user_id):
             old = await self._old_entry(user_id)
+            if (
+                replaces_version is not None
+                and old is not None
+                and not old.finished
+                and old.version != replaces_version
+            ):
+                raise StaleVersionError(NEWER_GAME_MESSAGE)
             return await self._start(user_id, guild_id, deal_number, old, None, True)
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:

@@ -25,7 +25,7 @@ import discord
 
 from engine import Status
 
-from ..service import GameService, GameView, NoGameError, ServiceError, StaleVersionError
+from ..service import GameService, GameView, ServiceError, StaleVersionError
 from .embeds import board_embed, info_embed
 from .replies import (
     NO_PINGS,
@@ -196,25 +196,22 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
     if action == "hint-yes":
         await _hint_confirmed(interaction, service, owner, version)
         return
-    view: GameView | None
     try:
         if action == "refresh":
             view = await within_deadline(interaction, service.show(owner))
         elif action == "new":
-            view = await within_deadline(
-                interaction, _new_game(service, interaction, owner, version)
-            )
+            # Not over a game the board never showed (a second click, another board).
+            new_game = service.new_game(owner, interaction.guild_id, replaces_version=version)
+            view = await within_deadline(interaction, new_game)
         else:
             act = {"deal": service.deal, "undo": service.undo, "auto": service.auto}[action]
             view = await within_deadline(interaction, act(owner, expected_version=version))
     except StaleVersionError:
-        await _show_current(interaction, service, owner, STALE_BOARD)
+        notice = ABANDON_GUARD if action == "new" else STALE_BOARD
+        await _show_current(interaction, service, owner, notice)
         return
     except ServiceError as exc:
         await send_error(interaction, exc.message)
-        return
-    if view is None:
-        await _show_current(interaction, service, owner, ABANDON_GUARD)
         return
     await send_board(interaction, view)
 
@@ -245,20 +242,6 @@ async def _hint_confirmed(
     await interaction.response.defer()
     embed = await hint_answer(service, owner, version)
     await interaction.edit_original_response(embed=embed, view=None, allowed_mentions=NO_PINGS)
-
-
-async def _new_game(
-    service: GameService, interaction: Interaction, owner: int, version: int
-) -> GameView | None:
-    """A new random deal, unless the owner has since moved on to another unfinished game
-    (the button would then abandon a game this board never showed): None."""
-    try:
-        current = await service.show(owner)
-    except NoGameError:
-        current = None
-    if current is not None and current.version != version and not current.finished:
-        return None
-    return await service.new_game(owner, interaction.guild_id)
 
 
 async def _show_current(

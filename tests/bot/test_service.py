@@ -527,3 +527,22 @@ async def test_a_slow_write_for_one_user_does_not_hold_up_another(
     release.set()
     moved = await slow
     assert (await shown) == GameView(**{**_fields(moved), "message": None, "warning": None})
+
+
+async def test_a_new_game_from_an_old_board_does_not_replace_a_newer_game(
+    service: GameService, store: Store
+) -> None:
+    first = await service.new_game(USER, GUILD, 5)
+    over = await service.resign(USER)
+    # From the finished board: a new game, whatever its version.
+    second = await service.new_game(USER, GUILD, 6, replaces_version=over.version)
+    # The same board again: the game in progress is newer than it, so nothing happens.
+    with pytest.raises(StaleVersionError, match="newer game in progress"):
+        await service.new_game(USER, GUILD, 7, replaces_version=over.version)
+    assert (await service.show(USER)).deal_number == 6
+    # From that game's own board: it is replaced, and recorded as abandoned.
+    third = await service.new_game(USER, GUILD, 8, replaces_version=second.version)
+    assert third.deal_number == 8 and third.message is not None
+    assert "recorded as abandoned" in third.message
+    assert [r[0] for r in await finished_rows(store, USER)] == ["resigned", "abandoned"]
+    assert first.version < over.version < second.version < third.version

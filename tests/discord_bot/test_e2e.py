@@ -420,6 +420,33 @@ async def test_after_a_restart_the_old_messages_buttons_continue_the_game(
     assert footer(shown) == footer_for_view(undone)
 
 
+async def test_new_game_clicked_twice_after_a_restart_starts_one_game(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    first = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    over = await public_board(await fake.slash(alice, "reel", sub="resign"))
+    resigned = await first.service.show(alice.id)
+    await first.bot.close()
+    await first.service.close()
+    second = await launch(tmp_path / "reel.db")  # nothing cached: both clicks load the game
+
+    custom_id = button_id(over, "new")
+    clicks = await asyncio.gather(
+        fake.click(alice, over, custom_id), fake.click(alice, over, custom_id)
+    )
+    assert [c.callback_type for c in clicks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
+    started = await second.service.show(alice.id)
+    assert not started.finished and started.version == resigned.version + 1  # one game
+    records = await second.service.store.finished_games(alice.id)
+    assert [r.outcome for r in records] == ["resigned"]  # the new game was not abandoned
+    await fake.wait_until(lambda: any(c.followup_ids for c in clicks))
+    [refused] = [c for c in clicks if c.followup_ids]
+    assert "newer game in progress" in await private_text(refused)
+    assert footer(over) == footer_for_view(started)
+
+
 # --------------------------------------------------------------------------- 8. DMs and limits
 
 
