@@ -35,17 +35,20 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import random
+import signal
 import sqlite3
+import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Final, Literal, NoReturn
+from typing import Final, Literal, NoReturn, TypeVar
 
 from engine import (
     DEAL,
@@ -85,6 +88,7 @@ from .store import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_CHOICE_CHARS: Final = 100
@@ -437,6 +441,19 @@ class _Entry:
         return None
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _stored_status(status: Status) -> GameStatus:
     if status is Status.WON:
         return "won"
@@ -515,6 +532,19 @@ class GameService:
                 mp_context=multiprocessing.get_context("spawn"),
             )
         return self._executor
+
+    def _in_pool(self, job: Callable[..., T], *args: object) -> asyncio.Future[T]:
+        """Run ``job(*args)`` in the solver pool.
+
+        A worker process started here inherits SIGINT ignored (Python keeps an
+        inherited "ignore" for its whole life): Ctrl-C at the terminal goes to
+        every process of the foreground group, and the workers must leave it to
+        the game, which saves and shuts the pool down, instead of each printing
+        a KeyboardInterrupt traceback.
+        """
+        loop = asyncio.get_running_loop()
+        with _sigint_ignored():  # the pool starts its workers in submit
+            return loop.run_in_executor(self._solver_pool(), job, *args)
 
     # ------------------------------------------------------------------ the calls
 
@@ -634,11 +664,8 @@ class GameService:
 
     async def _find_daily(self, day: date) -> DailyDeal:
         """The proof search for ``day`` in the solver pool (tests replace this method)."""
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
-                self._solver_pool(), jobs.daily_job, day.isoformat(), self._daily_candidates
-            )
+            return await self._in_pool(jobs.daily_job, day.isoformat(), self._daily_candidates)
         except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
             log.error("daily search for %s failed in the solver pool: %s", day, exc)
             self._reset_pool()
@@ -861,10 +888,8 @@ class GameService:
                 raise StaleVersionError(STALE_HINT_MESSAGE) from None
             settings = await self._get_settings(user_id)
             game = entry.game
-            loop = asyncio.get_running_loop()
             try:
-                found = await loop.run_in_executor(
-                    self._solver_pool(),
+                found = await self._in_pool(
                     jobs.hint_job,
                     game.position(),
                     self._hint_nodes,

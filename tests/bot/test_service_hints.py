@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -211,3 +212,12 @@ async def test_close_shuts_the_solver_pool_down(store: Store, clock: Any) -> Non
     await service.close()
     with pytest.raises(RuntimeError, match="shutdown"):
         executor.submit(print)
+
+
+async def test_the_solver_workers_leave_ctrl_c_to_the_game(pooled: GameService) -> None:
+    # Ctrl-C at the terminal reaches every process of the group: the workers must ignore
+    # it (no KeyboardInterrupt traceback from each), and the game keeps its own handler.
+    ours = signal.getsignal(signal.SIGINT)
+    in_worker = await pooled._in_pool(signal.getsignal, signal.SIGINT)
+    assert in_worker == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) == ours != signal.SIG_IGN
