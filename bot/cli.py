@@ -8,7 +8,6 @@ and the terminal game otherwise.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -67,14 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "play":
         from .terminal import play
 
-        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         symbols = (
             False
             if getattr(args, "ascii", False)
             else (True if getattr(args, "symbols", False) else None)
         )
         return play(
-            db_path, getattr(args, "deal", None), symbols, daily=getattr(args, "daily", False)
+            db_path,
+            getattr(args, "deal", None),
+            symbols,
+            daily=getattr(args, "daily", False),
+            log_level=config.log_level,
         )
     from dataclasses import replace
     from pathlib import Path

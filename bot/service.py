@@ -102,7 +102,7 @@ HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
 HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
 DAILY_CACHE: Final = 16  # daily deals kept in memory (dates)
 
-NEW_GAME_HINT: Final = "Start one with /reel new."
+NEW_GAME_COMMAND: Final = "/reel new"  # how the Discord front end starts a game
 MAX_PAGE_SIZE: Final = 50
 LeaderboardKind = Literal["daily", "all-time"]
 LeaderboardScope = Literal["server", "global"]
@@ -261,7 +261,7 @@ class ServiceError(Exception):
 
 
 class NoGameError(ServiceError):
-    default_message = f"You have no game in progress. {NEW_GAME_HINT}"
+    default_message = f"You have no game in progress. Start one with {NEW_GAME_COMMAND}."
 
 
 class StaleVersionError(ServiceError):
@@ -308,7 +308,7 @@ class DailyUnavailableError(ServiceError):
 class CorruptGameError(ServiceError):
     default_message = (
         "Your saved game can't be read, sorry: it has been reported. "
-        "Start a new game with /reel new."
+        f"Start a new game with {NEW_GAME_COMMAND}."
     )
 
 
@@ -476,6 +476,7 @@ class GameService:
         hint_nodes: int = HINT_NODES,
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
+        new_command: str = NEW_GAME_COMMAND,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
@@ -483,7 +484,10 @@ class GameService:
         solver's budget for a hint. ``daily_candidates``: deals the daily search
         tries before it falls back (``bot.daily.find_daily_deal``);
         ``warm_next_daily``: after a daily is dealt, find tomorrow's in the
-        background (the bot does; tests and the terminal don't)."""
+        background (the bot does; tests and the terminal don't).
+        ``new_command``: how the front end's player starts a game, named in
+        the messages that send them there (``/reel new``; ``'new'`` at the
+        terminal's prompt)."""
         if cache_size < 1:
             raise ValueError("cache_size must be at least 1")
         if solver_workers < 1:
@@ -502,6 +506,7 @@ class GameService:
         self._hint_nodes = hint_nodes
         self._daily_candidates = daily_candidates
         self._warm_next_daily = warm_next_daily
+        self._new_command = new_command
         self._daily_deals: OrderedDict[date, DailyDeal] = OrderedDict()
         self._daily_pending: dict[date, asyncio.Future[DailyDeal]] = {}
 
@@ -762,7 +767,7 @@ class GameService:
         async with self._lock(user_id):
             entry = await self._entry(user_id)
             if entry is None:
-                raise NoGameError()
+                raise self._no_game()
             return self._view(user_id, entry, await self._get_settings(user_id), None)
 
     async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
@@ -1196,14 +1201,14 @@ class GameService:
         """The current game, checked against ``expected_version`` and not over."""
         entry = await self._entry(user_id)
         if entry is None:
-            raise NoGameError()
+            raise self._no_game()
         if expected_version is not None and expected_version != entry.version:
             raise StaleVersionError()
         if entry.finished:
             how = "won" if entry.status == "won" else "resigned"
             raise NoGameError(
                 f"Your game of deal {entry.game.deal_number} is over ({how}). "
-                "Start a new one with /reel new."
+                f"Start a new one with {self._new_command}."
             )
         return entry
 
@@ -1253,7 +1258,13 @@ class GameService:
 
     def _corrupt(self, user_id: int, reason: str, row: object) -> NoReturn:
         log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
-        raise CorruptGameError()
+        raise CorruptGameError(
+            "Your saved game can't be read, sorry: it has been reported. "
+            f"Start a new game with {self._new_command}."
+        )
+
+    def _no_game(self) -> NoGameError:
+        return NoGameError(f"You have no game in progress. Start one with {self._new_command}.")
 
     def _cache_put(self, user_id: int, entry: _Entry) -> None:
         self._games[user_id] = entry

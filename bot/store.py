@@ -21,6 +21,7 @@ program is refused with ``SchemaTooNewError``.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -700,6 +701,11 @@ def finished_params(f: FinishedGame) -> dict[str, object]:
     }
 
 
+def _check_opens(path: Path) -> None:
+    """Open and close the file with sqlite3 (creating it if needed); sqlite3.Error if it can't."""
+    sqlite3.connect(path).close()
+
+
 class Store:
     """The game database. ``await Store.open(path)`` creates or migrates the file."""
 
@@ -717,6 +723,11 @@ class Store:
         """Open the file (creating it if needed), set the pragmas and apply pending migrations."""
         if self._conn is not None:
             return
+        # A file that cannot be opened fails here, before aiosqlite: its worker
+        # thread, after a failed connect, reports to the event loop later, and
+        # raises "Event loop is closed" if the program has stopped it meanwhile
+        # (omnilib/aiosqlite#259).
+        await asyncio.to_thread(_check_opens, self.path)
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         self._conn = conn
         try:

@@ -11,9 +11,13 @@ challenge, the same deal as on Discord; ``stats`` shows the player's record;
 from __future__ import annotations
 
 import asyncio
+import difflib
+import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from engine import VIRGINIA_REEL, Status
@@ -25,9 +29,12 @@ from .service import (
     NoGameError,
     PlayerStats,
     ServiceError,
+    StaleVersionError,
 )
+from .store import StoreError
 
 LOCAL_USER_ID = 0
+NEW_COMMAND = "'new'"  # how the service's messages name the way to a new game here
 T = TypeVar("T")
 
 
@@ -39,10 +46,12 @@ class Run(Protocol):
 
 HELP = """\
 Moves
-  r3 a5       move the card on R3 to A5 (FROM TO, pile names as on the board)
-  5h          a card (or pile) alone, when it has one place to go
+  r5 c1       move the card on R5 to C1 (FROM TO, pile names as on the board)
+  7c          a card (or pile) alone, when it has one place to go
   r3 a        fill the leftmost space of row A
   r6 ace      an Ace to the Ace pile
+  a3 b6       interchange two misplaced bases (a Three in row A and a
+              Two in row B, say): each becomes the other row's base
 Cards: 5h, 10d or td, k♣ (case doesn't matter).
 Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
        reserve R1-R8, the Ace pile ACE.
@@ -61,6 +70,25 @@ Commands
   resign      give up this game
   help        this text
   quit        leave; the game is saved and resumes next time"""
+
+# The commands, each with the words that name it, and whether it takes an argument.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "board": ("board", "show"),
+    "deal": ("deal", "dl"),
+    "undo": ("undo",),
+    "auto": ("auto",),
+    "moves": ("moves",),
+    "hint": ("hint",),
+    "new": ("new",),
+    "daily": ("daily",),
+    "stats": ("stats",),
+    "resign": ("resign",),
+    "help": ("help", "?", "h"),
+    "quit": ("quit", "exit", "q"),
+}
+COMMAND_OF: dict[str, str] = {word: name for name, words in COMMANDS.items() for word in words}
+# No pile or card is named by a word of four letters or more ("ace", "r3", "10h").
+LONGEST_MOVE_WORD = 3
 
 
 class TerminalGame:
@@ -98,15 +126,11 @@ class TerminalGame:
         self.say()
         self.say(view.board)
         if view.status is Status.WON:
-            self.say(
-                f"\nYou won deal {view.deal_number} in {view.move_count} moves! "
-                "Type 'new' for another deal or 'quit'."
-            )
-        elif view.status is Status.STUCK and not view.finished:
-            self.say(
-                "\nNo legal move is left. Type 'undo' to go back, 'new' for another deal, "
-                "or 'quit'."
-            )
+            self.say(f"\nWell played: {view.move_count} moves. {NEXT_GAME}")
+        elif view.finished:
+            self.say(f"\n{over_text(view)} {NEXT_GAME}")
+        elif view.status is Status.STUCK:
+            self.say("\nType 'undo' to go back, 'new' for another deal, or 'quit'.")
         if view.daily_date is not None and view.finished:
             if view.scored and view.share_text:
                 self.say(f"\nShare your result (no spoilers):\n  {view.share_text}")
@@ -137,8 +161,11 @@ class TerminalGame:
             view = self._run(service.show(LOCAL_USER_ID))
         except NoGameError:
             view = self._run(service.new_game(LOCAL_USER_ID, None))
-        except CorruptGameError as exc:
-            self.say(exc.message)
+        except CorruptGameError:
+            self.say(
+                "Your saved game can't be read, sorry (the details are in the log). "
+                "Here is a new deal."
+            )
             view = self._run(service.new_game(LOCAL_USER_ID, None))
         else:
             if view.finished:
@@ -149,62 +176,102 @@ class TerminalGame:
 
     def command(self, line: str) -> bool:
         """Carry out one line of input; False when the player wants to leave."""
-        service = self._service
         words = line.split()
-        word = words[0].lower() if words else "board"
-        user = LOCAL_USER_ID
-        if word in ("quit", "exit", "q"):
+        if not words:
+            words = ["board"]
+        name = COMMAND_OF.get(words[0].lower())
+        if name is None:
+            return self.move(line, words[0])
+        if name != "new" and len(words) > 1:
+            self.say(f"'{words[0]}' takes nothing after it: type '{words[0].lower()}' alone.")
+            return True
+        if name == "quit":
             return False
-        if word in ("help", "?", "h"):
+        if name == "help":
             self.say(HELP)
             return True
         try:
-            if word in ("board", "show"):
-                view = self._run(service.show(user))
-            elif word == "deal" and len(words) == 1:
-                view = self._run(service.deal(user))
-            elif word == "undo":
-                view = self._run(service.undo(user))
-            elif word == "auto":
-                view = self._run(service.auto(user))
-            elif word == "resign":
-                view = self._run(service.resign(user))
-            elif word == "daily" and len(words) == 1:
-                view = self._run(service.daily(user, None))
-                self.show(view)
-                if not view.finished:
-                    self.say_next_daily(view)
-                return True
-            elif word == "stats" and len(words) == 1:
-                self.show_stats(self._run(service.stats(user)))
-                return True
-            elif word == "hint" and len(words) == 1:
-                self.say("Thinking…")
-                answer = self._run(service.hint(user))
-                self.say(answer.message)
-                if answer.move is not None:
-                    self.say(f"Type '{answer.move.lower()}' to play it.")
-                return True
-            elif word == "moves":
-                choices = self._run(service.move_choices(user, limit=100))
-                self.say("\n".join(f"  {c.text:<8} {c.label}" for c in choices) or "No legal move.")
-                return True
-            elif word == "new":
-                if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
-                    self.say("Type 'new' for a random deal or 'new N' for deal number N.")
-                    return True
-                deal_number = int(words[1]) if len(words) == 2 else None
-                view = self._run(service.new_game(user, None, deal_number))
-            else:
-                view = self._run(service.move(user, line))
+            self.run_command(name, words[1:])
+        except StaleVersionError as exc:
+            # Another session changed the game (two terminals on one file): show it as it is.
+            self.say(exc.message)
+            self.show_current()
         except ServiceError as exc:
             self.say(exc.message)
-            return True
-        self.show(view)
         return True
+
+    def run_command(self, name: str, args: list[str]) -> None:
+        """A command of ``COMMANDS`` but help and quit, with its checked arguments."""
+        service, user = self._service, LOCAL_USER_ID
+        if name == "board":
+            self.show(self._run(service.show(user)))
+        elif name == "deal":
+            self.show(self._run(service.deal(user)))
+        elif name == "undo":
+            self.show(self._run(service.undo(user)))
+        elif name == "auto":
+            self.show(self._run(service.auto(user)))
+        elif name == "resign":
+            self.show(self._run(service.resign(user)))
+        elif name == "daily":
+            view = self._run(service.daily(user, None))
+            self.show(view)
+            if not view.finished:
+                self.say_next_daily(view)
+        elif name == "stats":
+            self.show_stats(self._run(service.stats(user)))
+        elif name == "hint":
+            self.say("Thinking…")
+            answer = self._run(service.hint(user))
+            self.say(answer.message)
+            if answer.move is not None:
+                self.say(f"Type '{answer.move.lower()}' to play it.")
+        elif name == "moves":
+            self.list_moves()
+        elif name == "new":
+            if len(args) > 1 or (args and not args[0].isdigit()):
+                self.say("Type 'new' for a random deal or 'new N' for deal number N.")
+                return
+            deal_number = int(args[0]) if args else None
+            self.show(self._run(service.new_game(user, None, deal_number)))
+
+    def move(self, line: str, first: str) -> bool:
+        """A line that names no command: a move, or a mistyped command."""
+        if len(first) > LONGEST_MOVE_WORD and first.isalpha():
+            close = difflib.get_close_matches(first.lower(), list(COMMAND_OF), n=1, cutoff=0.6)
+            guess = f" Did you mean '{close[0]}'?" if close else ""
+            self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
+            return True
+        try:
+            self.show(self._run(self._service.move(LOCAL_USER_ID, line)))
+        except StaleVersionError as exc:
+            self.say(exc.message)
+            self.show_current()
+        except ServiceError as exc:
+            self.say(exc.message)
+        return True
+
+    def list_moves(self) -> None:
+        choices = self._run(self._service.move_choices(LOCAL_USER_ID, limit=100))
+        if choices:
+            self.say("\n".join(f"  {c.text:<8} {c.label}" for c in choices))
+            return
+        view = self._run(self._service.show(LOCAL_USER_ID))  # NoGameError if none at all
+        if view.finished:
+            self.say(f"{over_text(view)} {NEXT_GAME}")
+        else:
+            self.say("No legal move is left. Type 'undo' to go back, or 'new' for another deal.")
+
+    def show_current(self) -> None:
+        """The board as it stands now (after a refusal that says "here is the current board")."""
+        try:
+            self.show(self._run(self._service.show(LOCAL_USER_ID)))
+        except ServiceError as exc:
+            self.say(exc.message)
 
     def loop(self) -> None:
         """Read and carry out commands until quit, end of input or Ctrl-C."""
+        self.say("Type 'help' for the commands, 'quit' to leave (your game is saved).")
         while True:
             try:
                 line = self._read("> ")
@@ -213,11 +280,40 @@ class TerminalGame:
                 break
             if not self.command(line):
                 break
+        self.say(self.farewell())
+
+    def farewell(self) -> str:
+        """The last line: whether there is a game to come back to."""
         last = self._last
-        if last is not None and (last.finished or last.status is Status.WON):
-            self.say("Goodbye. Type 'reel play' for a new game.")
-        else:
-            self.say("Your game is saved. Type 'reel play' to resume it.")
+        if last is None:
+            return "Goodbye."
+        if last.finished or last.status is Status.WON:
+            return "Goodbye. Type 'reel play' for a new game."
+        return "Your game is saved. Type 'reel play' to resume it."
+
+
+NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
+
+
+def over_text(view: GameView) -> str:
+    """What became of a finished game, in a sentence."""
+    if view.status is Status.WON:
+        return f"You won deal {view.deal_number}."
+    return f"This game of deal {view.deal_number} is over ({view.score} cards home)."
+
+
+def log_path(db_path: str) -> Path:
+    """The terminal game's log file: the database's name with ``.log`` (``reel.log``)."""
+    return Path(db_path).with_suffix(".log")
+
+
+def log_to_file(path: Path, level: str) -> None:
+    """Send the log to ``path`` (created at the first record, appended to)."""
+    handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
 
 
 def utc_text(moment: datetime) -> str:
@@ -245,20 +341,29 @@ def play(
     symbols: bool | None = None,
     *,
     daily: bool = False,
+    log_level: str = "WARNING",
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
     ``daily``: start (or resume) today's daily challenge instead of the saved game.
+    The log goes to a file beside the database (``reel.log`` for ``reel.db``),
+    not to the screen the game is played on.
     """
     from .store import Store
 
+    log_to_file(log_path(db_path), log_level)
+
     with asyncio.Runner() as runner:
-        store = runner.run(Store.open(db_path))
-        service = GameService(store)
+        try:
+            store = runner.run(Store.open(db_path))
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
+            return 1
+        service = GameService(store, new_command=NEW_COMMAND)
+        game = TerminalGame(service, runner.run)
         try:
             if symbols is not None:
                 runner.run(service.update_settings(LOCAL_USER_ID, symbols=symbols))
-            game = TerminalGame(service, runner.run)
             try:
                 if daily:
                     game.start_daily()
@@ -269,7 +374,7 @@ def play(
                 return 2
             game.loop()
         except KeyboardInterrupt:
-            print("\nYour game is saved. Type 'reel play' to resume it.")
+            print(f"\n{game.farewell()}")
         finally:
             runner.run(service.close())  # closes the store too
     return 0

@@ -6,6 +6,7 @@ import asyncio
 import io
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,7 @@ import pytest
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store
-from bot.terminal import TerminalGame
+from bot.terminal import NEW_COMMAND, TerminalGame
 from engine import Game
 from engine.solver import Verdict, solve
 
@@ -122,7 +123,7 @@ def session(service_db: Path, clock: FakeClock, lines: list[str], *, daily: bool
 
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(service_db))
-        service = GameService(store, clock=clock)
+        service = GameService(store, clock=clock, new_command=NEW_COMMAND)
         try:
             game = TerminalGame(service, runner.run, out=out, read=read)
             if daily:
@@ -224,3 +225,96 @@ def test_a_hint_at_the_prompt_names_a_move_that_then_plays(tmp_path: Path) -> No
 def test_help_names_hint(db_path: Path, clock: FakeClock) -> None:
     out = session(db_path, clock, ["help", "quit"], daily=False)
     assert "hint        suggest a move" in out
+
+
+# --------------------------------------------------------------------------- dead ends, mistakes
+
+
+def test_after_resigning_the_prompt_says_the_game_is_over_and_names_the_terminal_command(
+    tmp_path: Path,
+) -> None:
+    result = run_reel(["play", "--deal", "5"], "resign\nundo\nmoves\n5h\nquit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    after = result.stdout.split("You resigned deal 5", 1)[1]
+    assert after.count("This game of deal 5 is over") == 2  # under the board, and for moves
+    assert after.count("Type 'new' for another deal") == 2
+    assert after.count("is over (resigned). Start a new one with 'new'.") == 2  # undo, 5h
+    assert "/reel" not in result.stdout  # Discord's command means nothing here
+    assert "No legal move" not in after
+
+
+def test_a_command_with_words_after_it_is_refused_the_same_way(
+    db_path: Path, clock: FakeClock
+) -> None:
+    lines = ["new 1", "stats extra", "undo 3", "hint please", "deal now", "board"]
+    out = session(db_path, clock, lines, daily=False)
+    for word in ("stats", "undo", "hint", "deal"):
+        assert f"'{word}' takes nothing after it: type '{word}' alone." in out
+    assert "Thinking" not in out and "Deal 1 · move 0" in out and "move 1" not in out
+
+
+def test_a_mistyped_command_gets_a_suggestion(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, ["new 1", "dael", "xyzzy"], daily=False)
+    assert "I don't know the command 'dael'. Did you mean 'deal'? Type 'help'" in out
+    assert "I don't know the command 'xyzzy'. Type 'help' for the commands." in out
+    assert "move 1" not in out
+
+
+def test_the_first_prompt_says_how_to_get_help(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, [], daily=False)
+    assert "Type 'help' for the commands" in out
+
+
+def test_a_game_changed_by_another_session_is_shown_as_it_now_stands(
+    db_path: Path, clock: FakeClock
+) -> None:
+    # Two terminals on one file: the second one's move is refused, and it sees the board.
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        mine = GameService(runner.run(Store.open(db_path)), clock=clock)
+        other = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(mine, runner.run, out=out)
+            game.start(1)
+            runner.run(other.move(0, first_move(1)))  # the other session plays
+            out.truncate(0)
+            game.command("deal")
+        finally:
+            runner.run(mine.close())
+            runner.run(other.close())
+    said = out.getvalue()
+    assert "nothing was played. Here is the current board." in said
+    assert "Deal 1 · move 1" in said  # the other session's move, shown
+
+
+def test_leaving_before_any_board_promises_nothing(db_path: Path, clock: FakeClock) -> None:
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=io.StringIO())
+            assert game.farewell() == "Goodbye."  # Ctrl-C while the first daily is found
+            game.start(1)
+            assert "resume" in game.farewell()
+        finally:
+            runner.run(service.close())
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_status_1(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a database\n" * 100)
+    for path in (tmp_path / "no" / "such" / "dir" / "x.db", tmp_path / "notes.txt"):
+        result = run_reel(["play", "--db", str(path)], "quit\n", tmp_path)
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"reel play: cannot open the database {str(path)!r}")
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_the_log_goes_to_a_file_beside_the_database_not_the_screen(tmp_path: Path) -> None:
+    run_reel(["play", "--deal", "1"], "quit\n", tmp_path)
+    with sqlite3.connect(tmp_path / "reel.db") as conn:
+        conn.execute("UPDATE current_games SET moves = 'R9 Z9' WHERE user_id = 0")
+    result = run_reel(["play"], "quit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Your saved game can't be read, sorry (the details are in the log)." in result.stdout
+    assert "New game: deal" in result.stdout
+    assert result.stderr == ""
+    assert "unreadable" in (tmp_path / "reel.log").read_text()
