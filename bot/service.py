@@ -454,6 +454,14 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _sentence(reason: str) -> str:
+    """The engine's reason (``only Aces go to the Ace pile``) as a sentence for the player."""
+    if not reason:
+        return reason
+    text = reason[0].upper() + reason[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def _stored_status(status: Status) -> GameStatus:
     if status is Status.WON:
         return "won"
@@ -574,7 +582,7 @@ class GameService:
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
-            raise BadInputError(str(exc)) from None
+            raise BadInputError(_sentence(str(exc))) from None
         async with self._lock(user_id):
             old = await self._old_entry(user_id)
             if (
@@ -783,7 +791,7 @@ class GameService:
                 move = parse_move(entry.game, text)
                 entry.game.kind(move)
             except (InvalidMoveError, AmbiguousMoveError, IllegalMoveError) as exc:
-                raise MoveError(str(exc)) from None
+                raise MoveError(_sentence(str(exc))) from None
             return await self._play(user_id, entry, [move])
 
     async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
@@ -793,7 +801,7 @@ class GameService:
             try:
                 entry.game.kind(DEAL)
             except IllegalMoveError as exc:
-                raise MoveError(str(exc)) from None
+                raise MoveError(_sentence(str(exc))) from None
             return await self._play(user_id, entry, [DEAL])
 
     async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:

@@ -58,7 +58,7 @@ def test_bad_input_gets_a_message_and_the_board_is_unchanged(tmp_path: Path) -> 
     result = run_reel(["play", "--deal", "1"], "zz9 top\nr1 ace\nquit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "I don't know 'zz9'" in result.stdout
-    assert "only Aces go to the Ace pile" in result.stdout
+    assert "Only Aces go to the Ace pile" in result.stdout
     assert result.stdout.count("Deal 1 · move 0") == 1  # the board was never redrawn
     assert "move 1" not in result.stdout
 
