@@ -102,7 +102,6 @@ HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
 HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
 DAILY_CACHE: Final = 16  # daily deals kept in memory (dates)
 
-NEW_GAME_COMMAND: Final = "/reel new"  # how the Discord front end starts a game
 MAX_PAGE_SIZE: Final = 50
 LeaderboardKind = Literal["daily", "all-time"]
 LeaderboardScope = Literal["server", "global"]
@@ -110,8 +109,10 @@ LeaderboardScope = Literal["server", "global"]
 __all__ = [
     "MIN_GAMES_FOR_RATE",
     "BadInputError",
+    "Commands",
     "CorruptGameError",
     "DailyDeal",
+    "DailyInProgressError",
     "DailyUnavailableError",
     "GameService",
     "GameView",
@@ -242,6 +243,17 @@ class PlayerStats:
 
 
 @dataclass(frozen=True, slots=True)
+class Commands:
+    """How a front end's player gives the commands that the service's messages name."""
+
+    new: str = "/reel new"
+    resign: str = "/reel resign"
+
+
+DISCORD_COMMANDS: Final = Commands()
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
     auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
@@ -261,7 +273,7 @@ class ServiceError(Exception):
 
 
 class NoGameError(ServiceError):
-    default_message = f"You have no game in progress. Start one with {NEW_GAME_COMMAND}."
+    default_message = "You have no game in progress. Start one with /reel new."
 
 
 class StaleVersionError(ServiceError):
@@ -305,10 +317,14 @@ class DailyUnavailableError(ServiceError):
     default_message = "Today's daily can't be dealt just now, sorry. Try again in a moment."
 
 
+class DailyInProgressError(ServiceError):
+    """A new game asked for over a scored daily still in play: nothing changed."""
+
+
 class CorruptGameError(ServiceError):
     default_message = (
         "Your saved game can't be read, sorry: it has been reported. "
-        f"Start a new game with {NEW_GAME_COMMAND}."
+        "Start a new game with /reel new."
     )
 
 
@@ -454,6 +470,12 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _scored_daily_in_play(entry: _Entry) -> bool:
+    """The day's scored daily, neither over nor stuck: a new game must not end it."""
+    playing = not entry.finished and entry.state is not Status.STUCK
+    return entry.daily_date is not None and entry.scored and playing
+
+
 def _sentence(reason: str) -> str:
     """The engine's reason (``only Aces go to the Ace pile``) as a sentence for the player."""
     if not reason:
@@ -484,7 +506,7 @@ class GameService:
         hint_nodes: int = HINT_NODES,
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
-        new_command: str = NEW_GAME_COMMAND,
+        commands: Commands = DISCORD_COMMANDS,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
@@ -493,9 +515,9 @@ class GameService:
         tries before it falls back (``bot.daily.find_daily_deal``);
         ``warm_next_daily``: after a daily is dealt, find tomorrow's in the
         background (the bot does; tests and the terminal don't).
-        ``new_command``: how the front end's player starts a game, named in
-        the messages that send them there (``/reel new``; ``'new'`` at the
-        terminal's prompt)."""
+        ``commands``: how the front end's player gives the commands that the
+        messages name (``/reel new`` in Discord; ``'new'`` at the terminal's
+        prompt)."""
         if cache_size < 1:
             raise ValueError("cache_size must be at least 1")
         if solver_workers < 1:
@@ -514,7 +536,7 @@ class GameService:
         self._hint_nodes = hint_nodes
         self._daily_candidates = daily_candidates
         self._warm_next_daily = warm_next_daily
-        self._new_command = new_command
+        self._commands = commands
         self._daily_deals: OrderedDict[date, DailyDeal] = OrderedDict()
         self._daily_pending: dict[date, asyncio.Future[DailyDeal]] = {}
 
@@ -576,6 +598,11 @@ class GameService:
         player has moved on to a game that board never showed: nothing is
         started or recorded, and ``StaleVersionError`` says so. Checked under
         the player's lock, so two clicks on one board start one game.
+
+        A scored daily still in play (not over, not stuck) is not ended by a
+        new game: ``DailyInProgressError`` asks the player to finish it or
+        resign it, so that a stray command never spends the day's one scored
+        attempt.
         """
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
@@ -592,6 +619,13 @@ class GameService:
                 and old.version != replaces_version
             ):
                 raise StaleVersionError(NEWER_GAME_MESSAGE)
+            if old is not None and _scored_daily_in_play(old):
+                assert old.daily_date is not None
+                raise DailyInProgressError(
+                    f"Your scored daily of {old.daily_date.isoformat()} is still in play, "
+                    "and a new game now would end it as abandoned. Finish it first, or "
+                    f"give it up with {self._commands.resign} and then start a new game."
+                )
             return await self._start(user_id, guild_id, deal_number, old, None, True)
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:
@@ -1216,7 +1250,7 @@ class GameService:
             how = "won" if entry.status == "won" else "resigned"
             raise NoGameError(
                 f"Your game of deal {entry.game.deal_number} is over ({how}). "
-                f"Start a new one with {self._new_command}."
+                f"Start a new one with {self._commands.new}."
             )
         return entry
 
@@ -1268,11 +1302,11 @@ class GameService:
         log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
         raise CorruptGameError(
             "Your saved game can't be read, sorry: it has been reported. "
-            f"Start a new game with {self._new_command}."
+            f"Start a new game with {self._commands.new}."
         )
 
     def _no_game(self) -> NoGameError:
-        return NoGameError(f"You have no game in progress. Start one with {self._new_command}.")
+        return NoGameError(f"You have no game in progress. Start one with {self._commands.new}.")
 
     def _cache_put(self, user_id: int, entry: _Entry) -> None:
         self._games[user_id] = entry

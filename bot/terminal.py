@@ -23,6 +23,7 @@ from typing import Any, Protocol, TextIO, TypeVar
 from engine import VIRGINIA_REEL, Status
 
 from .service import (
+    Commands,
     CorruptGameError,
     GameService,
     GameView,
@@ -34,7 +35,7 @@ from .service import (
 from .store import StoreError
 
 LOCAL_USER_ID = 0
-NEW_COMMAND = "'new'"  # how the service's messages name the way to a new game here
+COMMAND_WORDS = Commands(new="'new'", resign="'resign'")  # as the service's messages name them
 T = TypeVar("T")
 
 
@@ -359,7 +360,7 @@ def play(
         except (StoreError, OSError, sqlite3.Error) as exc:
             print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
             return 1
-        service = GameService(store, new_command=NEW_COMMAND)
+        service = GameService(store, commands=COMMAND_WORDS)
         game = TerminalGame(service, runner.run)
         try:
             if symbols is not None:

@@ -15,6 +15,7 @@ from bot.daily import DailyDeal, daily_start_number, next_daily_start, share_tex
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
+    DailyInProgressError,
     GameService,
     GameView,
     LeaderboardRow,
@@ -140,14 +141,50 @@ async def test_an_ordinary_game_in_progress_is_recorded_when_the_daily_starts(
     assert (record.deal_number, record.outcome, record.daily_date) == (7, "abandoned", None)
 
 
+async def test_a_new_game_does_not_end_the_scored_daily_in_play(
+    service: GameService, store: Store, clock: Any
+) -> None:
+    clock.set(at(D2))
+    await service.daily(ALICE, GUILD)
+    playing = await service.deal(ALICE)
+    with pytest.raises(DailyInProgressError) as refused:
+        await service.new_game(ALICE, GUILD, 9)
+    assert refused.value.message == (
+        "Your scored daily of 2026-11-29 is still in play, and a new game now would end it "
+        "as abandoned. Finish it first, or give it up with /reel resign and then start a new game."
+    )
+    shown = await service.show(ALICE)  # the daily as it was, still scored and in play
+    assert (shown.version, shown.daily_date, shown.scored, shown.finished) == (
+        playing.version, D2, True, False,
+    )  # fmt: skip
+    assert await store.finished_games(ALICE) == []
+
+
+async def test_a_new_game_may_replace_a_stuck_scored_daily(
+    service: GameService, store: Store, clock: Any
+) -> None:
+    clock.set(at(D2))
+    view = await service.daily(ALICE, GUILD)
+    rng = random.Random(5)
+    while view.status is Status.PLAYING:  # random moves until none is left
+        choices = await service.move_choices(ALICE, limit=100)
+        view = await service.move(ALICE, rng.choice(choices).text, view.version)
+    assert view.status is Status.STUCK and not view.finished
+    left = await service.new_game(ALICE, GUILD, 9)  # the board's New game button
+    assert left.message == "New game: deal 9 (daily 2026-11-29 recorded as lost)"
+    [record] = await store.finished_games(ALICE)
+    assert (record.daily_date, record.outcome) == (D2, "lost")
+
+
 async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     service: GameService, store: Store, clock: Any
 ) -> None:
     clock.set(at(D2))
     await service.daily(ALICE, GUILD)
     await service.deal(ALICE)
+    await service.resign(ALICE)
     left = await service.new_game(ALICE, GUILD, 9)
-    assert left.message == "New game: deal 9 (daily 2026-11-29 recorded as abandoned)"
+    assert left.message == "New game: deal 9"
     replay = await service.daily(ALICE, GUILD)
     assert (replay.deal_number, replay.daily_date, replay.scored) == (
         daily_start_number(D2), D2, False,
@@ -165,7 +202,7 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     assert not another.scored
     records = await store.finished_games(ALICE)
     assert [(r.deal_number, r.outcome, r.daily_date) for r in records] == [
-        (daily_start_number(D2), "abandoned", D2),
+        (daily_start_number(D2), "resigned", D2),
         (9, "abandoned", None),
         (daily_start_number(D2), "resigned", None),  # the replay: a normal game
     ]
@@ -185,6 +222,7 @@ async def test_restarting_the_bot_does_not_reset_the_scored_attempt(
     try:
         resumed = await service.daily(ALICE, GUILD)
         assert (resumed.version, resumed.scored, resumed.move_count) == (before.version, True, 1)
+        await service.resign(ALICE)
         await service.new_game(ALICE, GUILD, 3)
         await service.close()
         service = GameService(await Store.open(db_path), clock=clock)
@@ -300,6 +338,9 @@ async def test_a_scripted_month_of_dailies_keeps_streaks(
                 await win(service, ALICE)
             elif how == "leave":
                 await service.deal(ALICE)
+                with pytest.raises(DailyInProgressError):
+                    await service.new_game(ALICE, OTHER_GUILD, 77)
+                await service.resign(ALICE)
                 await service.new_game(ALICE, OTHER_GUILD, 77)
                 await service.resign(ALICE)
             elif how == "replay":
@@ -510,7 +551,12 @@ async def test_stats_agree_with_the_recorded_games(
         if rng.random() < 0.6:
             await service.daily(ALICE, rng.choice((GUILD, OTHER_GUILD, None)))
         else:
-            await service.new_game(ALICE, GUILD, rng.randint(1, 1000))
+            deal = rng.randint(1, 1000)
+            try:
+                await service.new_game(ALICE, GUILD, deal)
+            except DailyInProgressError:  # a scored daily in play ends only by a resign
+                await service.resign(ALICE)
+                await service.new_game(ALICE, GUILD, deal)
         for _ in range(rng.randrange(3)):
             await service.deal(ALICE)
         if rng.random() < 0.7:

@@ -17,7 +17,7 @@ import pytest
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store
-from bot.terminal import NEW_COMMAND, TerminalGame
+from bot.terminal import COMMAND_WORDS, TerminalGame
 from engine import Game
 from engine.solver import Verdict, solve
 
@@ -123,7 +123,7 @@ def session(service_db: Path, clock: FakeClock, lines: list[str], *, daily: bool
 
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(service_db))
-        service = GameService(store, clock=clock, new_command=NEW_COMMAND)
+        service = GameService(store, clock=clock, commands=COMMAND_WORDS)
         try:
             game = TerminalGame(service, runner.run, out=out, read=read)
             if daily:
@@ -178,6 +178,15 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     assert "Daily streak    2 (best 2)" in out
     assert "Dailies played  2 (won 0)" in out
     assert re.search(r"Best score      \d+/104", out)
+
+
+def test_new_during_the_scored_daily_asks_to_resign_it_first(
+    db_path: Path, clock: FakeClock
+) -> None:
+    out = session(db_path, clock, ["new 5", "resign", "new 5"])
+    assert "Your scored daily of 2025-03-01 is still in play" in out
+    assert "give it up with 'resign' and then start a new game." in out
+    assert out.count("New game: deal 5") == 1  # only after the resign
 
 
 def test_help_names_daily_and_stats(db_path: Path, clock: FakeClock) -> None:

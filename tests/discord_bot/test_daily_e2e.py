@@ -135,6 +135,25 @@ async def test_the_daily_starts_then_resumes_with_its_date_and_the_next_start(
     assert footer(bobs).startswith(f"Deal {deal} · moves 0 ·")
 
 
+async def test_reel_new_does_not_spend_the_scored_daily_in_play(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await daily(fake, alice)
+    before = await running.service.show(alice.id)
+
+    refused = await fake.slash(alice, "reel", sub="new", options={"deal": "5"})
+    text = await private_text(refused)
+    assert "scored daily" in text and "/reel resign" in text
+    after = await running.service.show(alice.id)
+    assert (after.version, after.daily_date, after.scored) == (before.version, DAY, True)
+
+    await public(await fake.slash(alice, "reel", sub="resign"))
+    board = await public(await fake.slash(alice, "reel", sub="new", options={"deal": "5"}))
+    assert footer(board).startswith("Deal 5 · moves 0 ·")
+
+
 async def test_after_the_scored_daily_ends_a_share_line_then_an_unscored_replay(
     fake: FakeDiscord, launch: Launch
 ) -> None:
