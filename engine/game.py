@@ -733,8 +733,14 @@ class Game:
                 played.append(move)
 
     def describe(self, move: Move, symbols: bool = True) -> str:
-        """A move in words: ``R3 5♥ → A5 on 2♥``. The move must be legal."""
+        """A move in words: ``R3 5♥ → A5 on 2♥``. The move must be legal.
+
+        An interchange is told from the upper row, as it is recorded, whichever
+        end the move names first (so playing it and undoing it say the same).
+        """
         kind = self._check(move)
+        if kind is MoveKind.INTERCHANGE:
+            move = self.canonical(move)
         if kind is MoveKind.DEAL:
             # Said of the deal about to be made: how many will follow it.
             after = self.deals_left - 1

@@ -199,6 +199,7 @@ def test_describe_puts_a_move_in_words() -> None:
     assert game.describe(parse_move(game, "r1 a1")) == "R1 5♥ → A1 on 2♥"
     assert game.describe(parse_move(game, "r2 ace")) == "R2 A♠ → Ace pile"
     assert game.describe(parse_move(game, "a2 b2")) == "A2 3♠ ⇄ B2 2♥"
+    assert game.describe(parse_move(game, "b2 a2")) == "A2 3♠ ⇄ B2 2♥"  # as recorded
     assert game.describe(DEAL) == "Deal (9 more to come)"
     with pytest.raises(IllegalMoveError):
         game.describe(Move(ACE_PILE, Pile("row", 0, 1)))
