@@ -35,6 +35,7 @@ from .service import (
 from .store import StoreError
 
 LOCAL_USER_ID = 0
+NOTICE_AFTER = 0.5  # seconds a call may take before the player is told what it is doing
 COMMAND_WORDS = Commands(new="'new'", resign="'resign'")  # as the service's messages name them
 T = TypeVar("T")
 
@@ -141,13 +142,23 @@ class TerminalGame:
         if view.next_daily_at is not None:
             self.say(f"The next daily starts {utc_text(view.next_daily_at)}.")
 
+    async def noticed(self, work: Coroutine[Any, Any, T], notice: str) -> T:
+        """Await ``work``, saying ``notice`` first if it takes more than a moment."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=NOTICE_AFTER)
+        if not done:
+            self.say(notice)
+        return await task
+
     def show_stats(self, stats: PlayerStats) -> None:
         for line in stats_lines(stats):
             self.say(line)
 
     def start_daily(self) -> None:
         """Start today's daily challenge, or resume it."""
-        view = self._run(self._service.daily(LOCAL_USER_ID, None))
+        # The first call of a day looks for a deal the solver proves winnable.
+        work = self._service.daily(LOCAL_USER_ID, None)
+        view = self._run(self.noticed(work, "Finding today's deal (one the solver can win)…"))
         self.show(view)
         if not view.finished:
             self.say_next_daily(view)
@@ -215,10 +226,7 @@ class TerminalGame:
         elif name == "resign":
             self.show(self._run(service.resign(user)))
         elif name == "daily":
-            view = self._run(service.daily(user, None))
-            self.show(view)
-            if not view.finished:
-                self.say_next_daily(view)
+            self.start_daily()
         elif name == "stats":
             self.show_stats(self._run(service.stats(user)))
         elif name == "hint":

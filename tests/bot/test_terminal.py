@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.terminal as terminal_module
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store
@@ -327,3 +328,22 @@ def test_the_log_goes_to_a_file_beside_the_database_not_the_screen(tmp_path: Pat
     assert "New game: deal" in result.stdout
     assert result.stderr == ""
     assert "unreadable" in (tmp_path / "reel.log").read_text()
+
+
+def test_a_slow_call_is_announced_and_a_quick_one_is_not(
+    monkeypatch: pytest.MonkeyPatch, db_path: Path, clock: FakeClock
+) -> None:
+    # The first daily of a day waits for the solver; the player is told why.
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            monkeypatch.setattr(terminal_module, "NOTICE_AFTER", 60.0)
+            assert runner.run(game.noticed(asyncio.sleep(0, "quick"), "Busy…")) == "quick"
+            assert out.getvalue() == ""
+            monkeypatch.setattr(terminal_module, "NOTICE_AFTER", 0.01)
+            assert runner.run(game.noticed(asyncio.sleep(0.2, "slow"), "Busy…")) == "slow"
+            assert out.getvalue() == "Busy…\n"
+        finally:
+            runner.run(service.close())
