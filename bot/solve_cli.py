@@ -48,6 +48,7 @@ EXIT_BROKEN_PIPE: Final = 128 + 13  # a shell's status for a process stopped by 
 DEFAULT_BUDGET: Final = 10.0  # seconds
 DEFAULT_MAX_NODES: Final = 50_000_000
 DEFAULT_CSV: Final = "study.csv"
+MAX_STUDY_DEALS: Final = 1_000_000  # days of solving already; rows and jobs are held in memory
 
 BUDGET_FORM: Final = "the budget must be a positive number of seconds such as 10s or 0.5s"
 DEALS_FORM: Final = "deals are a range such as 1-10000 or one deal such as 42"
@@ -129,6 +130,11 @@ def parse_deals(text: str) -> range:
     hi = parse_deal(last) if last is not None else lo
     if hi < lo:
         raise argparse.ArgumentTypeError(f"{text!r}: the range ends before it starts")
+    if hi - lo + 1 > MAX_STUDY_DEALS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is {hi - lo + 1:,} deals: a study takes at most {MAX_STUDY_DEALS:,} "
+            "(split a larger one into ranges)"
+        )
     return range(lo, hi + 1)
 
 
@@ -321,7 +327,7 @@ def _solve_one(job: tuple[int, float, int]) -> Row:
 
 
 def _rows(deals: range, budget: float, max_nodes: int, jobs: int) -> Iterator[Row]:
-    work = [(d, budget, max_nodes) for d in deals]
+    work = ((d, budget, max_nodes) for d in deals)
     if jobs <= 1:
         yield from map(_solve_one, work)
         return

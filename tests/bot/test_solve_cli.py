@@ -65,6 +65,9 @@ def test_a_bad_budget_is_refused(text: str) -> None:
 def test_deal_ranges() -> None:
     assert parse_deals("1-10000") == range(1, 10001)
     assert parse_deals("42") == range(42, 43)
+    assert len(parse_deals("1-1000000")) == 1_000_000
+    with pytest.raises(argparse.ArgumentTypeError, match="at most 1,000,000"):
+        parse_deals("1-9223372036854775807")
     with pytest.raises(argparse.ArgumentTypeError, match="ends before it starts"):
         parse_deals("9-3")
     with pytest.raises(argparse.ArgumentTypeError, match="run from 1"):
