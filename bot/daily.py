@@ -93,16 +93,26 @@ def next_daily_start(now: datetime) -> datetime:
     return datetime.combine(tomorrow, time(0, 0), tzinfo=UTC)
 
 
-def share_text(day: date, *, won: bool, score: int, moves: int, card_total: int = 104) -> str:
+def share_text(
+    day: date,
+    *,
+    won: bool,
+    score: int,
+    moves: int,
+    card_total: int = 104,
+    assisted: bool = False,
+) -> str:
     """The spoiler-free one line a player can post after their scored daily.
+
+    It says so when a hint was used, as the leaderboard does.
 
     >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112)
     'Virginia Reel daily 2026-11-29: won in 112 moves'
-    >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95)
-    'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves'
+    >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95, assisted=True)
+    'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves, with a hint'
     """
     head = f"{GAME_NAME} daily {day.isoformat()}"
-    tail = f"in {moves} {'move' if moves == 1 else 'moves'}"
+    tail = f"in {moves} {'move' if moves == 1 else 'moves'}" + (", with a hint" if assisted else "")
     if won:
         return f"{head}: won {tail}"
     return f"{head}: {score}/{card_total} cards home {tail}"

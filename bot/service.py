@@ -1362,6 +1362,7 @@ class GameService:
                 score=game.score,
                 moves=game.move_count,
                 card_total=game.variant.card_total,
+                assisted=entry.assisted,
             )
         return GameView(
             user_id=user_id,

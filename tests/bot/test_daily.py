@@ -91,6 +91,9 @@ def test_share_text_says_the_result_and_nothing_of_the_deal() -> None:
     assert share_text(D2, won=False, score=87, moves=1) == (
         "Virginia Reel daily 2026-11-29: 87/104 cards home in 1 move"
     )
+    assert share_text(D2, won=True, score=104, moves=110, assisted=True) == (
+        "Virginia Reel daily 2026-11-29: won in 110 moves, with a hint"
+    )
 
 
 def test_streaks_count_consecutive_dates() -> None:

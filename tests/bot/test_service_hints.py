@@ -93,8 +93,9 @@ async def test_a_daily_with_a_hint_is_marked_assisted_on_the_leaderboard(
     answer = await pooled.hint(USER)
     assert answer.message.endswith("This daily is now marked as assisted on the leaderboard.")
     assert answer.game.daily_date is not None and answer.game.assisted
-    await pooled.resign(USER)
-    await pooled.resign(OTHER)
+    mine, theirs = await pooled.resign(USER), await pooled.resign(OTHER)
+    assert mine.share_text is not None and mine.share_text.endswith(", with a hint")
+    assert theirs.share_text is not None and "hint" not in theirs.share_text
     board = await pooled.leaderboard("daily", "server", GUILD)
     assert {row.user_id: row.assisted for row in board.rows} == {USER: True, OTHER: False}
     everyone = await pooled.leaderboard("all-time", "global")
