@@ -548,14 +548,12 @@ class Game:
         if not self._stock:
             raise IllegalMoveError("can't deal: the stock is empty", "stock-empty")
         if self.variant.deal_needs_no_space:
+            spaces = [0] * ROWS
             for i, pile in enumerate(self._rows):
                 if not pile:
-                    row = i // self._width
-                    raise IllegalMoveError(
-                        f"can't deal: {ROW_TITLES[row]} (row {ROW_LETTERS[row]}) has a space; "
-                        f"fill it with a {RANK_NAMES[row + 1]} first",
-                        "deal-needs-no-space",
-                    )
+                    spaces[i // self._width] += 1
+            if any(spaces):
+                raise IllegalMoveError(_spaces_block_the_deal(spaces), "deal-needs-no-space")
         return MoveKind.DEAL
 
     def _check_pile_exists(self, pile: Pile) -> None:
@@ -762,6 +760,23 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
+
+
+def _spaces_block_the_deal(spaces: list[int]) -> str:
+    """Why the deal is refused: every row with a space, and what fills it."""
+    rows = [r for r, n in enumerate(spaces) if n]
+    if len(rows) == 1:
+        [row] = rows
+        n, base = spaces[row], RANK_NAMES[row + 1]
+        what = "a space" if n == 1 else f"{n} spaces"
+        fill = f"fill it with a {base}" if n == 1 else f"fill them with {base}s"
+        return f"can't deal: {ROW_TITLES[row]} (row {ROW_LETTERS[row]}) has {what}; {fill} first"
+    named = [f"{ROW_TITLES[r]} (row {ROW_LETTERS[r]})" for r in rows]
+    bases = [f"{RANK_NAMES[r + 1]}s" if spaces[r] > 1 else f"a {RANK_NAMES[r + 1]}" for r in rows]
+    return (
+        f"can't deal: {', '.join(named[:-1])} and {named[-1]} have spaces; "
+        f"fill them with {', '.join(bases[:-1])} and {bases[-1]} first"
+    )
 
 
 __all__ = ["BUILD_SEQUENCES", "ROW_TITLES", "Game", "SpaceWarning", "Status"]

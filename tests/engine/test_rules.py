@@ -282,6 +282,24 @@ def test_deal_is_blocked_while_a_space_is_open() -> None:
     assert DEAL not in game.legal_moves()
 
 
+def test_a_refused_deal_names_every_row_with_a_space() -> None:
+    two_in_a_row = Game.from_position(board(full_rows(B5="-", B7="-")))
+    assert_illegal(
+        two_in_a_row,
+        "deal",
+        "deal-needs-no-space",
+        "can't deal: the Threes row (row B) has 2 spaces; fill them with Threes first",
+    )
+    three_rows = Game.from_position(board(full_rows(A4="-", B5="-", B7="-", C6="-")))
+    assert_illegal(
+        three_rows,
+        "deal",
+        "deal-needs-no-space",
+        "can't deal: the Twos row (row A), the Threes row (row B) and the Fours row (row C) "
+        "have spaces; fill them with a Two, Threes and a Four first",
+    )
+
+
 def test_the_deal_comes_back_once_the_space_is_filled() -> None:
     game = Game.from_position(board(full_rows(B5="-"), ["3C"]))
     game.play(move(game, "R1 B5"))
