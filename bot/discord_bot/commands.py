@@ -24,7 +24,7 @@ from discord import app_commands
 
 from engine import MAX_DEAL, MIN_DEAL
 
-from ..service import GameService, GameView, MoveChoice, ServiceError
+from ..service import GameService, GameView, MoveChoice, ServiceError, StaleVersionError
 from .embeds import (
     clip,
     help_embed,
@@ -34,7 +34,7 @@ from .embeds import (
 )
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
 from .replies import Interaction, send_error, send_hint, send_private, within_deadline
-from .views import UNEXPECTED, send_board
+from .views import UNEXPECTED, send_board, show_current
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,11 @@ class ReelCommands(app_commands.Group):
         """Run a service call; post the board it returns, or the refusal privately."""
         try:
             view = await within_deadline(interaction, work)
+        except StaleVersionError as exc:
+            # The game changed under this call (another process on the same database):
+            # nothing was played; show the game as it now stands, and say why privately.
+            await show_current(interaction, self.service, interaction.user.id, exc.message)
+            return
         except ServiceError as exc:
             await send_error(interaction, exc.message)
             return

@@ -106,8 +106,10 @@ async def send_private(
             embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra
         )
         return
-    if interaction.type is discord.InteractionType.application_command:
-        # A deferred slash command shows a public "thinking" message: drop it first.
+    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+    if interaction.type is discord.InteractionType.application_command and deferred:
+        # A deferred slash command shows a public "thinking" message: drop it first
+        # (but not a board already sent as the answer).
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
     await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)

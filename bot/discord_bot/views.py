@@ -208,7 +208,7 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
             view = await within_deadline(interaction, act(owner, expected_version=version))
     except StaleVersionError:
         notice = ABANDON_GUARD if action == "new" else STALE_BOARD
-        await _show_current(interaction, service, owner, notice)
+        await show_current(interaction, service, owner, notice)
         return
     except ServiceError as exc:
         await send_error(interaction, exc.message)
@@ -244,7 +244,7 @@ async def _hint_confirmed(
     await interaction.edit_original_response(embed=embed, view=None, allowed_mentions=NO_PINGS)
 
 
-async def _show_current(
+async def show_current(
     interaction: Interaction, service: GameService, owner: int, notice: str
 ) -> None:
     """Redraw the clicked board as the game now stands, and tell the owner why privately."""

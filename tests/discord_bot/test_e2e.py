@@ -27,7 +27,8 @@ from fake_discord import (
 )
 from harness import Launch, description, footer
 
-from bot.service import GameView
+from bot.service import GameService, GameView
+from bot.store import Store
 from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
 from engine.solver import Verdict, solve
 
@@ -349,6 +350,29 @@ async def test_a_stale_button_applies_nothing_and_redraws_the_board_as_it_stands
 
 
 # --------------------------------------------------------------------------- 6. two at once
+
+
+async def test_a_slash_command_on_a_game_changed_elsewhere_shows_it_as_it_stands(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    # Another process on the same database plays a move for her meanwhile.
+    async with Store(tmp_path / "reel.db") as store:
+        other = GameService(store)
+        elsewhere = await other.move(alice.id, "r5 b1")
+
+    result = await fake.slash(alice, "reel", sub="deal")
+    board = await public_board(result)  # the game as it now stands, not the deal
+    assert footer(board) == footer_for_view(elsewhere)
+    [notice] = await result.wait_followups(1)
+    assert notice.ephemeral and "nothing was played" in description(notice)
+    assert not board.deleted  # the notice did not take the board's place
+    shown = await running.service.show(alice.id)
+    assert (shown.version, shown.move_count, shown.deals_left) == (
+        elsewhere.version, 1, elsewhere.deals_left,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("action", ["deal", "undo"])
