@@ -24,7 +24,14 @@ from discord import app_commands
 
 from engine import MAX_DEAL, MIN_DEAL
 
-from ..service import GameService, GameView, MoveChoice, ServiceError, StaleVersionError
+from ..service import (
+    GameService,
+    GameView,
+    MoveChoice,
+    NoGameError,
+    ServiceError,
+    StaleVersionError,
+)
 from .embeds import (
     clip,
     help_embed,
@@ -39,6 +46,8 @@ from .views import UNEXPECTED, send_board, show_current
 log = logging.getLogger(__name__)
 
 CHOICE_LIMIT: Final = 25
+NO_GAME_CHOICE: Final = "You have no game in progress: start one with /reel new"
+GAME_OVER_CHOICE: Final = "Your game is over: start a new one with /reel new"
 CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
@@ -221,9 +230,24 @@ class ReelCommands(app_commands.Group):
     ) -> list[app_commands.Choice[str]]:
         try:
             choices = await self.service.move_choices(interaction.user.id, current, CHOICE_LIMIT)
+            if not choices and not current.strip():
+                return await self._nothing_to_move(interaction.user.id)
         except ServiceError:
             return []
         return move_choices(choices)
+
+    async def _nothing_to_move(self, user_id: int) -> list[app_commands.Choice[str]]:
+        """With no game, or one that is over, the list says so instead of staying empty.
+
+        Sent anyway, the choice gets the same answer as any move would then.
+        """
+        try:
+            view = await self.service.show(user_id)
+        except NoGameError:
+            return [app_commands.Choice(name=NO_GAME_CHOICE, value="?")]
+        if view.finished:
+            return [app_commands.Choice(name=GAME_OVER_CHOICE, value="?")]
+        return []
 
     @move.autocomplete("to")
     async def move_to_autocomplete(

@@ -27,6 +27,7 @@ from fake_discord import (
 )
 from harness import Launch, description, footer
 
+from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE
 from bot.service import GameService, GameView
 from bot.store import Store
 from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
@@ -224,11 +225,15 @@ async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
     )
     assert [c["value"] for c in after_pick] == ["B1"]
 
-    # Someone with no game gets an empty list, not an error.
-    nothing = await fake.autocomplete(
-        fake.user("bob"), "reel", sub="move", options={"from": ""}, focused="from"
-    )
-    assert nothing == []
+    # Someone with no game is told how to start one, in the list itself.
+    bob = fake.user("bob")
+    nothing = await fake.autocomplete(bob, "reel", sub="move", options={"from": ""}, focused="from")
+    assert [c["name"] for c in nothing] == [NO_GAME_CHOICE]
+    sent = await slash_move(fake, bob, **{"from": nothing[0]["value"]})
+    assert "You have no game in progress" in await private_text(sent)
+    await fake.slash(alice, "reel", sub="resign")
+    over = await fake.autocomplete(alice, "reel", sub="move", options={"from": ""}, focused="from")
+    assert [c["name"] for c in over] == [GAME_OVER_CHOICE]
 
 
 # --------------------------------------------------------------------------- 3. typed wrong
