@@ -470,6 +470,17 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _untouched(entry: _Entry) -> bool:
+    """An ordinary game the player never played (only automatic Aces, no undo, not stuck).
+
+    Replacing it records nothing: a deal looked at and passed over is not a game
+    played and lost. A scored daily is always recorded (it is the day's result).
+    """
+    daily = entry.daily_date is not None and entry.scored
+    playing = entry.state is Status.PLAYING
+    return not daily and playing and entry.undo_count == 0 and all(entry.chained)
+
+
 def _scored_daily_in_play(entry: _Entry) -> bool:
     """The day's scored daily, neither over nor stuck: a new game must not end it."""
     playing = not entry.finished and entry.state is not Status.STUCK
@@ -748,7 +759,9 @@ class GameService:
         daily_date: date | None,
         scored: bool,
     ) -> GameView:
-        """Deal a new current game over ``old`` (recorded first if unfinished). Lock held."""
+        """Deal a new current game over ``old`` (recorded first if unfinished and touched).
+
+        Lock held."""
         settings = await self._get_settings(user_id)
         variant = variant_by_code(DEFAULT_VARIANT)
         game = new_deal(deal_number, variant)
@@ -756,7 +769,7 @@ class GameService:
         now = self._clock()
         finished: FinishedGame | None = None
         note = ""
-        if old is not None and not old.finished:
+        if old is not None and not old.finished and not _untouched(old):
             outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
             finished = self._record(user_id, old, outcome, now)
             what = f"deal {old.game.deal_number}"

@@ -46,8 +46,9 @@ async def player(service: GameService, user_id: int, rng: random.Random) -> None
         elif view.can_undo and rng.random() < 0.1:
             view = await service.undo(user_id, view.version)
         elif rng.random() < 0.01:
+            if view.move_count or view.undo_count:
+                recorded += 1  # abandoned (a game never touched is not recorded)
             view = await service.new_game(user_id, 100 + user_id)
-            recorded += 1  # abandoned
         else:
             choices = await service.move_choices(user_id, limit=100)
             view = await service.move(user_id, rng.choice(choices).text, view.version)

@@ -188,6 +188,7 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     await service.resign(ALICE)
     left = await service.new_game(ALICE, GUILD, 9)
     assert left.message == "New game: deal 9"
+    await service.deal(ALICE)
     replay = await service.daily(ALICE, GUILD)
     assert (replay.deal_number, replay.daily_date, replay.scored) == (
         daily_start_number(D2), D2, False,

@@ -315,7 +315,9 @@ async def test_one_game_per_user_across_servers_and_abandoned_credited_where_sta
     assert view.message == "New game: deal 30 (deal 28 recorded as abandoned)"
     assert view.guild_id == OTHER_GUILD
     assert await finished_rows(store, USER) == [("abandoned", 0, GUILD, 28, 5)]
+    await service.deal(USER)
     await service.new_game(USER, None, 31)  # from a DM
+    await service.deal(USER)
     await service.new_game(USER, GUILD, 32)
     assert [r[:3] for r in await finished_rows(store, USER)] == [
         ("abandoned", 0, GUILD),
@@ -541,8 +543,29 @@ async def test_a_new_game_from_an_old_board_does_not_replace_a_newer_game(
         await service.new_game(USER, GUILD, 7, replaces_version=over.version)
     assert (await service.show(USER)).deal_number == 6
     # From that game's own board: it is replaced, and recorded as abandoned.
-    third = await service.new_game(USER, GUILD, 8, replaces_version=second.version)
+    played = await service.deal(USER)
+    third = await service.new_game(USER, GUILD, 8, replaces_version=played.version)
     assert third.deal_number == 8 and third.message is not None
     assert "recorded as abandoned" in third.message
     assert [r[0] for r in await finished_rows(store, USER)] == ["resigned", "abandoned"]
-    assert first.version < over.version < second.version < third.version
+    assert first.version < over.version < second.version < played.version < third.version
+
+
+async def test_a_game_never_played_is_not_recorded_when_replaced(
+    service: GameService, store: Store
+) -> None:
+    # Deals looked at and passed over are not games played and lost.
+    await service.new_game(USER, GUILD, 28)
+    passed = await service.new_game(USER, GUILD, 30)
+    assert passed.message == "New game: deal 30"
+    await service.update_settings(USER, auto_aces=True)  # Aces played for her at the deal
+    auto = await service.new_game(USER, GUILD, 28)
+    assert auto.move_count > 0
+    await service.new_game(USER, GUILD, 29)
+    assert await finished_rows(store, USER) == []
+    # A move, or a move taken back, makes it a game.
+    await service.deal(USER)
+    await service.undo(USER)
+    left = await service.new_game(USER, GUILD, 31)
+    assert left.message == "New game: deal 31 (deal 29 recorded as abandoned)"
+    assert [r[:4] for r in await finished_rows(store, USER)] == [("abandoned", 0, GUILD, 29)]

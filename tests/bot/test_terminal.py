@@ -174,7 +174,7 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     session(db_path, clock, ["resign", "quit"])
     clock.now += timedelta(days=1)
     out = session(db_path, clock, ["resign", "stats", "quit"])
-    assert "Games played    3" in out  # the abandoned random game, then two dailies
+    assert "Games played    2" in out  # two dailies (the random deal, untouched, is not one)
     assert "Won             0 (0%)" in out
     assert "Daily streak    2 (best 2)" in out
     assert "Dailies played  2 (won 0)" in out
