@@ -40,6 +40,12 @@ HINT_STALE: Final = (
     "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
 )
 
+FILLED: Final = "reel_filled"
+"""Set in ``Interaction.extras`` once a deferred answer has been filled in (by a board)."""
+
+ANSWERED_PRIVATELY: Final = "Answered privately."
+"""Shown for a moment in place of "thinking…" before a slow answer goes out privately."""
+
 DEFAULT_PAGE_SIZE: Final = 10
 """Rows on a leaderboard page, unless the bot was built with another page size."""
 
@@ -77,6 +83,7 @@ async def send_public(
     whose button was clicked, edited in place (through whichever path is still open)."""
     if interaction.response.is_done():
         await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        interaction.extras[FILLED] = True
     elif interaction.type is discord.InteractionType.component:
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
     else:
@@ -106,13 +113,26 @@ async def send_private(
             embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra
         )
         return
-    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-    if interaction.type is discord.InteractionType.application_command and deferred:
-        # A deferred slash command shows a public "thinking" message: drop it first
-        # (but not a board already sent as the answer).
+    if _thinking(interaction):
+        # A slash command deferred publicly still shows "thinking…", and Discord fills
+        # that message with the first follow-up, public whatever it asks. So fill it
+        # with a line first, answer privately, then remove the line.
+        await interaction.edit_original_response(content=ANSWERED_PRIVATELY, embed=None, view=None)
+        interaction.extras[FILLED] = True
+        await interaction.followup.send(
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra
+        )
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
+        return
     await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
+
+
+def _thinking(interaction: Interaction) -> bool:
+    """Whether the answer so far is a public "thinking…" message not yet filled in."""
+    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+    slash = interaction.type is discord.InteractionType.application_command
+    return slash and deferred and not interaction.extras.get(FILLED, False)
 
 
 async def send_error(interaction: Interaction, message: str) -> None:

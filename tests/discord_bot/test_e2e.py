@@ -19,6 +19,7 @@ import discord
 import pytest
 from fake_discord import (
     CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
     UPDATE_MESSAGE,
     FakeDiscord,
     FakeMessage,
@@ -27,6 +28,7 @@ from fake_discord import (
 )
 from harness import Launch, description, footer
 
+import bot.discord_bot.replies as replies_module
 from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE
 from bot.service import GameService, GameView
 from bot.store import Store
@@ -378,6 +380,62 @@ async def test_a_slash_command_on_a_game_changed_elsewhere_shows_it_as_it_stands
     assert (shown.version, shown.move_count, shown.deals_left) == (
         elsewhere.version, 1, elsewhere.deals_left,
     )  # fmt: skip
+
+
+def slowed(monkeypatch: pytest.MonkeyPatch, service: GameService, name: str) -> None:
+    """Make ``service.<name>`` slow enough to be deferred (with a short deferral limit)."""
+    monkeypatch.setattr(replies_module, "DEFER_AFTER", 0.01)
+    call = getattr(service, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.2)
+        return await call(*args, **kwargs)
+
+    monkeypatch.setattr(service, name, slow)
+
+
+async def test_a_slow_private_answer_reaches_its_player_and_leaves_nothing_public(
+    fake: FakeDiscord, launch: Launch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    slowed(monkeypatch, running.service, "stats")
+    slowed(monkeypatch, running.service, "move")
+    public_before = [m.id for m in fake.channel_messages() if not m.ephemeral]
+
+    async def answered_privately(result: InteractionResult) -> None:
+        assert result.callback_type == DEFERRED_CHANNEL_MESSAGE  # "thinking…" in public
+        [answer] = await result.wait_followups(1)
+        assert answer.ephemeral and not answer.deleted and description(answer)
+        placeholder = result.message
+        assert placeholder is not None
+        await fake.wait_until(lambda: placeholder.deleted)
+
+    await answered_privately(await fake.slash(alice, "reel", sub="stats"))
+    await answered_privately(await slash_move(fake, alice, **{"from": "zz top"}))
+    public_after = [m.id for m in fake.channel_messages() if not m.ephemeral]
+    assert public_after == public_before  # no public trace left
+    fake.assert_no_violations()
+
+
+async def test_a_slow_slash_command_on_a_game_changed_elsewhere_keeps_the_board(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    async with Store(tmp_path / "reel.db") as store:
+        elsewhere = await GameService(store).move(alice.id, "r5 b1")
+    slowed(monkeypatch, running.service, "deal")
+
+    result = await fake.slash(alice, "reel", sub="deal")
+    assert result.callback_type == DEFERRED_CHANNEL_MESSAGE
+    [notice] = await result.wait_followups(1)
+    assert notice.ephemeral and "nothing was played" in description(notice)
+    board = result.message
+    assert board is not None and not board.deleted and not board.ephemeral
+    assert footer(board) == footer_for_view(elsewhere)
 
 
 @pytest.mark.parametrize("action", ["deal", "undo"])
