@@ -132,14 +132,30 @@ def move_choices(choices: list[MoveChoice]) -> list[app_commands.Choice[str]]:
     ]
 
 
+def move_text(from_: str, to: str | None) -> str:
+    """The move that the ``from`` and ``to`` options name together.
+
+    Either may hold a whole move picked from a list (``R5 B1``): a whole ``to``
+    is the move; with a whole ``from``, ``to`` (if given) is its destination.
+    """
+    if not to or not to.strip():
+        return from_
+    if len(to.split()) >= 2:
+        return to
+    words = from_.split()
+    return f"{words[0]} {to}" if len(words) >= 2 else f"{from_} {to}"
+
+
 def destination_choices(
     choices: list[MoveChoice], source: str, typed: str
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for ``to``: where the card named in ``from`` can go, filtered by what is typed.
 
     ``source`` is what ``from`` holds: a pile (``R3``), or a whole move picked
-    from the list (``R3 A5``). Moves from that pile come first; if none start
-    with it (``from`` named a card, say) every move the service matched is offered.
+    from the list (``R3 A5``). Moves from that pile come first, each offered by
+    its destination. If none start with it (``from`` named a card, say), every
+    move the service matched is offered whole (``R5 B1``), since the card may
+    lie on two piles and the destination alone would not say which.
     """
     head = source.split()[0].upper() if source.split() else ""
     moves = [c for c in choices if len(c.text.split()) == 2]
@@ -149,12 +165,13 @@ def destination_choices(
     seen: set[str] = set()
     for c in same or moves:
         dst = c.text.split()[1]
-        if dst in seen:
+        value = dst if same else c.text
+        if value in seen:
             continue
         if typed_key and not (dst.lower().startswith(typed_key) or typed_key in c.label.lower()):
             continue
-        seen.add(dst)
-        result.append(app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=dst))
+        seen.add(value)
+        result.append(app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=value))
         if len(result) == CHOICE_LIMIT:
             break
     return result
@@ -221,8 +238,7 @@ class ReelCommands(app_commands.Group):
         from_: app_commands.Range[str, 1, 100],
         to: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        text = f"{from_} {to}" if to else from_
-        await self._board(interaction, self.service.move(interaction.user.id, text))
+        await self._board(interaction, self.service.move(interaction.user.id, move_text(from_, to)))
 
     @move.autocomplete("from_")
     async def move_from_autocomplete(

@@ -226,6 +226,9 @@ async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
         alice, "reel", sub="move", options={"from": "R5 B1", "to": ""}, focused="to"
     )
     assert [c["value"] for c in after_pick] == ["B1"]
+    # And sending both plays the move once.
+    played = await public_board(await slash_move(fake, alice, **{"from": "R5 B1", "to": "B1"}))
+    assert "· moves 1 ·" in footer(played)
 
     # Someone with no game is told how to start one, in the list itself.
     bob = fake.user("bob")

@@ -23,6 +23,7 @@ from bot.discord_bot.commands import (
     destination_choices,
     leaderboard_query,
     move_choices,
+    move_text,
 )
 from bot.discord_bot.embeds import help_embed
 from bot.discord_bot.leaderboards import (
@@ -359,8 +360,18 @@ def test_to_choices_after_a_whole_move_and_filtered_by_typing() -> None:
 
 
 def test_to_choices_fall_back_to_what_the_service_matched() -> None:
-    """``from`` named a card (7h): the service's matches are offered."""
-    assert [c.value for c in destination_choices(CHOICES, "7h", "")] == ["ACE", "C1", "C5", "C6"]
+    """``from`` named a card (7h): the service's matches are offered, as whole moves."""
+    offered = [c.value for c in destination_choices(CHOICES, "7h", "")]
+    assert offered == ["R6 ACE", "R5 C1", "A7 C5", "R5 C6"]
+
+
+def test_the_move_is_from_and_to_joined_once() -> None:
+    assert move_text("r5", "c1") == "r5 c1"
+    assert move_text("R5 C1", None) == "R5 C1"
+    assert move_text("R5 C1", "C1") == "R5 C1"  # a whole move, then its destination offered
+    assert move_text("R5 C1", "C6") == "R5 C6"  # another destination chosen for the same card
+    assert move_text("7h", "R5 C6") == "R5 C6"  # a whole move offered for a card
+    assert move_text("7h", " ") == "7h"
 
 
 # --------------------------------------------------------------- leaderboard paging
