@@ -83,7 +83,11 @@ def deal_number_from_text(text: str | int) -> int:
     and deal numbers run to 2**63 - 1.
     """
     cleaned = str(text).strip().replace(",", "").replace("_", "")
-    if not cleaned.isdigit() or len(cleaned) > DEAL_TEXT_LIMIT:
+    # ASCII digits only: isdigit() also takes "²", which int() refuses.
+    if not (cleaned.isascii() and cleaned.isdigit()):
+        raise ValueError(BAD_DEAL)
+    cleaned = cleaned.lstrip("0") or "0"
+    if len(cleaned) > DEAL_TEXT_LIMIT:
         raise ValueError(BAD_DEAL)
     return int(cleaned)
 

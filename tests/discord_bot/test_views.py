@@ -310,13 +310,19 @@ def test_help_lists_every_command_with_its_options() -> None:
 
 @pytest.mark.parametrize(
     ("text", "number"),
-    [("42", 42), (" 7 ", 7), ("1,000,000", 1_000_000), (str(MAX_DEAL), MAX_DEAL)],
+    [
+        ("42", 42),
+        (" 7 ", 7),
+        ("1,000,000", 1_000_000),
+        (str(MAX_DEAL), MAX_DEAL),
+        ("0" * 25 + "42", 42),
+    ],
 )
 def test_deal_numbers_are_read_from_text(text: str, number: int) -> None:
     assert deal_number_from_text(text) == number
 
 
-@pytest.mark.parametrize("text", ["", "abc", "-5", "4.2", "1" * 25])
+@pytest.mark.parametrize("text", ["", "abc", "-5", "4.2", "1" * 25, "²", "４２"])
 def test_bad_deal_text_is_refused_clearly(text: str) -> None:
     with pytest.raises(ValueError, match="whole number") as info:
         deal_number_from_text(text)
