@@ -202,6 +202,7 @@ class LeaderboardPage:
     total: int  # rows on the whole board
     rows: tuple[LeaderboardRow, ...]
     par: int | None = None  # daily: moves in the solver's winning line of the date's deal
+    today: bool = False  # daily: the date is today (UTC), the daily that ``daily`` deals
 
 
 @dataclass(frozen=True, slots=True)
@@ -1078,6 +1079,7 @@ class GameService:
             total=total,
             rows=tuple(rows),
             par=par,
+            today=day is not None and day == utc_date(self._clock()),
         )
 
     async def _board(

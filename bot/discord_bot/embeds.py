@@ -354,14 +354,18 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
             note += f" {ASSISTED_MARK} used a hint."
         if page.par is not None:
             note = f"{par_text(page.par)}. {note}"
-        empty = "No one has finished this daily here yet. Play it with **/reel daily**."
+        here = " here" if page.scope == "server" else ""
+        empty = f"No one has finished this daily{here} yet."
+        if page.today:
+            empty += " Play it with **/reel daily**."
     else:
         header = ALL_TIME_HEADER
         note = (
             f"Ranked by wins, win rate, games. Win rate from {MIN_GAMES_FOR_RATE} games; "
             "streak: best run of days in a row on the daily."
         )
-        empty = "No finished games here yet. Start one with **/reel new** or **/reel daily**."
+        here = " here" if page.scope == "server" else ""
+        empty = f"No finished games{here} yet. Start one with **/reel new** or **/reel daily**."
     if page.rows:
         rows = [(row.rank, row.user_id, _row_cells(row, page.kind)) for row in page.rows]
         body = leaderboard_table(header, rows, DESCRIPTION_LIMIT - len(note) - 2)

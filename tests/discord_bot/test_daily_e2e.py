@@ -244,7 +244,9 @@ async def test_the_daily_leaderboard_ranks_the_players_and_pages_with_buttons(
     clock.advance(days=1)
     today = await leaderboard(fake, bob)
     assert "2026-11-30" in title(today) and rows(today) == []
-    assert "No one has finished this daily" in description(today)
+    assert description(today) == (
+        "No one has finished this daily here yet. Play it with **/reel daily**."
+    )
     await fake.click(bob, board, label="◀ Previous")
     assert footer(board) == "Page 1 of 3 · 5 players"
     assert "2026-11-29" in title(board)

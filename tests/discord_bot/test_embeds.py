@@ -456,9 +456,18 @@ def test_an_all_time_leaderboard_shows_a_rate_only_from_the_minimum() -> None:
 
 @pytest.mark.parametrize("kind", ["daily", "all-time"])
 def test_an_empty_leaderboard_says_how_to_get_on_it(kind: str) -> None:
-    page = LeaderboardPage(kind, "server", 42, DAY, 0, 0, 0, ())  # type: ignore[arg-type]
+    page = LeaderboardPage(kind, "server", 42, DAY, 0, 0, 0, (), today=True)  # type: ignore[arg-type]
     description = leaderboard_embed(page).description or ""
     assert "/reel daily" in description and "`#" not in description
+
+
+def test_an_empty_daily_board_of_another_day_or_everyone_says_only_what_is() -> None:
+    past = LeaderboardPage("daily", "global", None, DAY, 0, 0, 0, ())
+    assert leaderboard_embed(past).description == "No one has finished this daily yet."
+    here = dataclasses.replace(past, scope="server", guild_id=42, today=True)
+    assert leaderboard_embed(here).description == (
+        "No one has finished this daily here yet. Play it with **/reel daily**."
+    )
 
 
 def test_a_page_of_the_largest_ranks_and_ids_keeps_within_limits() -> None:
