@@ -366,15 +366,16 @@ class ReelCommands(app_commands.Group):
         auto_aces: bool | None = None,
     ) -> None:
         user = interaction.user.id
-        changed = suits is not None or auto_aces is not None
+        asked = suits is not None or auto_aces is not None
         symbols = None if suits is None else suits.value == "symbols"
         try:
-            if changed:
+            before = await self.service.get_settings(user)
+            saved = before
+            if asked:
                 saved = await self.service.update_settings(
                     user, symbols=symbols, auto_aces=auto_aces
                 )
-            else:
-                saved = await self.service.get_settings(user)
+            changed = saved != before
         except ServiceError as exc:
             await send_error(interaction, exc.message)
             return

@@ -596,8 +596,11 @@ async def test_suit_letters_setting_changes_the_board_to_letters(
 
     result = await fake.slash(alice, "reel", sub="settings", options={"suits": "letters"})
     assert result.callback_type == CHANNEL_MESSAGE and result.ephemeral
-    assert "letters" in await private_text(result)
+    text = await private_text(result)
+    assert "letters" in text and "Your next board shows the change" in text
     assert (await running.service.get_settings(alice.id)).symbols is False
+    again = await fake.slash(alice, "reel", sub="settings", options={"suits": "letters"})
+    assert "shows the change" not in await private_text(again)  # nothing changed
 
     shown = await public_board(await fake.slash(alice, "reel", sub="show"))
     assert not SUIT_SIGNS & set(board_text(shown))
