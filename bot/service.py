@@ -816,6 +816,9 @@ class GameService:
         else:
             kind = "" if scored else " (replay, not scored)"
             message = f"Daily {daily_date.isoformat()}{kind}: deal {deal_number}{note}"
+        if chained:  # automatic Aces, played at the deal
+            aces = len(chained)
+            message += f" · {aces} Ace{'s' if aces > 1 else ''} to the Ace pile"
         return self._view(user_id, entry, settings, message)
 
     async def show(self, user_id: int) -> GameView:

@@ -196,6 +196,7 @@ async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
     await service.update_settings(USER, auto_aces=True)
     start = await service.new_game(USER, GUILD, 28)
     assert start.move_count == 1 and not start.can_auto  # R6 A♥ went up at once
+    assert start.message == "New game: deal 28 · 1 Ace to the Ace pile"  # and it says so
     assert not start.can_undo  # automatic moves at the deal are not a command to undo
     view = await service.move(USER, "b5 ace")
     assert view.message == "B5 A♥ → Ace pile"
