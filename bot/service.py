@@ -169,6 +169,8 @@ class GameView:
     scored: bool = True  # False for an unscored replay of a daily already played that day
     share_text: str | None = None  # after a scored daily ends: a spoiler-free line to post
     next_daily_at: datetime | None = None  # for a daily: when the next one starts (UTC midnight)
+    # For a daily of an earlier date (still shown after midnight): today, whose daily is open.
+    later_daily: date | None = None
     assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
     par: int | None = None  # for a daily: moves in the solver's winning line (None: no proof)
 
@@ -1368,6 +1370,8 @@ class GameService:
         message: str | None,
         warning: str | None = None,
     ) -> GameView:
+        now = self._clock()
+        today = utc_date(now)
         game = entry.game
         open_ = not entry.finished
         assert game.deal_number is not None
@@ -1402,7 +1406,8 @@ class GameService:
             daily_date=day,
             scored=entry.scored,
             share_text=shared,
-            next_daily_at=None if day is None else next_daily_start(self._clock()),
+            next_daily_at=None if day is None else next_daily_start(now),
+            later_daily=today if day is not None and today > day else None,
             assisted=entry.assisted,
             par=self._par(day, game.deal_number),
         )

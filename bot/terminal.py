@@ -125,6 +125,12 @@ class TerminalGame:
                 f"Daily challenge {view.daily_date.isoformat()}{par}"
                 + ("" if view.scored else replay)
             )
+            if view.later_daily is not None:  # shown after midnight
+                then = "" if view.finished else " (this one is then recorded as it stands)"
+                self.say(
+                    f"The daily of {view.later_daily.isoformat()} is open: "
+                    f"type 'daily' to play it{then}."
+                )
         self.say()
         self.say(view.board)
         if view.status is Status.WON:
@@ -139,7 +145,7 @@ class TerminalGame:
             self.say_next_daily(view)
 
     def say_next_daily(self, view: GameView) -> None:
-        if view.next_daily_at is not None:
+        if view.later_daily is None and view.next_daily_at is not None:
             self.say(f"The next daily starts {utc_text(view.next_daily_at)}.")
 
     async def noticed(self, work: Coroutine[Any, Any, T], notice: str) -> T:

@@ -96,6 +96,7 @@ def board_embed(view: GameView) -> discord.Embed:
             finished=view.finished,
             share_text=view.share_text,
             par=view.par,
+            later_daily=view.later_daily,
         )
         tail = "\n".join([tail, *notes] if tail else notes) or None
         title = daily_title(view.daily_date)
@@ -236,6 +237,7 @@ def daily_notes(
     finished: bool,
     share_text: str | None,
     par: int | None = None,
+    later_daily: date | None = None,
 ) -> list[str]:
     """The lines under a daily's board: the par, unscored replay, the share line, the next."""
     lines = []
@@ -245,7 +247,12 @@ def daily_notes(
         lines.append("*Unscored replay:* your first game of this daily is the one that counts.")
     if finished and scored and share_text:
         lines.append(f"Share your result (no spoilers):\n```\n{share_text}\n```")
-    if next_daily_at is not None:
+    if later_daily is not None:
+        then = "" if finished else ", and records this one as it stands"
+        lines.append(
+            f"The daily of {later_daily.isoformat()} is open: **/reel daily** deals it{then}."
+        )
+    elif next_daily_at is not None:
         lines.append(f"Next daily {discord_timestamp(next_daily_at)}.")
     return lines
 

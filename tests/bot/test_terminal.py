@@ -347,3 +347,13 @@ def test_a_slow_call_is_announced_and_a_quick_one_is_not(
             assert out.getvalue() == "Busy…\n"
         finally:
             runner.run(service.close())
+
+
+def test_after_midnight_the_open_daily_says_that_todays_is_open(
+    db_path: Path, clock: FakeClock
+) -> None:
+    session(db_path, clock, ["quit"])  # the daily of 2025-03-01, left open
+    clock.now = datetime(2025, 3, 2, 0, 1, tzinfo=UTC)
+    out = session(db_path, clock, ["board", "quit"], daily=False)
+    assert "The daily of 2025-03-02 is open: type 'daily' to play it" in out
+    assert "The next daily starts" not in out

@@ -10,7 +10,7 @@ players gives several pages to click through.
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -133,6 +133,19 @@ async def test_the_daily_starts_then_resumes_with_its_date_and_the_next_start(
     # Bob gets the same deal, everyone does.
     bobs = await daily(fake, fake.user("bob"))
     assert footer(bobs).startswith(f"Deal {deal} · moves 0 ·")
+
+
+async def test_after_midnight_the_open_daily_says_that_todays_is_open(
+    fake: FakeDiscord, launch: Launch, clock: Clock
+) -> None:
+    await launch()
+    alice = fake.user("alice")
+    await daily(fake, alice)
+    clock.now = NEXT_MIDNIGHT + timedelta(minutes=1)
+    shown = await public(await fake.slash(alice, "reel", sub="show"))
+    text = description(shown)
+    assert "The daily of 2026-11-30 is open: **/reel daily** deals it, and records" in text
+    assert "Next daily" not in text  # not "tomorrow": today's has started
 
 
 async def test_reel_new_does_not_spend_the_scored_daily_in_play(
