@@ -87,30 +87,26 @@ def parse_deal(text: str) -> int:
     return deal
 
 
+def _count(text: str, what: str, unit: str = "") -> int:
+    """A whole number, at least 1; ``what`` (and ``unit``) name it in the refusal."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        refusal = f"{what} is a whole number{unit}, at least 1, not {text!r}"
+        raise argparse.ArgumentTypeError(refusal)
+    return n
+
+
 def parse_max_nodes(text: str) -> int:
     """A node limit: a whole number of positions, at least 1."""
-    try:
-        nodes = int(text)
-    except ValueError:
-        nodes = 0
-    if nodes < 1:
-        raise argparse.ArgumentTypeError(
-            f"the node limit is a whole number of positions, at least 1, not {text!r}"
-        )
-    return nodes
+    return _count(text, "the node limit", " of positions")
 
 
 def parse_jobs(text: str) -> int:
     """A number of worker processes, at least 1."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(
-            f"the number of worker processes is a whole number, at least 1, not {text!r}"
-        )
-    return jobs
+    return _count(text, "the number of worker processes")
 
 
 def usable_cpus() -> int:
