@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from engine import VIRGINIA_REEL, Status
+from engine.notation import ACE_PILE_NAMES
 
 from .service import (
     Commands,
@@ -73,7 +74,7 @@ Commands
   help        this text
   quit        leave; the game is saved and resumes next time"""
 
-# The commands, each with the words that name it, and whether it takes an argument.
+# The commands, each with the words that name it ("new" alone takes an argument).
 COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "show"),
     "deal": ("deal", "dl"),
@@ -89,7 +90,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "quit": ("quit", "exit", "q"),
 }
 COMMAND_OF: dict[str, str] = {word: name for name, words in COMMANDS.items() for word in words}
-# No pile or card is named by a word of four letters or more ("ace", "r3", "10h").
+# No card or pile is named by a word of four letters or more ("r3", "10h", "ace"), the
+# Ace pile's other names aside ("aces").
 LONGEST_MOVE_WORD = 3
 
 
@@ -252,8 +254,9 @@ class TerminalGame:
 
     def move(self, line: str, first: str) -> bool:
         """A line that names no command: a move, or a mistyped command."""
-        if len(first) > LONGEST_MOVE_WORD and first.isalpha():
-            close = difflib.get_close_matches(first.lower(), list(COMMAND_OF), n=1, cutoff=0.6)
+        word = first.lower()
+        if len(word) > LONGEST_MOVE_WORD and word.isalpha() and word not in ACE_PILE_NAMES:
+            close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=0.6)
             guess = f" Did you mean '{close[0]}'?" if close else ""
             self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
             return True

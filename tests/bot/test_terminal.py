@@ -264,9 +264,10 @@ def test_a_command_with_words_after_it_is_refused_the_same_way(
 
 
 def test_a_mistyped_command_gets_a_suggestion(db_path: Path, clock: FakeClock) -> None:
-    out = session(db_path, clock, ["new 1", "dael", "xyzzy"], daily=False)
+    out = session(db_path, clock, ["new 1", "dael", "xyzzy", "aces r1"], daily=False)
     assert "I don't know the command 'dael'. Did you mean 'deal'? Type 'help'" in out
     assert "I don't know the command 'xyzzy'. Type 'help' for the commands." in out
+    assert "Nothing leaves the Ace pile." in out  # "aces" names a pile, not a command
     assert "move 1" not in out
 
 
