@@ -22,7 +22,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from engine import MAX_DEAL, MIN_DEAL
+from engine import MAX_DEAL, MIN_DEAL, Status
 
 from ..service import (
     GameService,
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 CHOICE_LIMIT: Final = 25
 NO_GAME_CHOICE: Final = "You have no game in progress: start one with /reel new"
 GAME_OVER_CHOICE: Final = "Your game is over: start a new one with /reel new"
+STUCK_CHOICE: Final = "No legal move is left: /reel undo to go back, or /reel new"
+NOTHING_VALUE: Final = "?"  # the value of those lines: sent, it names no move
 CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
@@ -242,6 +244,10 @@ class ReelCommands(app_commands.Group):
         from_: app_commands.Range[str, 1, 100],
         to: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
+        if from_.strip() == NOTHING_VALUE and not to:  # a line of the list that is no move
+            why = await self._why_no_move(interaction.user.id)
+            await send_error(interaction, f"{why or 'Pick a move from the list'}.")
+            return
         await self._board(interaction, self.service.move(interaction.user.id, move_text(from_, to)))
 
     @move.autocomplete("from_")
@@ -257,17 +263,21 @@ class ReelCommands(app_commands.Group):
         return move_choices(choices)
 
     async def _nothing_to_move(self, user_id: int) -> list[app_commands.Choice[str]]:
-        """With no game, or one that is over, the list says so instead of staying empty.
+        """With no game, one that is over, or one stuck, the list says so instead of
+        staying empty (sent anyway, the line gets the same answer privately)."""
+        why = await self._why_no_move(user_id)
+        return [] if why is None else [app_commands.Choice(name=why, value=NOTHING_VALUE)]
 
-        Sent anyway, the choice gets the same answer as any move would then.
-        """
+    async def _why_no_move(self, user_id: int) -> str | None:
         try:
             view = await self.service.show(user_id)
         except NoGameError:
-            return [app_commands.Choice(name=NO_GAME_CHOICE, value="?")]
+            return NO_GAME_CHOICE
         if view.finished:
-            return [app_commands.Choice(name=GAME_OVER_CHOICE, value="?")]
-        return []
+            return GAME_OVER_CHOICE
+        if view.status is Status.STUCK:
+            return STUCK_CHOICE
+        return None
 
     @move.autocomplete("to")
     async def move_to_autocomplete(

@@ -11,6 +11,7 @@ bot broke any of Discord's rules (limits, the 3-second deadline, double answers)
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from fake_discord import (
 from harness import Launch, description, footer
 
 import bot.discord_bot.replies as replies_module
-from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE
+from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE, STUCK_CHOICE
 from bot.service import GameService, GameView
 from bot.store import Store
 from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
@@ -235,10 +236,30 @@ async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
     nothing = await fake.autocomplete(bob, "reel", sub="move", options={"from": ""}, focused="from")
     assert [c["name"] for c in nothing] == [NO_GAME_CHOICE]
     sent = await slash_move(fake, bob, **{"from": nothing[0]["value"]})
-    assert "You have no game in progress" in await private_text(sent)
+    assert await private_text(sent) == f"{NO_GAME_CHOICE}."
     await fake.slash(alice, "reel", sub="resign")
     over = await fake.autocomplete(alice, "reel", sub="move", options={"from": ""}, focused="from")
     assert [c["name"] for c in over] == [GAME_OVER_CHOICE]
+    sent = await slash_move(fake, alice, **{"from": over[0]["value"]})
+    assert await private_text(sent) == f"{GAME_OVER_CHOICE}."
+
+
+async def test_a_stuck_game_says_so_in_the_move_list(fake: FakeDiscord, launch: Launch) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    rng = random.Random(3)
+    view = await running.service.show(alice.id)
+    while view.status is Status.PLAYING:  # random moves until none is left
+        choices = await running.service.move_choices(alice.id, limit=100)
+        view = await running.service.move(alice.id, rng.choice(choices).text)
+    assert view.status is Status.STUCK
+    listed = await fake.autocomplete(
+        alice, "reel", sub="move", options={"from": ""}, focused="from"
+    )
+    assert [c["name"] for c in listed] == [STUCK_CHOICE]
+    sent = await slash_move(fake, alice, **{"from": listed[0]["value"]})
+    assert await private_text(sent) == f"{STUCK_CHOICE}."
 
 
 # --------------------------------------------------------------------------- 3. typed wrong
