@@ -289,7 +289,7 @@ def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
     elif solution.verdict is Verdict.UNWINNABLE:
         print(f"Deal {args.deal}: unwinnable: no line of play wins ({effort})", file=out)
-    elif solution.nodes >= args.max_nodes:
+    elif solution.stopped_by == "nodes":
         print(
             f"Deal {args.deal}: unknown: no answer within the node limit of "
             f"{args.max_nodes:,} positions ({effort}); try a larger --max-nodes",

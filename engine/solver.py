@@ -281,7 +281,7 @@ first may be the one whose pile hides the card needed for the second slot.
 
 The answer is ``won`` (with the winning line in the engine's moves),
 ``unwinnable`` (the search was exhaustive) or ``unknown`` (the node or time
-budget ran out first).
+budget ran out first; ``Solution.stopped_by`` says which).
 """
 
 from __future__ import annotations
@@ -310,10 +310,17 @@ class Solution:
     line: tuple[Move, ...] = ()  # the winning line from the position solved, when won
     nodes: int = 0
     seconds: float = 0.0
+    stopped_by: str = ""  # unknown: the budget that ran out, "nodes" or "time"
 
 
 class _OutOfBudget(Exception):
     pass
+
+
+def _unknown(search: _Search, max_nodes: int, seconds: float) -> Solution:
+    """The answer when a budget ran out: which one, in ``stopped_by``."""
+    stopped = "nodes" if search.nodes >= max_nodes else "time"
+    return Solution(Verdict.UNKNOWN, (), search.nodes, seconds, stopped)
 
 
 _NEVER = 1 << 30  # a phase after every phase
@@ -1341,7 +1348,7 @@ def solve(
             try:
                 beam_line = _beam(search, game, width, endings, per_position)
             except _OutOfBudget:
-                return Solution(Verdict.UNKNOWN, (), search.nodes, clock() - start)
+                return _unknown(search, max_nodes, clock() - start)
             if beam_line is not None:
                 line = _translate(game, _Model(game), beam_line)
                 return Solution(Verdict.WON, line, search.nodes, clock() - start)
@@ -1351,7 +1358,7 @@ def solve(
             break
         except _OutOfBudget:
             if search.nodes >= max_nodes or clock() > search.deadline:
-                return Solution(Verdict.UNKNOWN, (), search.nodes, clock() - start)
+                return _unknown(search, max_nodes, clock() - start)
         search.model = _Model(game)
         search.line = []
         search.rng = search.rng or random.Random(SEED)

@@ -190,7 +190,7 @@ def test_an_unknown_verdict_names_the_limit_it_hit(
     ), out
 
     def out_of_time(game: Game, *, max_nodes: int, max_seconds: float) -> Solution:
-        return Solution(Verdict.UNKNOWN, (), 1234, max_seconds + 0.01)
+        return Solution(Verdict.UNKNOWN, (), 1234, max_seconds + 0.01, "time")
 
     monkeypatch.setattr(solve_cli, "solve", out_of_time)
     assert main(["solve", "--deal", "1", "--budget", "500ms", "--max-nodes", "2000"]) == 0

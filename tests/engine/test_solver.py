@@ -204,12 +204,15 @@ def test_the_node_budget_is_respected() -> None:
         assert solution.verdict is Verdict.UNKNOWN
         assert solution.nodes <= budget
         assert solution.line == ()
+        assert solution.stopped_by == "nodes"
 
 
 def test_the_time_budget_is_respected() -> None:
     solution = solve(Game.new(1), max_nodes=10**9, max_seconds=0.0)
     assert solution.verdict is Verdict.UNKNOWN
     assert solution.nodes < 1_000  # the clock is read every 256 nodes
+    assert solution.stopped_by == "time"
+    assert solve(Game.new(16)).stopped_by == ""  # decided: no budget ran out
 
 
 def test_the_time_budget_is_read_on_the_clock_given() -> None:
@@ -731,6 +734,7 @@ def test_the_beam_respects_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> N
         solution = solve(Game.new(QUICK_WINS[0]), max_nodes=budget, max_seconds=60)
         assert solution.verdict is Verdict.UNKNOWN
         assert solution.nodes <= budget
+        assert solution.stopped_by == "nodes"
 
 
 def test_the_beam_respects_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -739,6 +743,7 @@ def test_the_beam_respects_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
     solution = solve(Game.new(QUICK_WINS[0]), max_nodes=10**9, max_seconds=0.0)
     assert solution.verdict is Verdict.UNKNOWN
     assert solution.nodes < 1_000  # the clock is read every 256 nodes
+    assert solution.stopped_by == "time"
 
 
 def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
