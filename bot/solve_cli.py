@@ -237,7 +237,8 @@ def add_solve_commands(sub: Any) -> None:
         default=Path(DEFAULT_CSV),
         metavar="PATH",
         help="the CSV file to write, one row per deal: deal, verdict, moves, nodes, seconds "
-        f"(default: ./{DEFAULT_CSV}); checked before the study starts, replaced at its end",
+        f"(default: ./{DEFAULT_CSV}); checked before the study starts, replaced at its end; "
+        "meanwhile the rows go to PATH.part, which keeps them if the study is stopped",
     )
     study.add_argument(
         "--quiet", action="store_true", help="no progress bar, and no notes on stderr"
@@ -343,15 +344,33 @@ def _progress(done: int, total: int, counts: dict[Verdict, int], started: float)
     )
 
 
-def _solve_all(args: argparse.Namespace, jobs: int) -> tuple[list[Row], dict[Verdict, int]]:
-    """Solve the study's deals, with the progress bar on stderr: the rows and the counts."""
+CSV_HEADER: Final = ["deal", "verdict", "moves", "nodes", "seconds"]
+
+
+def _csv_row(r: Row) -> list[object]:
+    return [r.deal, r.verdict.value, r.moves, r.nodes, r.seconds]
+
+
+def _solve_all(
+    args: argparse.Namespace, jobs: int, partial: TextIO | None = None
+) -> tuple[list[Row], dict[Verdict, int]]:
+    """Solve the study's deals, with the progress bar on stderr: the rows and the counts.
+
+    Each row is also written to ``partial`` as it comes (in the order solved), so
+    that a study stopped halfway keeps what it had done.
+    """
     deals: range = args.deals
     counts = dict.fromkeys(Verdict, 0)
     rows: list[Row] = []
     started = time.monotonic()
+    if partial is not None:
+        csv.writer(partial).writerow(CSV_HEADER)
     for row in _rows(deals, args.budget, args.max_nodes, jobs):
         rows.append(row)
         counts[row.verdict] += 1
+        if partial is not None:
+            csv.writer(partial).writerow(_csv_row(row))
+            partial.flush()
         if not args.quiet:
             print(_progress(len(rows), len(deals), counts, started), end="", file=sys.stderr)
     if not args.quiet:
@@ -388,21 +407,39 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"reel study: cannot write --csv {path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     with f:
+        # The rows as they come go to PATH.part beside it (a plain file only, not a pipe),
+        # which the finished study removes: a study stopped halfway keeps its rows there.
+        partial_path = path.with_name(path.name + ".part") if f.seekable() else None
+        partial = None
+        if partial_path is not None:
+            try:
+                partial = partial_path.open("w", newline="", encoding="utf-8")
+            except OSError:
+                partial_path = None
         try:
-            rows, counts = _solve_all(args, jobs)
+            rows, counts = _solve_all(args, jobs, partial)
         except BaseException:
             if not existed:
                 f.close()
                 path.unlink(missing_ok=True)
+            if partial is not None and partial_path is not None:
+                partial.close()
+                print(
+                    f"\nreel study: stopped; the deals solved so far are in {partial_path}",
+                    file=sys.stderr,
+                )
             raise
+        if partial is not None and partial_path is not None:
+            partial.close()
+            partial_path.unlink(missing_ok=True)
         rows.sort(key=lambda r: r.deal)
         if f.seekable():  # not a pipe or a terminal (--csv /dev/stdout)
             f.seek(0)
             f.truncate()
         writer = csv.writer(f)
-        writer.writerow(["deal", "verdict", "moves", "nodes", "seconds"])
+        writer.writerow(CSV_HEADER)
         for r in rows:
-            writer.writerow([r.deal, r.verdict.value, r.moves, r.nodes, r.seconds])
+            writer.writerow(_csv_row(r))
     n = len(rows)
     won, lost, unknown = counts[Verdict.WON], counts[Verdict.UNWINNABLE], counts[Verdict.UNKNOWN]
     low, _ = wilson(won, n)

@@ -156,6 +156,33 @@ def test_a_stopped_study_leaves_the_csv_file_as_it_was(
     assert not new.exists()
 
 
+def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    solved = solve_cli._solve_one
+
+    def stopped_at_the_third(job: tuple[int, float, int]) -> object:
+        if job[0] == 3:
+            raise KeyboardInterrupt
+        return solved(job)
+
+    monkeypatch.setattr(solve_cli, "_solve_one", stopped_at_the_third)
+    path = tmp_path / "study.csv"
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(path, range(1, 5)))
+    part = tmp_path / "study.csv.part"
+    with part.open(newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds"]
+    assert [row[0] for row in rows[1:]] == ["1", "2"]
+    assert f"the deals solved so far are in {part}" in capsys.readouterr().err
+    assert not path.exists()  # the study created it: nothing half-written is left there
+    # A study that finishes leaves no part file.
+    monkeypatch.setattr(solve_cli, "_solve_one", solved)
+    assert main_study(study_args(path, range(1, 3)), io.StringIO()) == 0
+    assert path.exists() and not part.exists()
+
+
 def test_a_study_replaces_an_older_csv_file(tmp_path: Path) -> None:
     path = tmp_path / "study.csv"
     path.write_text("an older and longer file\n" * 100, encoding="utf-8")
