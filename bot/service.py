@@ -174,6 +174,12 @@ class GameView:
     assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
     par: int | None = None  # for a daily: moves in the solver's winning line (None: no proof)
 
+    @property
+    def hint_marks_assisted(self) -> bool:
+        """Whether a hint now would newly mark a scored daily as assisted (front ends warn)."""
+        daily = self.daily_date is not None and self.scored
+        return daily and not self.assisted and not self.finished
+
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:

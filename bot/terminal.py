@@ -64,7 +64,8 @@ Commands
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
   hint        suggest a move: the solver's when it finds a win (it thinks
-              about a second); a daily with a hint is marked assisted
+              about a second); a daily with a hint is marked assisted, so
+              in the scored daily the first 'hint' warns, the next gives it
   board       show the board again
   new [N]     start a new game (deal N, or a random one)
   daily       play today's daily challenge (the same deal for everyone;
@@ -110,6 +111,7 @@ class TerminalGame:
         self._out = out
         self._read = read
         self._last: GameView | None = None  # the board shown last
+        self._hint_warned = -1  # the game version at which a hint's warning was given
 
     def say(self, text: str = "") -> None:
         print(text, file=self._out, flush=True)
@@ -238,6 +240,11 @@ class TerminalGame:
         elif name == "stats":
             self.show_stats(self._run(service.stats(user)))
         elif name == "hint":
+            view = self._run(service.show(user))
+            if view.hint_marks_assisted and self._hint_warned != view.version:
+                self._hint_warned = view.version  # asked once: the same 'hint' again gives it
+                self.say(HINT_WARNING)
+                return
             self.say("Thinking…")
             answer = self._run(service.hint(user))
             self.say(answer.message)
@@ -311,6 +318,10 @@ class TerminalGame:
 
 
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
+HINT_WARNING = (
+    "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
+    "and that can't be undone. Type 'hint' again to get one anyway."
+)
 
 
 def over_text(view: GameView) -> str:

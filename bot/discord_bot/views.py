@@ -175,7 +175,7 @@ def hint_warning_view(view: GameView) -> discord.ui.View:
 
 def hint_marks_assisted(view: GameView) -> bool:
     """Whether a hint now would newly mark a scored daily as assisted on the leaderboard."""
-    return view.daily_date is not None and view.scored and not view.assisted
+    return view.hint_marks_assisted
 
 
 async def send_board(interaction: Interaction, view: GameView) -> None:

@@ -358,3 +358,14 @@ def test_after_midnight_the_open_daily_says_that_todays_is_open(
     out = session(db_path, clock, ["board", "quit"], daily=False)
     assert "The daily of 2025-03-02 is open: type 'daily' to play it" in out
     assert "The next daily starts" not in out
+
+
+def test_a_hint_in_the_scored_daily_is_given_only_when_asked_twice(
+    db_path: Path, clock: FakeClock
+) -> None:
+    out = session(db_path, clock, ["hint", "hint", "hint"])
+    warned = out.split("A hint marks this daily as assisted on the leaderboard", 1)
+    assert len(warned) == 2 and "Thinking…" not in warned[0]  # asked first, nothing given
+    assert warned[1].count("Thinking…") == 2  # asked again: given; then no more asking
+    assert warned[1].count("This daily is now marked as assisted") == 2
+    assert "A hint marks this daily" not in warned[1]

@@ -63,13 +63,23 @@ async def test_reel_hint_answers_privately_with_a_move_of_a_winning_line(
     assert public and not any("Hint" in str((m.embed or {}).get("title")) for m in public)
 
 
-async def test_reel_hint_on_a_daily_says_it_is_now_assisted(
+async def test_reel_hint_in_a_scored_daily_warns_before_marking_it_assisted(
     fake_discord: FakeDiscord, service: GameService
 ) -> None:
     fake = fake_discord
-    await (await fake.slash(fake.user("bob"), "reel", sub="daily")).wait_message()
-    message = await private_hint(fake, "bob")
-    assert "This daily is now marked as assisted on the leaderboard." in description(message)
+    bob = fake.user("bob")
+    await (await fake.slash(bob, "reel", sub="daily")).wait_message()
+    warning = await private_hint(fake, "bob")
+    assert "marks this daily as assisted" in description(warning)
+    assert not (await service.show(bob.id)).assisted  # a warning only
+    confirm = await fake.click(bob, warning, label="Show the hint anyway")
+    hint = await confirm.wait_message()
+    assert hint.id == warning.id and not hint.buttons
+    assert "This daily is now marked as assisted on the leaderboard." in description(hint)
+    assert (await service.show(bob.id)).assisted
+    # Marked already: the next /reel hint answers without asking.
+    again = await private_hint(fake, "bob")
+    assert not again.buttons and str((again.embed or {}).get("title")).startswith("💡 Hint")
 
 
 async def test_reel_hint_without_a_game_says_how_to_start_one(
