@@ -383,16 +383,19 @@ async def test_a_stale_button_applies_nothing_and_redraws_the_board_as_it_stands
 # --------------------------------------------------------------------------- 6. two at once
 
 
+async def move_elsewhere(db: Path, user_id: int) -> GameView:
+    """Another process on the same database plays a move (R5 to B1) for the user."""
+    async with Store(db) as store:
+        return await GameService(store).move(user_id, "r5 b1")
+
+
 async def test_a_slash_command_on_a_game_changed_elsewhere_shows_it_as_it_stands(
     fake: FakeDiscord, launch: Launch, tmp_path: Path
 ) -> None:
     running = await launch()
     alice = fake.user("alice")
     await new_game(fake, alice)
-    # Another process on the same database plays a move for her meanwhile.
-    async with Store(tmp_path / "reel.db") as store:
-        other = GameService(store)
-        elsewhere = await other.move(alice.id, "r5 b1")
+    elsewhere = await move_elsewhere(tmp_path / "reel.db", alice.id)
 
     result = await fake.slash(alice, "reel", sub="deal")
     board = await public_board(result)  # the game as it now stands, not the deal
@@ -449,8 +452,7 @@ async def test_a_slow_slash_command_on_a_game_changed_elsewhere_keeps_the_board(
     running = await launch()
     alice = fake.user("alice")
     await new_game(fake, alice)
-    async with Store(tmp_path / "reel.db") as store:
-        elsewhere = await GameService(store).move(alice.id, "r5 b1")
+    elsewhere = await move_elsewhere(tmp_path / "reel.db", alice.id)
     slowed(monkeypatch, running.service, "deal")
 
     result = await fake.slash(alice, "reel", sub="deal")
