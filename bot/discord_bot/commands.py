@@ -36,21 +36,18 @@ from ..service import (
 from .embeds import (
     clip,
     help_embed,
-    info_embed,
     rules_embed,
     settings_embed,
     stats_embed,
 )
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
 from .replies import (
-    NO_PINGS,
     Interaction,
     send_error,
-    send_hint,
     send_private,
     within_deadline,
 )
-from .views import HINT_WARNING, UNEXPECTED, hint_warning_view, send_board, show_current
+from .views import UNEXPECTED, hint_or_warning, send_board, show_current
 
 log = logging.getLogger(__name__)
 
@@ -326,16 +323,7 @@ class ReelCommands(app_commands.Group):
             current = await self.service.show(user)
         except ServiceError:
             current = None  # the hint call says why there is none
-        if current is not None and current.hint_marks_assisted:
-            # As under a board: a scored daily is marked assisted for good, so ask first.
-            await interaction.followup.send(
-                embed=info_embed(HINT_WARNING),
-                view=hint_warning_view(current),
-                ephemeral=True,
-                allowed_mentions=NO_PINGS,
-            )
-            return
-        await send_hint(interaction, user)
+        await hint_or_warning(interaction, current, user)
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:

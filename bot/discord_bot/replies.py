@@ -40,6 +40,9 @@ HINT_STALE: Final = (
     "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
 )
 
+THINKING: Final = "reel_thinking"
+"""Set in ``Interaction.extras`` when a slash command is deferred with a public "thinking…"."""
+
 FILLED: Final = "reel_filled"
 """Set in ``Interaction.extras`` once a deferred answer has been filled in (by a board)."""
 
@@ -73,6 +76,7 @@ async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]
             await interaction.response.defer()
         else:
             await interaction.response.defer(thinking=True)
+            interaction.extras[THINKING] = True
     return await task
 
 
@@ -129,10 +133,9 @@ async def send_private(
 
 
 def _thinking(interaction: Interaction) -> bool:
-    """Whether the answer so far is a public "thinking…" message not yet filled in."""
-    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-    slash = interaction.type is discord.InteractionType.application_command
-    return slash and deferred and not interaction.extras.get(FILLED, False)
+    """Whether the answer so far is a public "thinking…" message not yet filled in
+    (a private one, as a hint defers, takes a private follow-up as it is)."""
+    return interaction.extras.get(THINKING, False) and not interaction.extras.get(FILLED, False)
 
 
 async def send_error(interaction: Interaction, message: str) -> None:

@@ -173,11 +173,6 @@ def hint_warning_view(view: GameView) -> discord.ui.View:
     return buttons
 
 
-def hint_marks_assisted(view: GameView) -> bool:
-    """Whether a hint now would newly mark a scored daily as assisted on the leaderboard."""
-    return view.hint_marks_assisted
-
-
 async def send_board(interaction: Interaction, view: GameView) -> None:
     """Show the board publicly with its buttons: a slash command's answer, or the clicked
     board redrawn in place."""
@@ -227,7 +222,15 @@ async def _hint(interaction: Interaction, service: GameService, owner: int, vers
     if current.version != version:
         await _redraw(interaction, current, STALE_BOARD)
         return
-    if hint_marks_assisted(current):
+    await hint_or_warning(interaction, current, owner, version)
+
+
+async def hint_or_warning(
+    interaction: Interaction, current: GameView | None, owner: int, version: int | None = None
+) -> None:
+    """The hint, privately; in a scored daily not yet assisted, a warning with a button first
+    (the mark can't be undone). ``current``: the game as it stands (None if none)."""
+    if current is not None and current.hint_marks_assisted:
         await send_private(interaction, info_embed(HINT_WARNING), hint_warning_view(current))
         return
     await send_hint(interaction, owner, version)

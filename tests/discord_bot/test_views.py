@@ -38,7 +38,6 @@ from bot.discord_bot.views import (
     CUSTOM_ID_LIMIT,
     BoardButton,
     board_view,
-    hint_marks_assisted,
     hint_warning_view,
     make_custom_id,
     parse_custom_id,
@@ -218,7 +217,7 @@ def test_components_keep_within_discord_limits(status: Status, finished: bool) -
 def test_a_hint_warns_only_when_it_would_newly_mark_a_scored_daily(
     changes: dict[str, object], marks: bool
 ) -> None:
-    assert hint_marks_assisted(make_view(**changes)) is marks
+    assert make_view(**changes).hint_marks_assisted is marks
 
 
 def test_the_warning_offers_one_button_for_the_same_owner_and_version() -> None:
