@@ -281,8 +281,19 @@ class ServiceError(Exception):
         super().__init__(self.message)
 
 
+def _no_game_text(commands: Commands) -> str:
+    return f"You have no game in progress. Start one with {commands.new}."
+
+
+def _corrupt_text(commands: Commands) -> str:
+    return (
+        "Your saved game can't be read, sorry: it has been reported. "
+        f"Start a new game with {commands.new}."
+    )
+
+
 class NoGameError(ServiceError):
-    default_message = "You have no game in progress. Start one with /reel new."
+    default_message = _no_game_text(DISCORD_COMMANDS)
 
 
 class StaleVersionError(ServiceError):
@@ -331,10 +342,7 @@ class DailyInProgressError(ServiceError):
 
 
 class CorruptGameError(ServiceError):
-    default_message = (
-        "Your saved game can't be read, sorry: it has been reported. "
-        "Start a new game with /reel new."
-    )
+    default_message = _corrupt_text(DISCORD_COMMANDS)
 
 
 class StorageError(ServiceError):
@@ -1326,13 +1334,10 @@ class GameService:
 
     def _corrupt(self, user_id: int, reason: str, row: object) -> NoReturn:
         log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
-        raise CorruptGameError(
-            "Your saved game can't be read, sorry: it has been reported. "
-            f"Start a new game with {self._commands.new}."
-        )
+        raise CorruptGameError(_corrupt_text(self._commands))
 
     def _no_game(self) -> NoGameError:
-        return NoGameError(f"You have no game in progress. Start one with {self._commands.new}.")
+        return NoGameError(_no_game_text(self._commands))
 
     def _cache_put(self, user_id: int, entry: _Entry) -> None:
         self._games[user_id] = entry
