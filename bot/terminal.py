@@ -202,9 +202,12 @@ class TerminalGame:
         if not words:
             words = ["board"]
         name = COMMAND_OF.get(words[0].lower())
-        if name is None:
-            return self.move(line, words[0])
-        if name != "new" and len(words) > 1:
+        args = words[1:]
+        if name is None:  # a move, unless it is a mistyped command
+            if self.mistyped(words[0]):
+                return True
+            name, args = "move", [line]
+        elif name != "new" and args:
             self.say(f"'{words[0]}' takes nothing after it: type '{words[0].lower()}' alone.")
             return True
         if name == "quit":
@@ -213,7 +216,7 @@ class TerminalGame:
             self.say(HELP)
             return True
         try:
-            self.run_command(name, words[1:])
+            self.run_command(name, args)
         except StaleVersionError as exc:
             # Another session changed the game (two terminals on one file): show it as it is.
             self.say(exc.message)
@@ -223,9 +226,12 @@ class TerminalGame:
         return True
 
     def run_command(self, name: str, args: list[str]) -> None:
-        """A command of ``COMMANDS`` but help and quit, with its checked arguments."""
+        """A command of ``COMMANDS`` but help and quit, with its checked arguments; or
+        "move", with the line typed."""
         service, user = self._service, LOCAL_USER_ID
-        if name == "board":
+        if name == "move":
+            self.show(self._run(service.move(user, args[0])))
+        elif name == "board":
             self.show(self._run(service.show(user)))
         elif name == "deal":
             self.show(self._run(service.deal(user)))
@@ -259,21 +265,15 @@ class TerminalGame:
             deal_number = int(args[0]) if args else None
             self.show(self._run(service.new_game(user, None, deal_number)))
 
-    def move(self, line: str, first: str) -> bool:
-        """A line that names no command: a move, or a mistyped command."""
+    def mistyped(self, first: str) -> bool:
+        """Whether the first word of a line that names no command is a mistyped command
+        (no card or pile): if so, say so, with the nearest command."""
         word = first.lower()
-        if len(word) > LONGEST_MOVE_WORD and word.isalpha() and word not in ACE_PILE_NAMES:
-            close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=0.6)
-            guess = f" Did you mean '{close[0]}'?" if close else ""
-            self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
-            return True
-        try:
-            self.show(self._run(self._service.move(LOCAL_USER_ID, line)))
-        except StaleVersionError as exc:
-            self.say(exc.message)
-            self.show_current()
-        except ServiceError as exc:
-            self.say(exc.message)
+        if len(word) <= LONGEST_MOVE_WORD or not word.isalpha() or word in ACE_PILE_NAMES:
+            return False
+        close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=0.6)
+        guess = f" Did you mean '{close[0]}'?" if close else ""
+        self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
         return True
 
     def list_moves(self) -> None:
