@@ -279,6 +279,14 @@ The build rule of the first version of this solver (any reserve card onto any
 foundation) was not safe: with one slot and two copies, the copy played
 first may be the one whose pile hides the card needed for the second slot.
 
+The build. This module is plain, fully typed Python, and setup.py compiles it
+with mypyc where a C compiler is at hand. The fixpoint (``_fixpoint``) and the
+dead-end test (``can_end_phase``), most of the search's time, also have a C
+twin, engine/_native.c, that setup.py builds beside it: the same functions on
+machine integers, about twice the nodes a second of the mypyc build alone. The
+Python functions (``_fixpoint_py``, ``_can_end_phase_py``) are the reference
+and run without a compiler; the tests compare the two builds call by call.
+
 The answer is ``won`` (with the winning line in the engine's moves),
 ``unwinnable`` (the search was exhaustive) or ``unknown`` (the node or time
 budget ran out first; ``Solution.stopped_by`` says which).
@@ -296,6 +304,15 @@ from enum import StrEnum
 from .cards import RANK_STEP3
 from .game import Game
 from .moves import ACE_PILE, DEAL, Move, Pile
+
+# The fixpoint and the dead-end test in C (engine/_native.c), built by setup.py
+# where a C compiler is at hand; without it, ``_Model._fixpoint_py`` and
+# ``_Model._can_end_phase_py`` (the same functions) run.
+try:
+    from . import _native
+except ImportError:  # no compiler at install, or the source tree
+    _native = None  # type: ignore[assignment]
+NATIVE = _native is not None
 
 
 class Verdict(StrEnum):
@@ -384,7 +401,10 @@ class _Options:
 class _Model:
     """The compact position the search plays on."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, native: bool = True) -> None:
+        # the fixpoint and the dead-end test in C where they were built (the same
+        # answers, faster)
+        self.native = native and NATIVE
         v = game.variant
         if v.reserve_refill != "deal" or not v.deal_needs_no_space:
             raise ValueError(
@@ -441,6 +461,10 @@ class _Model:
                 self.base_mask[(c >> 2) - 1] |= 1 << i
         self.waiting = 0  # instances that must wait for a rival (a mask)
         self.log: list[int] = []  # ``waiting`` before each move played
+        # the arrays above that never change, for the C loops
+        self.tables: object = None
+        if self.native and _native is not None:
+            self.tables = _native.tables(self.card, self.row_of, self.partner)
 
     def _new(self, card: int, pile: int, row: int, col: int) -> int:
         i = len(self.card)
@@ -660,8 +684,27 @@ class _Model:
 
         Only while the stock is not empty. ``soon`` and ``must`` come from the
         phase's start. False if no line from here can fill every space of the
-        rows and put every due card home before the next deal.
+        rows and put every due card home before the next deal. In C where it
+        was built (``_can_end_phase_py`` is the same function).
         """
+        if self.tables is not None and _native is not None:
+            size = (len(self.card) + 7) >> 3
+            return _native.can_end_phase(
+                self.tables,
+                self.cnt,
+                self.home,
+                self.sp,
+                self.res,
+                self.mis,
+                soon,
+                self.deals,
+                self.waiting.to_bytes(size, "little"),
+                (must & self.mask).to_bytes(size, "little"),
+            )
+        return self._can_end_phase_py(soon, must)
+
+    def _can_end_phase_py(self, soon: list[int], must: int) -> bool:
+        """``can_end_phase`` in Python."""
         # (``x[k] = x[k] + 1``, not ``x[k] += 1``: see ``_fixpoint``)
         card = self.card
         cnt = self.cnt
@@ -1100,6 +1143,41 @@ class _Model:
         late: int = -1,
         trace: list[int] | None = None,
     ) -> list[int] | None:
+        """One run of the fixpoint (``_fixpoint_py``), in C where it was built."""
+        if self.tables is not None and _native is not None:
+            return _native.fixpoint(
+                self.tables,
+                self.cnt,
+                self.home,
+                self.sp,
+                self.mis,
+                self.deals,
+                arrive,
+                seqs,
+                last,
+                fill_by,
+                after,
+                hold,
+                until,
+                base,
+                late,
+                trace,
+            )
+        return self._fixpoint_py(arrive, seqs, last, fill_by, after, hold, until, base, late, trace)
+
+    def _fixpoint_py(
+        self,
+        arrive: list[int],
+        seqs: list[list[int]],
+        last: int,
+        fill_by: list[int],
+        after: dict[int, int],
+        hold: int = -1,
+        until: int = 0,
+        base: list[int] | None = None,
+        late: int = -1,
+        trace: list[int] | None = None,
+    ) -> list[int] | None:
         """One run of the fixpoint: each instance's phase of joining, None if one never joins.
 
         With ``hold``, that instance may not join before phase ``until`` (it stays
@@ -1323,20 +1401,24 @@ def solve(
     decisions: bool = True,
     deadlines: bool = True,
     dead_ends: bool = True,
+    native: bool = True,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """Search ``game`` (left unchanged) for a win within the budgets.
 
     The keyword switches turn off each safe-move rule and each pruning (the
     deadlines and the dead-end test work only with the dead-card check); the
-    verdict never depends on them, only the effort does. ``clock`` reads the
+    verdict never depends on them, only the effort does; ``native=False`` runs
+    the fixpoint and the dead-end test in Python even where their C build is at
+    hand (the same answers, node counts and lines: a switch for the tests).
+    ``clock`` reads the
     seconds of the time budget (and of ``Solution.seconds``): wall time by
     default, or for example ``time.process_time`` to measure on a machine
     shared with other work.
     """
     start = clock()
     opts = _Options(safe_aces, safe_builds, safe_fills, dead_check, decisions, deadlines, dead_ends)
-    search = _Search(_Model(game), opts, max_nodes, start + max_seconds, clock)
+    search = _Search(_Model(game, native), opts, max_nodes, start + max_seconds, clock)
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
@@ -1359,7 +1441,7 @@ def solve(
         except _OutOfBudget:
             if search.nodes >= max_nodes or clock() > search.deadline:
                 return _unknown(search, max_nodes, clock() - start)
-        search.model = _Model(game)
+        search.model = _Model(game, native)
         search.line = []
         search.rng = search.rng or random.Random(SEED)
         run = int(run * RESTART_GROWTH)
@@ -1500,7 +1582,7 @@ def _beam(
     while states:
         kept: dict[int, tuple[float, list[_IMove]]] = {}
         for prefix in states:
-            model = _Model(game)
+            model = _Model(game, search.model.native)
             for move in prefix:
                 model.play(move)
             won = _endings(search, model, prefix, kept, endings, per_position)

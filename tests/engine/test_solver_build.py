@@ -1,11 +1,15 @@
-"""The installed solver: compiled by mypyc at install, it answers exactly as the source does.
+"""The installed solver: compiled at install, it answers exactly as the source does.
 
 The tests import the source tree (pure Python). The installed package, when
-the install found a C compiler, holds the same module compiled by mypyc
-(setup.py). This test runs the installed one in a fresh interpreter, away from
-the source tree, and compares it with the source on deals that end won, lost,
-out of budget, won by a beam, and lost past the start of the pruning for hard
-deals: same verdict, same node count, same line.
+the install found a C compiler, holds the same module compiled by mypyc, and
+its two hottest loops (the dead-card fixpoint and the dead-end test) in C,
+``engine/_native.c`` (setup.py). These tests run the installed one in a fresh
+interpreter, away from the source tree, and compare it with the source on
+deals that end won, lost, out of budget, won by a beam, and lost past the
+start of the pruning for hard deals: same verdict, same node count, same line,
+with the C loops and without them. And the C loops against their Python
+twins, call by call, on thousands of positions of winning lines and of random
+play off them.
 """
 
 from __future__ import annotations
@@ -30,18 +34,112 @@ DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000), (73, 100_000))
 SCRIPT = f"""
 import json
 from engine import Game, solver
-results = []
-for deal, nodes in {DEALS!r}:
-    s = solver.solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9)
-    results.append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
-print(json.dumps({{"file": solver.__file__, "results": results}}))
+results = {{}}
+for native in (True, False):
+    results[native] = []
+    for deal, nodes in {DEALS!r}:
+        s = solver.solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9, native=native)
+        results[native].append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
+print(json.dumps({{
+    "file": solver.__file__,
+    "native": solver.NATIVE,
+    "results": results[True],
+    "without_c": results[False],
+}}))
+"""
+
+# Each C loop against its Python twin, on the same model: every position along
+# the winning lines of three deals, and up to six random moves off each. For
+# each, the closure with and without the probe (and with the orders it learnt
+# given back as known), the due cards, and the dead-end test with random waits
+# and random due cards.
+NATIVE_SCRIPT = """
+import json
+import random
+from engine import Game, solver
+from engine.solver import _Model, solve
+
+rng = random.Random(7)
+
+
+def positions(deals):
+    for deal in deals:
+        game = Game.new(deal)
+        line = solve(game, max_nodes=60_000, max_seconds=1e9).line
+        assert line
+        for move in line:
+            yield game
+            off = game.copy()
+            for _ in range(rng.randint(1, 6)):
+                moves = off.legal_moves()
+                if not moves:
+                    break
+                off.play(rng.choice(moves))
+                yield off.copy()
+            game = game.copy()
+            game.play(move)
+
+
+def summary(b):
+    return None if b is None else [b.joined, sorted(b.after.items()), b.fill_by]
+
+
+counts = {"compared": 0, "alive": 0, "due": 0, "ended": 0, "stuck": 0}
+for game in positions((1, 2, 10)):
+    fast, slow = _Model(game, True), _Model(game, False)
+    assert fast.native and not slow.native
+    for probe in (False, True):
+        bf, bs = fast.bounds(probe), slow.bounds(probe)
+        assert summary(bf) == summary(bs), game.position()
+        counts["compared"] += 1
+        if bf is None or bs is None:
+            continue
+        counts["alive"] += 1
+        known = summary(fast.bounds(probe, bf.after))
+        assert known == summary(slow.bounds(probe, bs.after)), game.position()
+        if fast.dealt >= len(fast.stock):
+            continue
+        mf, ms = fast.must(bf, fast.deals), slow.must(bs, slow.deals)
+        assert mf == ms, game.position()
+        counts["due"] += bool(mf)
+        out = [i for i in range(len(fast.card)) if not fast.home[i]]
+        for _ in range(4):
+            waits = rng.sample(out, min(len(out), rng.randint(0, 4)))
+            due = rng.choice([mf or 0, 0, sum(1 << i for i in rng.sample(out, min(2, len(out))))])
+            fast.waiting = slow.waiting = sum(1 << i for i in waits)
+            ends = fast.can_end_phase(bf.joined, due)
+            assert ends == slow.can_end_phase(bs.joined, due), game.position()
+            counts["ended" if ends else "stuck"] += 1
+        fast.waiting = slow.waiting = 0
+print(json.dumps(counts))
+"""
+
+# The C module refuses what it cannot read, with a Python exception, not a crash.
+BAD_ARGUMENTS_SCRIPT = """
+from engine import _native
+errors = []
+for call in (
+    lambda: _native.tables([0, 60], [-1, -1], [-1, -1]),  # a card out of range
+    lambda: _native.tables([0, 1], [-1], [-1, -1]),  # a list of the wrong length
+    lambda: _native.fixpoint(None, *[0] * 15),  # no tables
+    lambda: _native.can_end_phase(_native.tables([0], [-1], [-1]), 1, 2),  # too few
+    lambda: _native.can_end_phase(
+        _native.tables([0], [-1], [-1]), [0] * 52, [False], [0, 0, 0], [[5]], [[], [], []],
+        [0], 0, b"", b""),  # an instance out of range
+):
+    try:
+        call()
+    except (TypeError, ValueError) as e:
+        errors.append(type(e).__name__)
+print(",".join(errors))
 """
 
 
-def installed_solver(tmp_path: Path) -> dict[str, object]:
+def run_installed(tmp_path: Path, script: str) -> str:
+    """Run ``script`` in a fresh interpreter on the installed package; its output."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     run = subprocess.run(
-        [sys.executable, "-P", "-c", SCRIPT],  # -P: the working folder stays off the path
+        [sys.executable, "-P", "-c", script],  # -P: the working folder stays off the path
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -52,8 +150,17 @@ def installed_solver(tmp_path: Path) -> dict[str, object]:
         if "No module named 'engine'" in run.stderr:
             pytest.skip("the project is not installed in this interpreter")
         raise AssertionError(run.stderr)
-    answer: dict[str, object] = json.loads(run.stdout)
+    return run.stdout
+
+
+def installed_solver(tmp_path: Path) -> dict[str, object]:
+    answer: dict[str, object] = json.loads(run_installed(tmp_path, SCRIPT))
     return answer
+
+
+def skip_without_c_loops(tmp_path: Path) -> None:
+    if "True" not in run_installed(tmp_path, "from engine import solver; print(solver.NATIVE)"):
+        pytest.skip("the installed solver has no C loops (no compiler at install)")
 
 
 def solver_beam_start() -> int:
@@ -63,6 +170,7 @@ def solver_beam_start() -> int:
 def test_the_tests_run_the_pure_python_source() -> None:
     assert source_solver.__file__ is not None
     assert source_solver.__file__.endswith(".py")
+    assert not source_solver.NATIVE  # and the Python twins of the C loops
 
 
 def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
@@ -76,3 +184,26 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     assert solutions[4].nodes > source_solver.HARD_AFTER
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
+
+
+def test_the_solver_answers_the_same_with_and_without_its_c_loops(tmp_path: Path) -> None:
+    installed = installed_solver(tmp_path)
+    if not installed["native"]:
+        pytest.skip("the installed solver has no C loops (no compiler at install)")
+    assert installed["results"] == installed["without_c"]
+
+
+def test_the_c_loops_answer_as_their_python_twins_call_by_call(tmp_path: Path) -> None:
+    skip_without_c_loops(tmp_path)
+    counts = json.loads(run_installed(tmp_path, NATIVE_SCRIPT))
+    # enough positions of every kind for the comparison to mean something
+    assert counts["compared"] > 2000
+    assert counts["compared"] > counts["alive"] > 1000  # some positions are lost
+    assert counts["due"] > 50
+    assert counts["ended"] > 500 and counts["stuck"] > 500
+
+
+def test_the_c_module_refuses_bad_arguments_with_an_exception(tmp_path: Path) -> None:
+    skip_without_c_loops(tmp_path)
+    errors = run_installed(tmp_path, BAD_ARGUMENTS_SCRIPT).strip().split(",")
+    assert errors == ["ValueError", "TypeError", "TypeError", "TypeError", "ValueError"]

@@ -1,0 +1,826 @@
+/* The solver's two hottest loops in C: the dead-card fixpoint and the
+ * dead-end test, the same functions as ``_Model._fixpoint_py`` and
+ * ``_Model._can_end_phase_py`` in engine/solver.py, on machine integers.
+ *
+ * Together they were about two thirds of the instructions of the mypyc build:
+ * passes over the reserve piles and the misplaced cards, reading and writing
+ * small integers, where compiled Python unboxes every list item it reads and
+ * boxes every one it writes. setup.py builds this module where a C compiler is
+ * at hand (it is optional, like the mypyc build); without it the solver runs
+ * the Python functions. Both give the same answers for the same arguments: the
+ * tests compare them on the positions of real searches
+ * (tests/engine/test_solver_build.py). The Python functions are the reference,
+ * with the reasoning, in the module docstring of engine/solver.py; this file
+ * follows them line by line.
+ *
+ * A ``Tables`` object holds what does not change during a search: each
+ * instance's card, row (of a misplaced card) and other copy. It also keeps a
+ * converted copy of the last ``arrive``, ``seqs`` and ``soon`` lists it was
+ * given, by identity (it holds a reference to them): the solver makes those
+ * once per phase start and never changes them afterwards, and calls these
+ * functions many times with the same ones. Converting a list of a hundred
+ * ints at every call cost more than the loops themselves.
+ *
+ * Cards are numbered as in engine/cards.py: ``card >> 2`` is the rank less
+ * one (0 for an Ace, 1-3 for the bases Two to Four), and ``card + 12`` is the
+ * same suit three ranks higher.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RANK_STEP3 12
+#define N_CARDS 52
+/* room for this many reserve piles and phases beyond one per instance */
+#define EXTRA 64
+
+/* ------------------------------------------------------------------ helpers */
+
+/* An int object's value: at once for the small ones (every int here is one),
+ * through PyLong_AsLong for the others; -1 with an exception set on error. */
+static inline long
+as_long(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_Check(v) && PyUnstable_Long_IsCompact((PyLongObject *)v))
+        return (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+#else
+    if (PyLong_Check(v)) {
+        Py_ssize_t size = Py_SIZE(v);
+        if (size == 0)
+            return 0;
+        if (size == 1)
+            return (long)((PyLongObject *)v)->ob_digit[0];
+        if (size == -1)
+            return -(long)((PyLongObject *)v)->ob_digit[0];
+    }
+#endif
+    return PyLong_AsLong(v);
+}
+
+/* Read a list of ``n`` ints into ``out``; -1 with an exception set on error. */
+static int
+read_ints(PyObject *list, Py_ssize_t n, long *out, const char *what)
+{
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_TypeError, "%s: a list of %zd ints expected", what, n);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long v = as_long(PyList_GET_ITEM(list, k));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        out[k] = v;
+    }
+    return 0;
+}
+
+/* Read a list of lists of instances (below ``n``) into ``out`` (room for
+ * ``room``), with each inner list's start and length; -1 on error. */
+static int
+read_piles(PyObject *list, Py_ssize_t n, Py_ssize_t room, long *out, long *start, long *len,
+           const char *what)
+{
+    Py_ssize_t off = 0;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {
+        PyObject *pile = PyList_GET_ITEM(list, j);
+        if (!PyList_Check(pile) || off + PyList_GET_SIZE(pile) > room) {
+            PyErr_Format(PyExc_TypeError, "%s: lists of at most %zd instances expected", what, n);
+            return -1;
+        }
+        Py_ssize_t size = PyList_GET_SIZE(pile);
+        if (read_ints(pile, size, out + off, what))
+            return -1;
+        for (Py_ssize_t k = 0; k < size; k++) {
+            if (out[off + k] < 0 || out[off + k] >= n) {
+                PyErr_Format(PyExc_ValueError, "%s: an instance out of range", what);
+                return -1;
+            }
+        }
+        start[j] = (long)off;
+        len[j] = (long)size;
+        off += size;
+    }
+    return 0;
+}
+
+/* Whether bit ``i`` of a little-endian byte string is set. */
+static int
+bit(const unsigned char *bytes, Py_ssize_t size, long i)
+{
+    return i >= 0 && (i >> 3) < size && (bytes[i >> 3] >> (i & 7)) & 1;
+}
+
+/* How many of ``pile[pos + 1 : top]`` take the same resource as ``pile[pos]``
+ * (``_Model._same_above``): the same card for rank 5 up (a slot on its
+ * foundation), a base of the same row (a space); 0 for an Ace. */
+static long
+same_above(const long *card, const long *pile, long pos, long top)
+{
+    long c = card[pile[pos]];
+    long rank = c >> 2;
+    long same = 0;
+    if (rank >= 4) {
+        for (long u = pos + 1; u < top; u++)
+            if (card[pile[u]] == c)
+                same++;
+    }
+    else if (rank) {
+        for (long u = pos + 1; u < top; u++)
+            if ((card[pile[u]] >> 2) == rank)
+                same++;
+    }
+    return same;
+}
+
+/* ------------------------------------------------------------------ Tables */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n;  /* instances */
+    long *card, *row_of, *partner;
+    /* the last arrive and seqs lists of fixpoint(), and soon of can_end_phase() */
+    PyObject *arrive_obj, *seqs_obj, *soon_obj;
+    long *arrive, *soon, *seqs, *seq_start, *seq_len;
+    Py_ssize_t n_piles;
+    /* scratch space for one call */
+    long *joined, *first_of, *base, *trace, *trace0, *home, *stacks, *stack_len, *dealt, *loose, *mis_all,
+        *behind, *tops;
+    char *inh;
+    long *mem;
+} Tables;
+
+static void
+tables_dealloc(Tables *t)
+{
+    Py_XDECREF(t->arrive_obj);
+    Py_XDECREF(t->seqs_obj);
+    Py_XDECREF(t->soon_obj);
+    free(t->mem);
+    free(t->inh);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static PyTypeObject TablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine._native.Tables",
+    .tp_basicsize = sizeof(Tables),
+    .tp_dealloc = (destructor)tables_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A search's constant arrays (each instance's card, row and other copy).",
+};
+
+/* tables(card, row_of, partner) */
+static PyObject *
+make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "tables(card, row_of, partner): three lists expected");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[0]);
+    Tables *t = PyObject_New(Tables, &TablesType);
+    if (!t)
+        return NULL;
+    t->n = n;
+    t->arrive_obj = t->seqs_obj = t->soon_obj = NULL;
+    t->n_piles = 0;
+    /* every list below holds at most n items; piles and phases are at most m each */
+    Py_ssize_t m = n + EXTRA;
+    size_t longs = 16 * (size_t)n + 8 * (size_t)m;
+    t->mem = (long *)calloc(longs, sizeof(long));
+    t->inh = (char *)calloc((size_t)n + 1, 1);
+    if (!t->mem || !t->inh) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    long *p = t->mem;
+    t->card = p; p += n;
+    t->row_of = p; p += n;
+    t->partner = p; p += n;
+    t->arrive = p; p += n;
+    t->soon = p; p += n;
+    t->seqs = p; p += n;
+    t->seq_start = p; p += m;
+    t->seq_len = p; p += m;
+    t->joined = p; p += n;
+    t->first_of = p; p += n;
+    t->base = p; p += n;
+    t->trace = p; p += n;
+    t->trace0 = p; p += n;
+    t->home = p; p += n;
+    t->stacks = p; p += n;
+    t->stack_len = p; p += m;
+    t->dealt = p; p += m;
+    t->loose = p; p += n;
+    t->mis_all = p; p += n;
+    t->behind = p; p += m;
+    t->tops = p; p += m;
+    if (read_ints(args[0], n, t->card, "card") || read_ints(args[1], n, t->row_of, "row_of")
+        || read_ints(args[2], n, t->partner, "partner")) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (t->card[k] < 0 || t->card[k] >= N_CARDS || t->row_of[k] < -1 || t->row_of[k] > 2
+            || t->partner[k] < -1 || t->partner[k] >= n) {
+            PyErr_SetString(PyExc_ValueError, "tables(): a card, row or copy out of range");
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    return (PyObject *)t;
+}
+
+/* Keep ``obj`` as the list last converted into ``*slot``'s array. */
+static void
+remember(PyObject **slot, PyObject *obj)
+{
+    Py_INCREF(obj);
+    Py_XSETREF(*slot, obj);
+}
+
+/* The misplaced cards of the three rows into ``t->mis_all`` (their count, or -1
+ * on error), and ``swap_ok[a][r]``: row a has a misplaced base of row r. */
+static Py_ssize_t
+read_misplaced(Tables *t, PyObject *mis, int swap_ok[3][3])
+{
+    memset(swap_ok, 0, 9 * sizeof(int));
+    if (!PyList_Check(mis) || PyList_GET_SIZE(mis) != 3) {
+        PyErr_SetString(PyExc_TypeError, "mis: three lists expected");
+        return -1;
+    }
+    Py_ssize_t m = 0;
+    for (int a = 0; a < 3; a++) {
+        PyObject *row = PyList_GET_ITEM(mis, a);
+        if (!PyList_Check(row) || m + PyList_GET_SIZE(row) > t->n) {
+            PyErr_SetString(PyExc_TypeError, "mis: lists of instances expected");
+            return -1;
+        }
+        Py_ssize_t len = PyList_GET_SIZE(row);
+        if (read_ints(row, len, t->mis_all + m, "mis"))
+            return -1;
+        for (Py_ssize_t k = 0; k < len; k++) {
+            long i = t->mis_all[m + k];
+            if (i < 0 || i >= t->n || t->row_of[i] != a) {
+                PyErr_SetString(PyExc_ValueError, "mis: a misplaced card out of range");
+                return -1;
+            }
+            long r = (t->card[i] >> 2) - 1;
+            if (r >= 0 && r <= 2 && r != a)
+                swap_ok[a][r] = 1;
+        }
+        m += len;
+    }
+    return m;
+}
+
+static int
+check_tables(PyObject *obj)
+{
+    if (!PyObject_TypeCheck(obj, &TablesType)) {
+        PyErr_SetString(PyExc_TypeError, "the first argument must be a Tables object");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- fixpoint */
+
+/* fixpoint(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
+ *          hold, until, base, late, trace): ``_Model._fixpoint_py``. */
+static PyObject *
+fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "fixpoint() takes 16 arguments");
+        return NULL;
+    }
+    if (check_tables(args[0]))
+        return NULL;
+    Tables *t = (Tables *)args[0];
+    PyObject *arrive_l = args[6], *seqs_l = args[7], *after_d = args[10];
+    PyObject *base_l = args[13], *trace_l = args[15];
+    long deals = PyLong_AsLong(args[5]);
+    long last = PyLong_AsLong(args[8]);
+    long hold = PyLong_AsLong(args[11]);
+    long until = PyLong_AsLong(args[12]);
+    long late = PyLong_AsLong(args[14]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = t->n;
+    if (!PyDict_Check(after_d) || !PyList_Check(seqs_l) || PyList_GET_SIZE(seqs_l) > n + EXTRA
+        || last < 0 || last + 1 > n + EXTRA || deals < 0) {
+        PyErr_SetString(PyExc_TypeError, "fixpoint(): bad arguments");
+        return NULL;
+    }
+    if (arrive_l != t->arrive_obj) {
+        Py_CLEAR(t->arrive_obj);
+        if (read_ints(arrive_l, n, t->arrive, "arrive"))
+            return NULL;
+        remember(&t->arrive_obj, arrive_l);
+    }
+    if (seqs_l != t->seqs_obj) {
+        Py_CLEAR(t->seqs_obj);
+        t->n_piles = PyList_GET_SIZE(seqs_l);
+        if (read_piles(seqs_l, n, n, t->seqs, t->seq_start, t->seq_len, "seqs"))
+            return NULL;
+        remember(&t->seqs_obj, seqs_l);
+    }
+    Py_ssize_t np = t->n_piles;
+    const long *card = t->card, *row_of = t->row_of, *arrive = t->arrive;
+    long *joined = t->joined, *first_of = t->first_of, *base = t->base, *trace = t->trace;
+    long *stack_len = t->stack_len, *dealt = t->dealt, *loose = t->loose, *behind = t->behind;
+    char *inh = t->inh;
+    int has_base = base_l != Py_None;
+    int has_trace = trace_l != Py_None;
+    long cnt[N_CARDS], hc[N_CARDS], sp[3], fill_by[3], opened[3];
+    int swap_ok[3][3];
+    if (read_ints(args[1], N_CARDS, cnt, "cnt") || read_ints(args[2], n, t->home, "home")
+        || read_ints(args[3], 3, sp, "sp") || read_ints(args[9], 3, fill_by, "fill_by"))
+        return NULL;
+    if (has_base && read_ints(base_l, n, base, "base"))
+        return NULL;
+    if (has_trace) {
+        if (read_ints(trace_l, n, trace, "trace"))
+            return NULL;
+        memcpy(t->trace0, trace, (size_t)n * sizeof(long));
+    }
+    Py_ssize_t n_mis = read_misplaced(t, args[4], swap_ok);
+    if (n_mis < 0)
+        return NULL;
+    int has_after = PyDict_GET_SIZE(after_d) > 0;
+    if (has_after) {
+        for (Py_ssize_t k = 0; k < n; k++)
+            first_of[k] = -1;
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(after_d, &pos, &key, &value)) {
+            long x = PyLong_AsLong(key), y = PyLong_AsLong(value);
+            if (PyErr_Occurred())
+                return NULL;
+            if (x < 0 || x >= n || y < -1 || y >= n) {
+                PyErr_SetString(PyExc_ValueError, "fixpoint(): an order out of range");
+                return NULL;
+            }
+            first_of[x] = y;
+        }
+    }
+
+    for (int k = 0; k < N_CARDS; k++)
+        hc[k] = cnt[k];
+    for (Py_ssize_t k = 0; k < n; k++)
+        inh[k] = t->home[k] != 0;
+    for (int a = 0; a < 3; a++)
+        opened[a] = sp[a];
+
+    long start = deals;
+    long bound = hold >= 0 ? hold : late;  /* the card whose constraint is new */
+    long n_loose = 0;
+    if (!has_base) {
+        for (Py_ssize_t k = 0; k < n; k++)
+            joined[k] = -1;
+        for (Py_ssize_t k = 0; k < n_mis; k++)
+            loose[n_loose++] = t->mis_all[k];
+    }
+    else {
+        /* the base run's state at the start of phase ``start`` */
+        if (bound < 0 || bound >= n || base[bound] < 0 || base[bound] > last) {
+            PyErr_SetString(PyExc_ValueError, "fixpoint(): a resumed run needs its constraint");
+            return NULL;
+        }
+        start = base[bound];
+        for (long q = 0; q <= last; q++)
+            behind[q] = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            long ph = base[k];
+            if (ph > last) {
+                PyErr_SetString(PyExc_ValueError, "fixpoint(): the base run is out of range");
+                return NULL;
+            }
+            joined[k] = ph < start ? ph : -1;
+            if (ph >= 0)
+                behind[ph]++;
+            if (ph >= 0 && ph < start) {
+                inh[k] = 1;
+                hc[card[k]]++;
+                if (row_of[k] >= 0)
+                    opened[row_of[k]]++;
+            }
+        }
+        for (Py_ssize_t k = 0; k < n_mis; k++)
+            if (!inh[t->mis_all[k]])
+                loose[n_loose++] = t->mis_all[k];
+    }
+    for (Py_ssize_t j = 0; j < np; j++) {
+        stack_len[j] = 0;
+        dealt[j] = 0;
+        if (has_base) {
+            const long *seq = t->seqs + t->seq_start[j];
+            long *stack = t->stacks + t->seq_start[j];
+            long k = 0;
+            while (k < t->seq_len[j] && arrive[seq[k]] < start) {
+                if (!inh[seq[k]])
+                    stack[stack_len[j]++] = k;
+                k++;
+            }
+            dealt[j] = k;
+        }
+    }
+    long left = n_loose;
+    for (Py_ssize_t j = 0; j < np; j++)
+        left += stack_len[j] + t->seq_len[j] - dealt[j];
+    if (has_base) {  /* from counts of cards joined per phase to cards still out after it */
+        long out = left;
+        for (long q = 0; q < start; q++)
+            behind[q] = 0;
+        for (long q = start; q <= last; q++) {
+            out -= behind[q];
+            behind[q] = out;
+        }
+    }
+
+    for (long phase = start; phase <= last; phase++) {
+        long stamp = 0;
+        for (Py_ssize_t j = 0; j < np; j++) {
+            const long *seq = t->seqs + t->seq_start[j];
+            long *stack = t->stacks + t->seq_start[j];
+            long k = dealt[j];
+            while (k < t->seq_len[j] && arrive[seq[k]] <= phase)
+                stack[stack_len[j]++] = k++;
+            dealt[j] = k;
+        }
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (Py_ssize_t j = 0; j < np; j++) {
+                const long *seq = t->seqs + t->seq_start[j];
+                const long *stack = t->stacks + t->seq_start[j];
+                while (stack_len[j] > 0) {
+                    long pos = stack[stack_len[j] - 1];
+                    long i = seq[pos];
+                    if (i == hold && phase < until)
+                        break;
+                    long c = card[i];
+                    long rank = c >> 2;
+                    /* the cards above i by this phase are all in; count those that
+                     * used the same resource */
+                    long top = dealt[j];
+                    long same = same_above(card, seq, pos, top);
+                    if (has_after) {
+                        long y = first_of[i];
+                        if (y >= 0) {
+                            if (!inh[y])
+                                break;
+                            long u = pos + 1;
+                            while (u < top && seq[u] != y)
+                                u++;
+                            if (u == top)  /* not above it: one more slot */
+                                same++;
+                        }
+                    }
+                    if (rank == 0) {
+                    }
+                    else if (rank <= 3) {
+                        if (opened[rank - 1] <= same)
+                            break;
+                    }
+                    else if (hc[c - RANK_STEP3] <= cnt[c] + same)
+                        break;
+                    stack_len[j]--;
+                    if (has_trace) {
+                        long spare = rank >= 4 && hc[c - RANK_STEP3] >= cnt[c] + same + 2;
+                        trace[i] = 2 * stamp + spare;
+                        stamp++;
+                    }
+                    inh[i] = 1;
+                    joined[i] = phase;
+                    hc[c]++;
+                    left--;
+                    changed = 1;
+                }
+            }
+            if (n_loose) {
+                long kept = 0;
+                for (long q = 0; q < n_loose; q++) {
+                    long i = loose[q];
+                    if (i == hold && phase < until) {
+                        loose[kept++] = i;
+                        continue;
+                    }
+                    long c = card[i];
+                    long rank = c >> 2;
+                    long same = 0;
+                    if (has_after) {
+                        long y = first_of[i];
+                        if (y >= 0) {
+                            if (!inh[y]) {
+                                loose[kept++] = i;
+                                continue;
+                            }
+                            same = 1;
+                        }
+                    }
+                    long a = row_of[i];
+                    int ok;
+                    if (rank == 0)
+                        ok = 1;
+                    else if (rank <= 3) {
+                        long r = rank - 1;
+                        if (swap_ok[a][r] && swap_ok[r][a])
+                            ok = 1;
+                        else {
+                            ok = opened[r] > same;
+                            if (ok && phase < last)
+                                ok = fill_by[a] <= phase;
+                        }
+                    }
+                    else {
+                        ok = hc[c - RANK_STEP3] > cnt[c] + same;
+                        if (ok && phase < last)
+                            ok = fill_by[a] <= phase;
+                    }
+                    if (ok) {
+                        if (has_trace) {
+                            long spare = rank >= 4 && hc[c - RANK_STEP3] >= cnt[c] + same + 2;
+                            trace[i] = 2 * stamp + spare;
+                            stamp++;
+                        }
+                        inh[i] = 1;
+                        joined[i] = phase;
+                        hc[c]++;
+                        opened[a]++;
+                        left--;
+                        changed = 1;
+                    }
+                    else
+                        loose[kept++] = i;
+                }
+                n_loose = kept;
+            }
+        }
+        /* caught up with the base run: the rest of the run is the base run's */
+        if (has_base && left == behind[phase]) {
+            for (Py_ssize_t k = 0; k < n; k++)
+                if (joined[k] < 0)
+                    joined[k] = base[k];
+            left = 0;
+            break;
+        }
+    }
+
+    if (has_trace) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if (trace[k] == t->trace0[k])
+                continue;
+            PyObject *v = PyLong_FromLong(trace[k]);
+            if (!v || PyList_SetItem(trace_l, k, v) < 0)
+                return NULL;
+        }
+    }
+    if (left)
+        Py_RETURN_NONE;
+    PyObject *result = PyList_New(n);
+    if (!result)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *v = PyLong_FromLong(joined[k]);
+        if (!v) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, k, v);
+    }
+    return result;
+}
+
+/* ----------------------------------------------------------- can_end_phase */
+
+/* can_end_phase(tables, cnt, home, sp, res, mis, soon, deals, waiting, due):
+ * ``_Model._can_end_phase_py``; ``waiting`` and ``due`` (the due cards not home)
+ * are masks as little-endian bytes. */
+static PyObject *
+can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "can_end_phase() takes 10 arguments");
+        return NULL;
+    }
+    if (check_tables(args[0]))
+        return NULL;
+    Tables *t = (Tables *)args[0];
+    PyObject *res_l = args[4], *soon_l = args[6];
+    long deals = PyLong_AsLong(args[7]);
+    if (deals == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = t->n;
+    if (!PyList_Check(res_l) || PyList_GET_SIZE(res_l) > n + EXTRA || !PyBytes_Check(args[8])
+        || !PyBytes_Check(args[9])) {
+        PyErr_SetString(PyExc_TypeError, "can_end_phase(): bad arguments");
+        return NULL;
+    }
+    const unsigned char *waits = (const unsigned char *)PyBytes_AS_STRING(args[8]);
+    Py_ssize_t waits_size = PyBytes_GET_SIZE(args[8]);
+    const unsigned char *due = (const unsigned char *)PyBytes_AS_STRING(args[9]);
+    Py_ssize_t due_size = PyBytes_GET_SIZE(args[9]);
+    if (soon_l != t->soon_obj) {
+        Py_CLEAR(t->soon_obj);
+        if (read_ints(soon_l, n, t->soon, "soon"))
+            return NULL;
+        remember(&t->soon_obj, soon_l);
+    }
+    const long *card = t->card, *row_of = t->row_of, *partner = t->partner, *soon = t->soon;
+    /* the reserve piles now, in the scratch arrays of fixpoint's piles */
+    Py_ssize_t np = PyList_GET_SIZE(res_l);
+    long *piles = t->stacks, *pile_start = t->dealt, *pile_len = t->stack_len, *tops = t->tops;
+    long *loose = t->loose;
+    char *inh = t->inh;
+    long cnt[N_CARDS], hc[N_CARDS], sp[3];
+    int swap_ok[3][3];
+    if (read_ints(args[1], N_CARDS, cnt, "cnt") || read_ints(args[2], n, t->home, "home")
+        || read_ints(args[3], 3, sp, "sp")
+        || read_piles(res_l, n, n, piles, pile_start, pile_len, "res"))
+        return NULL;
+    Py_ssize_t n_mis = read_misplaced(t, args[5], swap_ok);
+    if (n_mis < 0)
+        return NULL;
+
+    int any_due = 0;
+    for (Py_ssize_t b = 0; b < due_size; b++)
+        if (due[b])
+            any_due = 1;
+    if (!any_due) {
+        /* quick answer: a free base on top of a reserve pile for each space */
+        long need[3] = {sp[0], sp[1], sp[2]};
+        for (Py_ssize_t j = 0; j < np; j++) {
+            if (!pile_len[j])
+                continue;
+            long i = piles[pile_start[j] + pile_len[j] - 1];
+            long r = (card[i] >> 2) - 1;
+            if (r >= 0 && r <= 2 && need[r] > 0 && soon[i] <= deals && !bit(waits, waits_size, i))
+                need[r]--;
+        }
+        if (!need[0] && !need[1] && !need[2])
+            Py_RETURN_TRUE;
+    }
+    /* a base of the row may go home by an interchange, taking no space */
+    int swap_row[3];
+    for (int r = 0; r < 3; r++) {
+        swap_row[r] = 0;
+        for (int a = 0; a < 3; a++)
+            if (swap_ok[a][r] && swap_ok[r][a])
+                swap_row[r] = 1;
+    }
+    int fill_ok[3] = {1, 1, 1};
+    for (;;) {
+        long opened[3] = {sp[0], sp[1], sp[2]}, bases[3] = {0, 0, 0};
+        for (Py_ssize_t k = 0; k < n; k++)
+            inh[k] = t->home[k] != 0;
+        for (int k = 0; k < N_CARDS; k++)
+            hc[k] = cnt[k];
+        for (Py_ssize_t j = 0; j < np; j++)
+            tops[j] = pile_len[j] - 1;
+        long n_loose = 0;
+        for (Py_ssize_t k = 0; k < n_mis; k++)
+            loose[n_loose++] = t->mis_all[k];
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (Py_ssize_t j = 0; j < np; j++) {
+                const long *pile = piles + pile_start[j];
+                long len = pile_len[j];
+                long k = tops[j];
+                while (k >= 0) {
+                    long i = pile[k];
+                    if (soon[i] > deals)
+                        break;
+                    long c = card[i];
+                    long rank = c >> 2;
+                    /* the cards above it (all in) that used its slot or space */
+                    long same = same_above(card, pile, k, len);
+                    if (bit(waits, waits_size, i)) {
+                        /* its rival goes home first, on a slot or a space of its own */
+                        if (rank >= 4) {
+                            long y = partner[i];
+                            if (y >= 0 && !inh[y])
+                                break;
+                            int above = 0;
+                            for (long u = k + 1; u < len; u++)
+                                if (pile[u] == y)
+                                    above = 1;
+                            if (!above)
+                                same++;
+                        }
+                        else {
+                            if (!bases[rank - 1])
+                                break;
+                            if (!same && !swap_row[rank - 1])
+                                same = 1;
+                        }
+                    }
+                    if (rank == 0) {
+                    }
+                    else if (rank <= 3) {
+                        if (opened[rank - 1] <= same)
+                            break;
+                        bases[rank - 1]++;
+                    }
+                    else if (hc[c - RANK_STEP3] <= cnt[c] + same)
+                        break;
+                    inh[i] = 1;
+                    hc[c]++;
+                    k--;
+                    changed = 1;
+                }
+                tops[j] = k;
+            }
+            long kept = 0;
+            for (long q = 0; q < n_loose; q++) {
+                long i = loose[q];
+                long c = card[i];
+                long rank = c >> 2;
+                long a = row_of[i];
+                int ok = soon[i] <= deals;
+                long same = 0;
+                if (ok && bit(waits, waits_size, i)) {
+                    if (rank >= 4) {
+                        long y = partner[i];
+                        ok = y < 0 || inh[y];
+                        same = 1;
+                    }
+                    else if (rank) {
+                        ok = bases[rank - 1] > 0;
+                        same = swap_row[rank - 1] ? 0 : 1;
+                    }
+                }
+                if (ok) {
+                    if (rank == 0)
+                        ok = fill_ok[a];
+                    else if (rank <= 3) {
+                        long r = rank - 1;
+                        ok = (swap_ok[a][r] && swap_ok[r][a]) || (opened[r] > same && fill_ok[a]);
+                    }
+                    else
+                        ok = hc[c - RANK_STEP3] > cnt[c] + same && fill_ok[a];
+                }
+                if (ok) {
+                    inh[i] = 1;
+                    hc[c]++;
+                    opened[a]++;
+                    if (rank >= 1 && rank <= 3)
+                        bases[rank - 1]++;
+                    changed = 1;
+                }
+                else
+                    loose[kept++] = i;
+            }
+            n_loose = kept;
+        }
+        if (sp[0] > bases[0] || sp[1] > bases[1] || sp[2] > bases[2])
+            Py_RETURN_FALSE;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (bit(due, due_size, (long)i) && !inh[i])
+                Py_RETURN_FALSE;
+        int nxt[3] = {bases[0] > 0, bases[1] > 0, bases[2] > 0};
+        if (nxt[0] == fill_ok[0] && nxt[1] == fill_ok[1] && nxt[2] == fill_ok[2])
+            Py_RETURN_TRUE;
+        for (int r = 0; r < 3; r++)
+            fill_ok[r] = nxt[r];
+    }
+}
+
+/* ------------------------------------------------------------------ module */
+
+static PyMethodDef methods[] = {
+    {"tables", (PyCFunction)(void (*)(void))make_tables, METH_FASTCALL,
+     "tables(card, row_of, partner): a search's constant arrays."},
+    {"fixpoint", (PyCFunction)(void (*)(void))fixpoint, METH_FASTCALL,
+     "One run of the solver's dead-card fixpoint (``_Model._fixpoint_py``)."},
+    {"can_end_phase", (PyCFunction)(void (*)(void))can_end_phase, METH_FASTCALL,
+     "The solver's dead-end test (``_Model._can_end_phase_py``)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "engine._native",
+    "The solver's dead-card fixpoint and dead-end test in C (see engine/solver.py).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__native(void)
+{
+    if (PyType_Ready(&TablesType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    Py_INCREF(&TablesType);
+    if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
+        Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
