@@ -300,8 +300,9 @@ from bisect import insort
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
-from .cards import RANK_STEP3
+from .cards import RANK_STEP3 as _RANK_STEP3
 from .game import Game
 from .moves import ACE_PILE, DEAL, Move, Pile
 
@@ -312,7 +313,10 @@ try:
     from . import _native
 except ImportError:  # no compiler at install, or the source tree
     _native = None  # type: ignore[assignment]
-NATIVE = _native is not None
+NATIVE: Final = _native is not None
+# (the functions as C constants of the mypyc build, not looked up at each call)
+_C_FIXPOINT: Final = None if _native is None else _native.fixpoint
+_C_CAN_END_PHASE: Final = None if _native is None else _native.can_end_phase
 
 
 class Verdict(StrEnum):
@@ -340,17 +344,19 @@ def _unknown(search: _Search, max_nodes: int, seconds: float) -> Solution:
     return Solution(Verdict.UNKNOWN, (), search.nodes, seconds, stopped)
 
 
-_NEVER = 1 << 30  # a phase after every phase
+# (Final: mypyc compiles these to C constants, not look-ups in the module's dict)
+_STEP3: Final = _RANK_STEP3  # card + _STEP3: the same suit, three ranks higher
+_NEVER: Final = 1 << 30  # a phase after every phase
 # Restarts (see "Restarts" in the module docstring): the first run of the search
 # stops after this many nodes, each later run after RESTART_GROWTH times more;
 # later runs shuffle a share of the move lists, try a waiting card before the
 # card going home, and the deal first, with these probabilities.
-RESTART_FIRST = 200
-RESTART_GROWTH = 1.1
-SEED = 1
-P_SHUFFLE = 0.6
-P_WAIT_FIRST = 0.3
-P_DEAL_FIRST = 0.2
+RESTART_FIRST: Final = 200
+RESTART_GROWTH: Final = 1.1
+SEED: Final = 1
+P_SHUFFLE: Final = 0.6
+P_WAIT_FIRST: Final = 0.3
+P_DEAL_FIRST: Final = 0.2
 # Hard deals (see "Hard deals" in the module docstring): after this many nodes,
 # the ordering probe runs at every deal and its orders decide the search's.
 HARD_AFTER = 30_000
@@ -367,8 +373,11 @@ BEAMS: tuple[tuple[int, int, int, int], ...] = (
 # two misplaced instances; (_DEAL, -1, -1) deals; (_WAIT, i, -1) is no move of
 # the game but a decision of the search: instance i goes home only after its
 # rival (see "Ordering decisions" in the module docstring).
-_HOME, _SWAP, _DEAL, _WAIT = 0, 1, 2, 3
-_DEAL_MOVE = (_DEAL, -1, -1)
+_HOME: Final = 0
+_SWAP: Final = 1
+_DEAL: Final = 2
+_WAIT: Final = 3
+_DEAL_MOVE: Final = (_DEAL, -1, -1)
 _IMove = tuple[int, int, int]
 _NO_ORDERS: dict[int, int] = {}  # no order learnt: the search's decisions use none
 
@@ -572,7 +581,7 @@ class _Model:
             return True
         if rank <= 3:
             return self.sp[rank - 1] > 0
-        pred = card - RANK_STEP3
+        pred = card - _STEP3
         return self.cnt[pred] > self.cnt[card]
 
     def available(self) -> list[int]:
@@ -604,7 +613,7 @@ class _Model:
                 if opts.safe_fills and self._fill_is_safe(rank):
                     return (_HOME, i, -1)
             elif opts.safe_builds:
-                slots = cnt[c - RANK_STEP3] - cnt[c]
+                slots = cnt[c - _STEP3] - cnt[c]
                 if slots > 0 and (
                     slots >= copies - cnt[c]
                     or sum(1 for k in pile if card[k] == c) == copies - cnt[c]
@@ -624,7 +633,7 @@ class _Model:
                     if opts.safe_fills and self._fill_is_safe(rank):
                         return (_HOME, i, -1)
                 elif opts.safe_builds:
-                    slots = cnt[c - RANK_STEP3] - cnt[c]
+                    slots = cnt[c - _STEP3] - cnt[c]
                     if slots > 0 and slots >= copies - cnt[c]:
                         return (_HOME, i, -1)
         return None
@@ -670,7 +679,7 @@ class _Model:
                     continue
                 rivals = self.base_mask[t] & self.mask & ~(1 << i)
                 return i, not rivals & ~waiting
-            slots = cnt[c - RANK_STEP3] - cnt[c]
+            slots = cnt[c - _STEP3] - cnt[c]
             if slots <= 0 or slots >= self.copies - cnt[c]:
                 continue
             other = self.partner[i]
@@ -687,9 +696,9 @@ class _Model:
         rows and put every due card home before the next deal. In C where it
         was built (``_can_end_phase_py`` is the same function).
         """
-        if self.tables is not None and _native is not None:
+        if self.tables is not None and _C_CAN_END_PHASE is not None:
             size = (len(self.card) + 7) >> 3
-            return _native.can_end_phase(
+            return _C_CAN_END_PHASE(
                 self.tables,
                 self.cnt,
                 self.home,
@@ -772,7 +781,7 @@ class _Model:
                             if opened[rank - 1] <= same:
                                 break
                             bases[rank - 1] = bases[rank - 1] + 1
-                        elif hc[c - RANK_STEP3] <= cnt[c] + same:
+                        elif hc[c - _STEP3] <= cnt[c] + same:
                             break
                         inh[i] = True
                         hc[c] = hc[c] + 1
@@ -802,7 +811,7 @@ class _Model:
                             ok = swap_ok[a][t] and swap_ok[t][a]
                             ok = ok or (opened[t] > same and fill_ok[a])
                         else:
-                            ok = hc[c - RANK_STEP3] > cnt[c] + same and fill_ok[a]
+                            ok = hc[c - _STEP3] > cnt[c] + same and fill_ok[a]
                     if ok:
                         inh[i] = True
                         hc[c] = hc[c] + 1
@@ -990,7 +999,7 @@ class _Model:
         if trace is not None:
             by_card: dict[int, list[int]] = {}
             for i in pending:
-                if card[i] >= 16 and self.cnt[card[i] - RANK_STEP3] < 2:
+                if card[i] >= 16 and self.cnt[card[i] - _STEP3] < 2:
                     by_card.setdefault(card[i], []).append(i)
             pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
             # an order that leaves a card out holds for no winning line: the other
@@ -1105,7 +1114,7 @@ class _Model:
             c = card[q]
             rank = c >> 2
             if rank >= 4:  # each copy of c home needs its own copy of the card below
-                pred = c - RANK_STEP3
+                pred = c - _STEP3
                 need = cnt[c] + sum(1 for x in copies[c] if must >> x & 1)
                 free = [x for x in copies.get(pred, ()) if joined[x] <= phase]
                 if need > cnt[pred] + len(free):
@@ -1144,8 +1153,8 @@ class _Model:
         trace: list[int] | None = None,
     ) -> list[int] | None:
         """One run of the fixpoint (``_fixpoint_py``), in C where it was built."""
-        if self.tables is not None and _native is not None:
-            return _native.fixpoint(
+        if self.tables is not None and _C_FIXPOINT is not None:
+            return _C_FIXPOINT(
                 self.tables,
                 self.cnt,
                 self.home,
@@ -1296,11 +1305,11 @@ class _Model:
                         elif rank <= 3:
                             if opened[rank - 1] <= same:
                                 break
-                        elif hc[c - RANK_STEP3] <= cnt[c] + same:
+                        elif hc[c - _STEP3] <= cnt[c] + same:
                             break
                         stack.pop()
                         if trace is not None:
-                            spare = rank >= 4 and hc[c - RANK_STEP3] >= cnt[c] + same + 2
+                            spare = rank >= 4 and hc[c - _STEP3] >= cnt[c] + same + 2
                             trace[i] = 2 * stamp + spare
                             stamp += 1
                         inh[i] = True
@@ -1336,12 +1345,12 @@ class _Model:
                                 if ok and phase < last:
                                     ok = fill_by[a] <= phase
                         else:
-                            ok = hc[c - RANK_STEP3] > cnt[c] + same
+                            ok = hc[c - _STEP3] > cnt[c] + same
                             if ok and phase < last:
                                 ok = fill_by[a] <= phase
                         if ok:
                             if trace is not None:
-                                spare = rank >= 4 and hc[c - RANK_STEP3] >= cnt[c] + same + 2
+                                spare = rank >= 4 and hc[c - _STEP3] >= cnt[c] + same + 2
                                 trace[i] = 2 * stamp + spare
                                 stamp += 1
                             inh[i] = True
@@ -1744,7 +1753,7 @@ def _replay(game: Game, model: _Model, line: list[_IMove]) -> tuple[Game, tuple[
                 if rank <= 3:
                     col = next(c for c, p in enumerate(piles) if not p)
                 else:
-                    pred = card - RANK_STEP3
+                    pred = card - _STEP3
                     col = next(
                         c
                         for c, p in enumerate(piles)
