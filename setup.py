@@ -2,10 +2,10 @@
 
 Everything else about the package is declared in pyproject.toml. The solver
 (``engine/solver.py``) is plain, fully typed Python; mypyc compiles that same
-source to a C extension about three times faster (``bench/solver.py`` prints
+source to a C extension about five times faster (``bench/solver.py`` prints
 which one it measured), and its two hottest loops, the dead-card fixpoint and
-the dead-end test, are built from their C twin ``engine/_native.c``, which
-doubles that again. Both extensions are optional: without a compiler, or with
+the dead-end test, are built from their C twin ``engine/_native.c``, about
+2.4 times faster again. Both extensions are optional: without a compiler, or with
 ``REEL_PURE_PYTHON=1`` set, the install keeps the pure Python module, which
 gives the same answers. Editable installs (``pip install -e``) stay pure
 Python, so that an edit of the source is never shadowed by a stale build.

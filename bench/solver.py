@@ -19,7 +19,8 @@ runs out of time first; otherwise they are marked "at least"), so they are
 the way to compare two versions of the search.
 
 It runs the installed package, so after ``pip install .`` the solver compiled
-by mypyc (the first line of the output says which build it measured).
+by mypyc with its C loops (the first line of the output says which build it
+measured).
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ from engine.solver import Verdict, solve  # noqa: E402
 
 
 def implementation() -> str:
-    """Which build of the solver runs: mypyc's C extension or the pure Python source."""
+    """Which build of the solver runs: mypyc's C extension or the pure Python source,
+    and whether its fixpoint and dead-end test run in C (engine/_native.c)."""
     path = solver_module.__file__ or ""
-    return "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
+    build = "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
+    return build + (", C loops" if solver_module.NATIVE else ", no C loops")
 
 
 def deal_range(text: str) -> range:

@@ -283,7 +283,7 @@ The build. This module is plain, fully typed Python, and setup.py compiles it
 with mypyc where a C compiler is at hand. The fixpoint (``_fixpoint``) and the
 dead-end test (``can_end_phase``), most of the search's time, also have a C
 twin, engine/_native.c, that setup.py builds beside it: the same functions on
-machine integers, about twice the nodes a second of the mypyc build alone. The
+machine integers, about 2.4 times the nodes a second of the mypyc build. The
 Python functions (``_fixpoint_py``, ``_can_end_phase_py``) are the reference
 and run without a compiler; the tests compare the two builds call by call.
 
