@@ -1,5 +1,6 @@
-/* The solver's two hottest loops in C: the dead-card fixpoint and the
- * dead-end test, the same functions as ``_Model._fixpoint_py`` and
+/* The solver's hottest loops in C: the dead-card fixpoint, the ordering
+ * probe that reruns it, and the dead-end test, the same functions as
+ * ``_Model._fixpoint_py``, ``_Model._probe_py`` and
  * ``_Model._can_end_phase_py`` in engine/solver.py, on machine integers.
  *
  * Together they were about two thirds of the instructions of the mypyc build:
@@ -135,6 +136,24 @@ same_above(const long *card, const long *pile, long pos, long top)
     return same;
 }
 
+/* A new list of the ``n`` ints of ``values``. */
+static PyObject *
+int_list(const long *values, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *v = PyLong_FromLong(values[k]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, v);
+    }
+    return list;
+}
+
 /* ------------------------------------------------------------------ Tables */
 
 typedef struct {
@@ -147,7 +166,7 @@ typedef struct {
     Py_ssize_t n_piles;
     /* scratch space for one call */
     long *joined, *first_of, *base, *trace, *trace0, *home, *stacks, *stack_len, *dealt, *loose, *mis_all,
-        *behind, *tops;
+        *behind, *tops, *pairs, *learnt, *probe_buf;
     char *inh;
     long *mem;
 } Tables;
@@ -189,7 +208,7 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->n_piles = 0;
     /* every list below holds at most n items; piles and phases are at most m each */
     Py_ssize_t m = n + EXTRA;
-    size_t longs = 16 * (size_t)n + 8 * (size_t)m;
+    size_t longs = 24 * (size_t)n + 8 * (size_t)m;
     t->mem = (long *)calloc(longs, sizeof(long));
     t->inh = (char *)calloc((size_t)n + 1, 1);
     if (!t->mem || !t->inh) {
@@ -218,6 +237,9 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->mis_all = p; p += n;
     t->behind = p; p += m;
     t->tops = p; p += m;
+    t->pairs = p; p += n;
+    t->learnt = p; p += n;
+    t->probe_buf = p; p += 6 * n;
     if (read_ints(args[0], n, t->card, "card") || read_ints(args[1], n, t->row_of, "row_of")
         || read_ints(args[2], n, t->partner, "partner")) {
         Py_DECREF(t);
@@ -289,86 +311,97 @@ check_tables(PyObject *obj)
 
 /* ---------------------------------------------------------------- fixpoint */
 
-/* fixpoint(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
- *          hold, until, base, late, trace): ``_Model._fixpoint_py``. */
-static PyObject *
-fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* What every run of the fixpoint on one position reads besides the Tables
+ * (each instance's home flag is in ``Tables.home``, the misplaced cards in
+ * ``Tables.mis_all``). */
+typedef struct {
+    long cnt[N_CARDS], sp[3], fill_by[3];
+    int swap_ok[3][3];
+    Py_ssize_t n_mis;
+    long deals, last;
+} Position;
+
+/* Read a position's arguments (cnt, home, sp, mis, deals, arrive, seqs, last,
+ * fill_by: ``args[0..8]``) into ``q`` and ``t``; -1 with an exception set. */
+static int
+read_position(Tables *t, PyObject *const *args, Position *q)
 {
-    if (nargs != 16) {
-        PyErr_SetString(PyExc_TypeError, "fixpoint() takes 16 arguments");
-        return NULL;
-    }
-    if (check_tables(args[0]))
-        return NULL;
-    Tables *t = (Tables *)args[0];
-    PyObject *arrive_l = args[6], *seqs_l = args[7], *after_d = args[10];
-    PyObject *base_l = args[13], *trace_l = args[15];
-    long deals = PyLong_AsLong(args[5]);
-    long last = PyLong_AsLong(args[8]);
-    long hold = PyLong_AsLong(args[11]);
-    long until = PyLong_AsLong(args[12]);
-    long late = PyLong_AsLong(args[14]);
+    PyObject *arrive_l = args[5], *seqs_l = args[6];
+    q->deals = PyLong_AsLong(args[4]);
+    q->last = PyLong_AsLong(args[7]);
     if (PyErr_Occurred())
-        return NULL;
+        return -1;
     Py_ssize_t n = t->n;
-    if (!PyDict_Check(after_d) || !PyList_Check(seqs_l) || PyList_GET_SIZE(seqs_l) > n + EXTRA
-        || last < 0 || last + 1 > n + EXTRA || deals < 0) {
+    if (!PyList_Check(seqs_l) || PyList_GET_SIZE(seqs_l) > n + EXTRA || q->last < 0
+        || q->last + 1 > n + EXTRA || q->deals < 0) {
         PyErr_SetString(PyExc_TypeError, "fixpoint(): bad arguments");
-        return NULL;
+        return -1;
     }
     if (arrive_l != t->arrive_obj) {
         Py_CLEAR(t->arrive_obj);
         if (read_ints(arrive_l, n, t->arrive, "arrive"))
-            return NULL;
+            return -1;
         remember(&t->arrive_obj, arrive_l);
     }
     if (seqs_l != t->seqs_obj) {
         Py_CLEAR(t->seqs_obj);
         t->n_piles = PyList_GET_SIZE(seqs_l);
         if (read_piles(seqs_l, n, n, t->seqs, t->seq_start, t->seq_len, "seqs"))
-            return NULL;
+            return -1;
         remember(&t->seqs_obj, seqs_l);
     }
-    Py_ssize_t np = t->n_piles;
+    if (read_ints(args[0], N_CARDS, q->cnt, "cnt") || read_ints(args[1], n, t->home, "home")
+        || read_ints(args[2], 3, q->sp, "sp") || read_ints(args[8], 3, q->fill_by, "fill_by"))
+        return -1;
+    q->n_mis = read_misplaced(t, args[3], q->swap_ok);
+    return q->n_mis < 0 ? -1 : 0;
+}
+
+/* Orders of copies (a dict: a card -> the copy that goes home before it) into
+ * ``first_of`` (-1 for none); 1 if there is one, 0 if none, -1 on error. */
+static int
+read_orders(Tables *t, PyObject *after_d, long *first_of)
+{
+    if (!PyDict_Check(after_d)) {
+        PyErr_SetString(PyExc_TypeError, "fixpoint(): the orders must be a dict");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < t->n; k++)
+        first_of[k] = -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(after_d, &pos, &key, &value)) {
+        long x = as_long(key), y = as_long(value);
+        if (PyErr_Occurred())
+            return -1;
+        if (x < 0 || x >= t->n || y < -1 || y >= t->n) {
+            PyErr_SetString(PyExc_ValueError, "fixpoint(): an order out of range");
+            return -1;
+        }
+        first_of[x] = y;
+    }
+    return PyDict_GET_SIZE(after_d) > 0;
+}
+
+/* One run of the fixpoint on position ``q`` (``_Model._fixpoint_py``): each
+ * instance's phase of joining into ``joined``. 1 if every instance joins, 0 if
+ * one never does, -1 with an exception set. ``first_of``: the orders (NULL for
+ * none); ``hold`` / ``until``: a card that may not join before a phase;
+ * ``base`` (NULL for none) and ``late``: a run with one constraint fewer, to
+ * resume from; ``trace`` (NULL for none): how each instance joined. */
+static int
+run(Tables *t, const Position *q, const long *first_of, long hold, long until, const long *base,
+    long late, long *trace, long *joined)
+{
+    Py_ssize_t n = t->n, np = t->n_piles, n_mis = q->n_mis;
     const long *card = t->card, *row_of = t->row_of, *arrive = t->arrive;
-    long *joined = t->joined, *first_of = t->first_of, *base = t->base, *trace = t->trace;
+    const long *cnt = q->cnt, *sp = q->sp, *fill_by = q->fill_by;
     long *stack_len = t->stack_len, *dealt = t->dealt, *loose = t->loose, *behind = t->behind;
     char *inh = t->inh;
-    int has_base = base_l != Py_None;
-    int has_trace = trace_l != Py_None;
-    long cnt[N_CARDS], hc[N_CARDS], sp[3], fill_by[3], opened[3];
-    int swap_ok[3][3];
-    if (read_ints(args[1], N_CARDS, cnt, "cnt") || read_ints(args[2], n, t->home, "home")
-        || read_ints(args[3], 3, sp, "sp") || read_ints(args[9], 3, fill_by, "fill_by"))
-        return NULL;
-    if (has_base && read_ints(base_l, n, base, "base"))
-        return NULL;
-    if (has_trace) {
-        if (read_ints(trace_l, n, trace, "trace"))
-            return NULL;
-        memcpy(t->trace0, trace, (size_t)n * sizeof(long));
-    }
-    Py_ssize_t n_mis = read_misplaced(t, args[4], swap_ok);
-    if (n_mis < 0)
-        return NULL;
-    int has_after = PyDict_GET_SIZE(after_d) > 0;
-    if (has_after) {
-        for (Py_ssize_t k = 0; k < n; k++)
-            first_of[k] = -1;
-        PyObject *key, *value;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(after_d, &pos, &key, &value)) {
-            long x = PyLong_AsLong(key), y = PyLong_AsLong(value);
-            if (PyErr_Occurred())
-                return NULL;
-            if (x < 0 || x >= n || y < -1 || y >= n) {
-                PyErr_SetString(PyExc_ValueError, "fixpoint(): an order out of range");
-                return NULL;
-            }
-            first_of[x] = y;
-        }
-    }
-
+    long deals = q->deals, last = q->last;
+    int has_after = first_of != NULL, has_base = base != NULL, has_trace = trace != NULL;
+    long hc[N_CARDS], opened[3];
+    const int(*swap_ok)[3] = q->swap_ok;
     for (int k = 0; k < N_CARDS; k++)
         hc[k] = cnt[k];
     for (Py_ssize_t k = 0; k < n; k++)
@@ -389,7 +422,7 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         /* the base run's state at the start of phase ``start`` */
         if (bound < 0 || bound >= n || base[bound] < 0 || base[bound] > last) {
             PyErr_SetString(PyExc_ValueError, "fixpoint(): a resumed run needs its constraint");
-            return NULL;
+            return -1;
         }
         start = base[bound];
         for (long q = 0; q <= last; q++)
@@ -398,7 +431,7 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             long ph = base[k];
             if (ph > last) {
                 PyErr_SetString(PyExc_ValueError, "fixpoint(): the base run is out of range");
-                return NULL;
+                return -1;
             }
             joined[k] = ph < start ? ph : -1;
             if (ph >= 0)
@@ -571,6 +604,48 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
 
+    return left == 0;
+}
+
+/* fixpoint(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
+ *          hold, until, base, late, trace): ``_Model._fixpoint_py``. */
+static PyObject *
+fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "fixpoint() takes 16 arguments");
+        return NULL;
+    }
+    if (check_tables(args[0]))
+        return NULL;
+    Tables *t = (Tables *)args[0];
+    PyObject *base_l = args[13], *trace_l = args[15];
+    long hold = PyLong_AsLong(args[11]);
+    long until = PyLong_AsLong(args[12]);
+    long late = PyLong_AsLong(args[14]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = t->n;
+    Position q;
+    if (read_position(t, args + 1, &q))
+        return NULL;
+    int has_after = read_orders(t, args[10], t->first_of);
+    if (has_after < 0)
+        return NULL;
+    int has_base = base_l != Py_None;
+    int has_trace = trace_l != Py_None;
+    if (has_base && read_ints(base_l, n, t->base, "base"))
+        return NULL;
+    long *trace = t->trace;
+    if (has_trace) {
+        if (read_ints(trace_l, n, trace, "trace"))
+            return NULL;
+        memcpy(t->trace0, trace, (size_t)n * sizeof(long));
+    }
+    int all_in = run(t, &q, has_after ? t->first_of : NULL, hold, until,
+                     has_base ? t->base : NULL, late, has_trace ? trace : NULL, t->joined);
+    if (all_in < 0)
+        return NULL;
     if (has_trace) {
         for (Py_ssize_t k = 0; k < n; k++) {
             if (trace[k] == t->trace0[k])
@@ -580,20 +655,134 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 return NULL;
         }
     }
-    if (left)
+    if (!all_in)
         Py_RETURN_NONE;
-    PyObject *result = PyList_New(n);
-    if (!result)
+    return int_list(t->joined, n);
+}
+
+/* probe(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
+ *       pairs, joined, trace): the ordering probe of ``_Model.bounds``.
+ * ``joined`` and ``trace``: the run with the orders ``after``; ``pairs``: the
+ * copies to order, a flat list x0, y0, x1, y1, ... Returns None if the position
+ * is lost, else ``(joined, orders)``: the last run, and ``after`` with the
+ * orders learnt. */
+static PyObject *
+probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "probe() takes 14 arguments");
         return NULL;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *v = PyLong_FromLong(joined[k]);
-        if (!v) {
-            Py_DECREF(result);
+    }
+    if (check_tables(args[0]))
+        return NULL;
+    Tables *t = (Tables *)args[0];
+    PyObject *after_d = args[10], *pairs_l = args[11];
+    Py_ssize_t n = t->n;
+    Position q;
+    if (read_position(t, args + 1, &q))
+        return NULL;
+    long *first_of = t->first_of;
+    if (read_orders(t, after_d, first_of) < 0)
+        return NULL;
+    if (!PyList_Check(pairs_l) || PyList_GET_SIZE(pairs_l) % 2
+        || PyList_GET_SIZE(pairs_l) > n) {
+        PyErr_SetString(PyExc_TypeError, "probe(): pairs must be a flat list of pairs");
+        return NULL;
+    }
+    Py_ssize_t n_pairs = PyList_GET_SIZE(pairs_l) / 2;
+    long *pairs = t->pairs, *learnt = t->learnt;
+    if (read_ints(pairs_l, 2 * n_pairs, pairs, "pairs"))
+        return NULL;
+    for (Py_ssize_t k = 0; k < 2 * n_pairs; k++) {
+        if (pairs[k] < 0 || pairs[k] >= n) {
+            PyErr_SetString(PyExc_ValueError, "probe(): an instance out of range");
             return NULL;
         }
-        PyList_SET_ITEM(result, k, v);
     }
-    return result;
+    /* three (joined, trace) pairs of buffers: the current run, and the runs with
+     * each order of the pair probed */
+    long *cur_j = t->probe_buf, *cur_t = cur_j + n;
+    long *x_j = cur_t + n, *x_t = x_j + n;
+    long *y_j = x_t + n, *y_t = y_j + n;
+    if (read_ints(args[12], n, cur_j, "joined") || read_ints(args[13], n, cur_t, "trace"))
+        return NULL;
+    size_t bytes = (size_t)n * sizeof(long);
+    Py_ssize_t n_learnt = 0;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (Py_ssize_t k = 0; k < n_pairs; k++) {
+            long x = pairs[2 * k], y = pairs[2 * k + 1];
+            if (first_of[x] >= 0 || first_of[y] >= 0)
+                continue;  /* ordered already */
+            if (cur_j[y] < cur_j[x] || (cur_j[y] == cur_j[x] && cur_t[y] < cur_t[x])) {
+                long z = x;  /* x went first in that run */
+                x = y;
+                y = z;
+            }
+            /* x after y: a run resumed from the current one */
+            memcpy(x_t, cur_t, bytes);
+            first_of[x] = y;
+            int x_ok = run(t, &q, first_of, -1, 0, cur_j, x, x_t, x_j);
+            first_of[x] = -1;
+            if (x_ok < 0)
+                return NULL;
+            /* y after x: the current run itself if y found a slot to spare in it */
+            int y_ok;
+            int y_same = cur_t[y] & 1;
+            if (y_same)
+                y_ok = 1;
+            else {
+                memcpy(y_t, cur_t, bytes);
+                first_of[y] = x;
+                y_ok = run(t, &q, first_of, -1, 0, cur_j, y, y_t, y_j);
+                first_of[y] = -1;
+                if (y_ok < 0)
+                    return NULL;
+            }
+            if (!x_ok && !y_ok)
+                Py_RETURN_NONE;
+            if (!x_ok) {  /* every winning line has y after x */
+                first_of[y] = x;
+                learnt[n_learnt++] = y;
+                if (!y_same) {
+                    long *swap = cur_j; cur_j = y_j; y_j = swap;
+                    swap = cur_t; cur_t = y_t; y_t = swap;
+                }
+                changed = 1;
+            }
+            else if (!y_ok) {  /* every winning line has x after y */
+                first_of[x] = y;
+                learnt[n_learnt++] = x;
+                long *swap = cur_j; cur_j = x_j; x_j = swap;
+                swap = cur_t; cur_t = x_t; x_t = swap;
+                changed = 1;
+            }
+        }
+    }
+    PyObject *orders = PyDict_Copy(after_d);
+    if (!orders)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n_learnt; k++) {
+        PyObject *key = PyLong_FromLong(learnt[k]);
+        PyObject *value = key ? PyLong_FromLong(first_of[learnt[k]]) : NULL;
+        int bad = !value || PyDict_SetItem(orders, key, value) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (bad) {
+            Py_DECREF(orders);
+            return NULL;
+        }
+    }
+    PyObject *joined = int_list(cur_j, n);
+    if (!joined) {
+        Py_DECREF(orders);
+        return NULL;
+    }
+    PyObject *answer = PyTuple_Pack(2, joined, orders);
+    Py_DECREF(joined);
+    Py_DECREF(orders);
+    return answer;
 }
 
 /* ----------------------------------------------------------- can_end_phase */
@@ -798,6 +987,8 @@ static PyMethodDef methods[] = {
      "tables(card, row_of, partner): a search's constant arrays."},
     {"fixpoint", (PyCFunction)(void (*)(void))fixpoint, METH_FASTCALL,
      "One run of the solver's dead-card fixpoint (``_Model._fixpoint_py``)."},
+    {"probe", (PyCFunction)(void (*)(void))probe, METH_FASTCALL,
+     "The ordering probe of ``_Model.bounds``."},
     {"can_end_phase", (PyCFunction)(void (*)(void))can_end_phase, METH_FASTCALL,
      "The solver's dead-end test (``_Model._can_end_phase_py``)."},
     {NULL, NULL, 0, NULL},
@@ -805,7 +996,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "engine._native",
-    "The solver's dead-card fixpoint and dead-end test in C (see engine/solver.py).", -1, methods,
+    "The solver's dead-card fixpoint, ordering probe and dead-end test in C (see engine/solver.py).",
+    -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC

@@ -36,3 +36,20 @@ def can_end_phase(
     due: bytes,
     /,
 ) -> bool: ...
+def probe(
+    tables: object,
+    cnt: list[int],
+    home: list[bool],
+    sp: list[int],
+    mis: list[list[int]],
+    deals: int,
+    arrive: list[int],
+    seqs: list[list[int]],
+    last: int,
+    fill_by: list[int],
+    after: dict[int, int],
+    pairs: list[int],
+    joined: list[int],
+    trace: list[int],
+    /,
+) -> tuple[list[int], dict[int, int]] | None: ...

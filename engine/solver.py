@@ -280,12 +280,14 @@ foundation) was not safe: with one slot and two copies, the copy played
 first may be the one whose pile hides the card needed for the second slot.
 
 The build. This module is plain, fully typed Python, and setup.py compiles it
-with mypyc where a C compiler is at hand. The fixpoint (``_fixpoint``) and the
-dead-end test (``can_end_phase``), most of the search's time, also have a C
-twin, engine/_native.c, that setup.py builds beside it: the same functions on
+with mypyc where a C compiler is at hand. The fixpoint (``_fixpoint``), the
+ordering probe that reruns it (``_probe``) and the dead-end test
+(``can_end_phase``), most of the search's time, also have a C twin,
+engine/_native.c, that setup.py builds beside it: the same functions on
 machine integers, about 2.4 times the nodes a second of the mypyc build. The
-Python functions (``_fixpoint_py``, ``_can_end_phase_py``) are the reference
-and run without a compiler; the tests compare the two builds call by call.
+Python functions (``_fixpoint_py``, ``_probe_py``, ``_can_end_phase_py``) are
+the reference and run without a compiler; the tests compare the two builds
+call by call.
 
 The answer is ``won`` (with the winning line in the engine's moves),
 ``unwinnable`` (the search was exhaustive) or ``unknown`` (the node or time
@@ -306,9 +308,9 @@ from .cards import RANK_STEP3 as _RANK_STEP3
 from .game import Game
 from .moves import ACE_PILE, DEAL, Move, Pile
 
-# The fixpoint and the dead-end test in C (engine/_native.c), built by setup.py
-# where a C compiler is at hand; without it, ``_Model._fixpoint_py`` and
-# ``_Model._can_end_phase_py`` (the same functions) run.
+# The fixpoint, the probe and the dead-end test in C (engine/_native.c), built
+# by setup.py where a C compiler is at hand; without it, ``_Model._fixpoint_py``,
+# ``_Model._probe_py`` and ``_Model._can_end_phase_py`` (the same functions) run.
 try:
     from . import _native
 except ImportError:  # no compiler at install, or the source tree
@@ -317,6 +319,7 @@ NATIVE: Final = _native is not None
 # (the functions as C constants of the mypyc build, not looked up at each call)
 _C_FIXPOINT: Final = None if _native is None else _native.fixpoint
 _C_CAN_END_PHASE: Final = None if _native is None else _native.can_end_phase
+_C_PROBE: Final = None if _native is None else _native.probe
 
 
 class Verdict(StrEnum):
@@ -411,8 +414,8 @@ class _Model:
     """The compact position the search plays on."""
 
     def __init__(self, game: Game, native: bool = True) -> None:
-        # the fixpoint and the dead-end test in C where they were built (the same
-        # answers, faster)
+        # the fixpoint, the probe and the dead-end test in C where they were built
+        # (the same answers, faster)
         self.native = native and NATIVE
         v = game.variant
         if v.reserve_refill != "deal" or not v.deal_needs_no_space:
@@ -1002,52 +1005,104 @@ class _Model:
                 if card[i] >= 16 and self.cnt[card[i] - _STEP3] < 2:
                     by_card.setdefault(card[i], []).append(i)
             pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
-            # an order that leaves a card out holds for no winning line: the other
-            # order is then that of every winning line, and later probes assume it.
-            # Each probe resumes the run with the orders learnt so far (``joined``,
-            # ``trace``); an order that run keeps already, the later copy finding a
-            # slot to spare, changes nothing, so it needs no run of its own.
-            ordered = dict(after)
-            changed = True
-            while changed:
-                changed = False
-                for x, y in pairs:
-                    if x in ordered or y in ordered:
-                        continue
-                    if joined[y] < joined[x] or (joined[y] == joined[x] and trace[y] < trace[x]):
-                        x, y = y, x  # x went first in that run
-                    # each order as a run resumed from that one, but y after x is
-                    # that run itself if y found a slot to spare in it
-                    runs: list[tuple[list[int] | None, list[int]]] = []
-                    for late, first in ((x, y), (y, x)):
-                        if late == y and trace[y] & 1:
-                            runs.append((joined, trace))
-                            continue
-                        late_trace = list(trace)
-                        found = self._fixpoint(
-                            arrive,
-                            seqs,
-                            last,
-                            fill_by,
-                            ordered | {late: first},
-                            base=joined,
-                            late=late,
-                            trace=late_trace,
-                        )
-                        runs.append((found, late_trace))
-                    (x_late, x_trace), (y_late, y_trace) = runs
-                    if x_late is None and y_late is None:
-                        return None
-                    if x_late is None and y_late is not None:
-                        ordered[y] = x
-                        joined, trace = y_late, y_trace
-                        changed = True
-                    elif y_late is None and x_late is not None:
-                        ordered[x] = y
-                        joined, trace = x_late, x_trace
-                        changed = True
-            after = ordered
+            probed = self._probe(arrive, seqs, last, fill_by, after, pairs, joined, trace)
+            if probed is None:
+                return None
+            joined, after = probed
         return _Bounds(arrive, seqs, last, pending, bases, fill_by, after, joined)
+
+    def _probe(
+        self,
+        arrive: list[int],
+        seqs: list[list[int]],
+        last: int,
+        fill_by: list[int],
+        after: dict[int, int],
+        pairs: list[tuple[int, int]],
+        joined: list[int],
+        trace: list[int],
+    ) -> tuple[list[int], dict[int, int]] | None:
+        """The ordering probe (``_probe_py``), in C where it was built."""
+        if self.tables is not None and _C_PROBE is not None:
+            return _C_PROBE(
+                self.tables,
+                self.cnt,
+                self.home,
+                self.sp,
+                self.mis,
+                self.deals,
+                arrive,
+                seqs,
+                last,
+                fill_by,
+                after,
+                [i for pair in pairs for i in pair],
+                joined,
+                trace,
+            )
+        return self._probe_py(arrive, seqs, last, fill_by, after, pairs, joined, trace)
+
+    def _probe_py(
+        self,
+        arrive: list[int],
+        seqs: list[list[int]],
+        last: int,
+        fill_by: list[int],
+        after: dict[int, int],
+        pairs: list[tuple[int, int]],
+        joined: list[int],
+        trace: list[int],
+    ) -> tuple[list[int], dict[int, int]] | None:
+        """The ordering probe over ``pairs`` of copies, from the run ``joined``
+        (and its ``trace``) with the orders ``after``: None if the position is
+        lost, else the last run and ``after`` with the orders learnt (see
+        "Ordering probe" in the module docstring).
+        """
+        # an order that leaves a card out holds for no winning line: the other
+        # order is then that of every winning line, and later probes assume it.
+        # Each probe resumes the run with the orders learnt so far (``joined``,
+        # ``trace``); an order that run keeps already, the later copy finding a
+        # slot to spare, changes nothing, so it needs no run of its own.
+        ordered = dict(after)
+        changed = True
+        while changed:
+            changed = False
+            for x, y in pairs:
+                if x in ordered or y in ordered:
+                    continue
+                if joined[y] < joined[x] or (joined[y] == joined[x] and trace[y] < trace[x]):
+                    x, y = y, x  # x went first in that run
+                # each order as a run resumed from that one, but y after x is
+                # that run itself if y found a slot to spare in it
+                runs: list[tuple[list[int] | None, list[int]]] = []
+                for late, first in ((x, y), (y, x)):
+                    if late == y and trace[y] & 1:
+                        runs.append((joined, trace))
+                        continue
+                    late_trace = list(trace)
+                    found = self._fixpoint(
+                        arrive,
+                        seqs,
+                        last,
+                        fill_by,
+                        ordered | {late: first},
+                        base=joined,
+                        late=late,
+                        trace=late_trace,
+                    )
+                    runs.append((found, late_trace))
+                (x_late, x_trace), (y_late, y_trace) = runs
+                if x_late is None and y_late is None:
+                    return None
+                if x_late is None and y_late is not None:
+                    ordered[y] = x
+                    joined, trace = y_late, y_trace
+                    changed = True
+                elif y_late is None and x_late is not None:
+                    ordered[x] = y
+                    joined, trace = x_late, x_trace
+                    changed = True
+        return joined, ordered
 
     def must(self, b: _Bounds, phase: int, start: int = 0) -> int | None:
         """The instances every winning line puts home by the end of ``phase`` (a mask).
@@ -1418,8 +1473,8 @@ def solve(
     The keyword switches turn off each safe-move rule and each pruning (the
     deadlines and the dead-end test work only with the dead-card check); the
     verdict never depends on them, only the effort does; ``native=False`` runs
-    the fixpoint and the dead-end test in Python even where their C build is at
-    hand (the same answers, node counts and lines: a switch for the tests).
+    the fixpoint, the probe and the dead-end test in Python even where their C
+    build is at hand (the same answers, node counts and lines: a switch for the tests).
     ``clock`` reads the
     seconds of the time budget (and of ``Solution.seconds``): wall time by
     default, or for example ``time.process_time`` to measure on a machine

@@ -2,7 +2,8 @@
 
 The tests import the source tree (pure Python). The installed package, when
 the install found a C compiler, holds the same module compiled by mypyc, and
-its two hottest loops (the dead-card fixpoint and the dead-end test) in C,
+its hottest loops (the dead-card fixpoint, the ordering probe and the
+dead-end test) in C,
 ``engine/_native.c`` (setup.py). These tests run the installed one in a fresh
 interpreter, away from the source tree, and compare it with the source on
 deals that end won, lost, out of budget, won by a beam, and lost past the
@@ -122,6 +123,7 @@ for call in (
     lambda: _native.tables([0, 60], [-1, -1], [-1, -1]),  # a card out of range
     lambda: _native.tables([0, 1], [-1], [-1, -1]),  # a list of the wrong length
     lambda: _native.fixpoint(None, *[0] * 15),  # no tables
+    lambda: _native.probe(_native.tables([0], [-1], [-1]), *[0] * 13),  # no lists
     lambda: _native.can_end_phase(_native.tables([0], [-1], [-1]), 1, 2),  # too few
     lambda: _native.can_end_phase(
         _native.tables([0], [-1], [-1]), [0] * 52, [False], [0, 0, 0], [[5]], [[], [], []],
@@ -206,4 +208,5 @@ def test_the_c_loops_answer_as_their_python_twins_call_by_call(tmp_path: Path) -
 def test_the_c_module_refuses_bad_arguments_with_an_exception(tmp_path: Path) -> None:
     skip_without_c_loops(tmp_path)
     errors = run_installed(tmp_path, BAD_ARGUMENTS_SCRIPT).strip().split(",")
-    assert errors == ["ValueError", "TypeError", "TypeError", "TypeError", "ValueError"]
+    expected = ["ValueError", "TypeError", "TypeError", "TypeError", "TypeError", "ValueError"]
+    assert errors == expected
