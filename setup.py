@@ -3,10 +3,11 @@
 Everything else about the package is declared in pyproject.toml. The solver
 (``engine/solver.py``) is plain, fully typed Python; mypyc compiles that same
 source to a C extension about five times faster (``bench/solver.py`` prints
-which one it measured), and its two hottest loops, the dead-card fixpoint and
-the dead-end test, are built from their C twin ``engine/_native.c``, about
-2.4 times faster again. Both extensions are optional: without a compiler, or with
-``REEL_PURE_PYTHON=1`` set, the install keeps the pure Python module, which
+which one it measured), and its hottest loops, the dead-card fixpoint, the
+ordering probe and the dead-end test, are built from their C twin
+``engine/_native.c``, about 2.4 times faster again. Both extensions are
+optional: without a compiler, or with ``REEL_PURE_PYTHON=1`` set, the install
+keeps the pure Python module, which
 gives the same answers. Editable installs (``pip install -e``) stay pure
 Python, so that an edit of the source is never shadowed by a stale build.
 """
@@ -22,7 +23,7 @@ from setuptools import Extension, setup
 def extensions() -> list[object]:
     if os.environ.get("REEL_PURE_PYTHON") or {"editable_wheel", "develop"} & set(sys.argv):
         return []
-    # the solver's fixpoint in C; no compiler: the solver runs its Python twin
+    # the solver's hottest loops in C; no compiler: the solver runs their Python twins
     modules: list[object] = [
         Extension("engine._native", ["engine/_native.c"], optional=True, extra_compile_args=["-O2"])
     ]
