@@ -374,7 +374,7 @@ read_orders(Tables *t, PyObject *after_d, long *first_of)
         long x = as_long(key), y = as_long(value);
         if (PyErr_Occurred())
             return -1;
-        if (x < 0 || x >= t->n || y < -1 || y >= t->n) {
+        if (x < 0 || x >= t->n || y < 0 || y >= t->n) {
             PyErr_SetString(PyExc_ValueError, "fixpoint(): an order out of range");
             return -1;
         }
