@@ -877,7 +877,12 @@ class _Model:
         rank = self.card[i] >> 2
         if 1 <= rank <= 3:
             rivals = self.base_mask[rank - 1] & self.mask & ~(1 << i)
-            return all(soon[r] > self.deals for r in range(rivals.bit_length()) if rivals >> r & 1)
+            while rivals:  # each rival (one big-integer step a rival, not one an instance)
+                low = rivals & -rivals
+                if soon[low.bit_length() - 1] <= self.deals:
+                    return False
+                rivals ^= low
+            return True
         other = self.partner[i]
         return other >= 0 and not self.home[other] and soon[other] > self.deals
 
@@ -979,10 +984,12 @@ class _Model:
         # a card of rank 5 up that waits for its other copy goes home after it
         after: dict[int, int] = {}
         waiting = self.waiting
-        if waiting:
-            for i in pending:
-                if waiting >> i & 1 and card[i] >= 16 and self.partner[i] >= 0:
-                    after[i] = self.partner[i]
+        while waiting:  # each waiting card (one big-integer step a card, not one an instance)
+            low = waiting & -waiting
+            i = low.bit_length() - 1
+            if card[i] >= 16 and self.partner[i] >= 0:
+                after[i] = self.partner[i]
+            waiting ^= low
         home = self.home
         for x, y in known.items():
             if not home[x] and not home[y]:
@@ -1115,7 +1122,12 @@ class _Model:
         cnt = self.cnt
         joined = b.joined
         arrive = b.arrive
-        work = [i for i in range(start.bit_length()) if start >> i & 1]
+        work: list[int] = []
+        bits = start
+        while bits:  # each card due already (one big-integer step a card)
+            low = bits & -bits
+            work.append(low.bit_length() - 1)
+            bits ^= low
         where: dict[int, tuple[int, int]] = {}
         # a reserve card with a card to be dealt onto its pile later: must it leave first?
         for j, seq in enumerate(b.seqs):
