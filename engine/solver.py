@@ -977,8 +977,15 @@ class _Model:
             arrive[i] = cur + 1 + (k - self.dealt) // n_res
             seqs[self.res_pile[i]].append(i)
         last = cur + (len(self.stock) - self.dealt + n_res - 1) // n_res
-        pending = [i for i in range(len(card)) if not self.home[i]]
-        bases = [[i for i in pending if (card[i] >> 2) == t + 1] for t in range(3)]
+        home = self.home
+        pending: list[int] = []
+        bases: list[list[int]] = [[], [], []]
+        for i in range(len(card)):
+            if not home[i]:
+                pending.append(i)
+                t = (card[i] >> 2) - 1
+                if 0 <= t <= 2:
+                    bases[t].append(i)
         # fill_by[row]: the first phase by which a base of the row not home now may be home
         fill_by = [cur, cur, cur]
         # a card of rank 5 up that waits for its other copy goes home after it
@@ -990,7 +997,6 @@ class _Model:
             if card[i] >= 16 and self.partner[i] >= 0:
                 after[i] = self.partner[i]
             waiting ^= low
-        home = self.home
         for x, y in known.items():
             if not home[x] and not home[y]:
                 after.setdefault(x, y)
@@ -1002,7 +1008,11 @@ class _Model:
             if cur == last:
                 break  # no phase before the last: the filler condition never applies
             # the next run depends only on fill_by: if it repeats, so would the run
-            nxt = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
+            nxt = [_NEVER, _NEVER, _NEVER]
+            for t in range(3):
+                for b in bases[t]:
+                    if joined[b] < nxt[t]:
+                        nxt[t] = joined[b]
             if nxt == fill_by:
                 break
             fill_by = nxt
