@@ -489,7 +489,10 @@ class _Model:
 
     @property
     def key(self) -> int:
-        return (self.waiting << 128 | self.mask) << 8 | self.deals
+        # the waiting cards above the mask's bits (one per instance), the deals below
+        if self.waiting:
+            return (self.waiting << len(self.card) | self.mask) << 8 | self.deals
+        return self.mask << 8 | self.deals
 
     # -------------------------------------------------------------- play
 

@@ -15,6 +15,7 @@ from slow_closure import slow_closure
 from engine import DEAL, Game, Move, Status, solver
 from engine.cards import RANK_STEP3
 from engine.solver import Solution, Verdict, _Model, position_key, solve
+from engine.variant import THREE_UP
 
 # Deals the solver wins within a few thousand nodes.
 QUICK_WINS = (3, 10, 16, 19, 28)
@@ -755,3 +756,16 @@ def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) ->
     after_beam = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
     assert after_beam.verdict is Verdict.UNWINNABLE
     assert after_beam.nodes > alone.nodes  # the beam's nodes are counted too
+
+
+def test_the_key_keeps_waiting_cards_apart_from_cards_out_in_a_three_pack_game() -> None:
+    # Three Up has more than 128 instances. A key that put the waiting cards 128
+    # bits above the cards out made "instance 1 waits, 129 is home" and "nothing
+    # waits, 129 is out" one position for the transposition table.
+    model = _Model(Game.new(1, THREE_UP))
+    assert len(model.card) > 130
+    out = model.mask & ~(1 << 129)
+    model.mask, model.waiting = out, 1 << 1
+    one_waiting = model.key
+    model.mask, model.waiting = out | 1 << 129, 0
+    assert model.key != one_waiting
