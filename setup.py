@@ -7,9 +7,9 @@ which one it measured), and its hottest loops, the dead-card fixpoint, the
 ordering probe and the dead-end test, are built from their C twin
 ``engine/_native.c``, about 2.4 times faster again. Both extensions are
 optional: without a compiler, or with ``REEL_PURE_PYTHON=1`` set, the install
-keeps the pure Python module, which
-gives the same answers. Editable installs (``pip install -e``) stay pure
-Python, so that an edit of the source is never shadowed by a stale build.
+keeps the pure Python module, which gives the same answers. Editable installs
+(``pip install -e``) stay pure Python, so that an edit of the source is never
+shadowed by a stale build.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from engine.solver import Verdict, solve  # noqa: E402
 
 def implementation() -> str:
     """Which build of the solver runs: mypyc's C extension or the pure Python source,
-    and whether its fixpoint and dead-end test run in C (engine/_native.c)."""
+    and whether its hottest loops run in C (engine/_native.c)."""
     path = solver_module.__file__ or ""
     build = "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
     return build + (", C loops" if solver_module.NATIVE else ", no C loops")
