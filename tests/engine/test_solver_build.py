@@ -2,10 +2,9 @@
 
 The tests import the source tree (pure Python). The installed package, when
 the install found a C compiler, holds the same module compiled by mypyc, and
-its hottest loops (the dead-card fixpoint, the ordering probe and the
-dead-end test) in C,
-``engine/_native.c`` (setup.py). These tests run the installed one in a fresh
-interpreter, away from the source tree, and compare it with the source on
+its hottest loops (the dead-card fixpoint, the ordering probe and the dead-end
+test) in C, ``engine/_native.c`` (setup.py). These tests run the installed one
+in a fresh interpreter, away from the source tree, and compare it with the source on
 deals that end won, lost, out of budget, won by a beam, and lost past the
 start of the pruning for hard deals: same verdict, same node count, same line,
 with the C loops and without them. And the C loops against their Python
