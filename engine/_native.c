@@ -299,14 +299,20 @@ read_misplaced(Tables *t, PyObject *mis, int swap_ok[3][3])
     return m;
 }
 
-static int
-check_tables(PyObject *obj)
+/* The Tables of a call of ``name`` that takes ``want`` arguments, the first a
+ * Tables object; NULL with a TypeError set if the call is not so. */
+static Tables *
+tables_of(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *name)
 {
-    if (!PyObject_TypeCheck(obj, &TablesType)) {
-        PyErr_SetString(PyExc_TypeError, "the first argument must be a Tables object");
-        return -1;
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments", name, want);
+        return NULL;
     }
-    return 0;
+    if (!PyObject_TypeCheck(args[0], &TablesType)) {
+        PyErr_Format(PyExc_TypeError, "%s(): the first argument must be a Tables object", name);
+        return NULL;
+    }
+    return (Tables *)args[0];
 }
 
 /* ---------------------------------------------------------------- fixpoint */
@@ -612,13 +618,9 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
 static PyObject *
 fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 16) {
-        PyErr_SetString(PyExc_TypeError, "fixpoint() takes 16 arguments");
+    Tables *t = tables_of(args, nargs, 16, "fixpoint");
+    if (!t)
         return NULL;
-    }
-    if (check_tables(args[0]))
-        return NULL;
-    Tables *t = (Tables *)args[0];
     PyObject *base_l = args[13], *trace_l = args[15];
     long hold = PyLong_AsLong(args[11]);
     long until = PyLong_AsLong(args[12]);
@@ -669,13 +671,9 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "probe() takes 14 arguments");
+    Tables *t = tables_of(args, nargs, 14, "probe");
+    if (!t)
         return NULL;
-    }
-    if (check_tables(args[0]))
-        return NULL;
-    Tables *t = (Tables *)args[0];
     PyObject *after_d = args[10], *pairs_l = args[11];
     Py_ssize_t n = t->n;
     Position q;
@@ -793,13 +791,9 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 10) {
-        PyErr_SetString(PyExc_TypeError, "can_end_phase() takes 10 arguments");
+    Tables *t = tables_of(args, nargs, 10, "can_end_phase");
+    if (!t)
         return NULL;
-    }
-    if (check_tables(args[0]))
-        return NULL;
-    Tables *t = (Tables *)args[0];
     PyObject *res_l = args[4], *soon_l = args[6];
     long deals = PyLong_AsLong(args[7]);
     if (deals == -1 && PyErr_Occurred())

@@ -414,9 +414,6 @@ class _Model:
     """The compact position the search plays on."""
 
     def __init__(self, game: Game, native: bool = True) -> None:
-        # the fixpoint, the probe and the dead-end test in C where they were built
-        # (the same answers, faster)
-        self.native = native and NATIVE
         v = game.variant
         if v.reserve_refill != "deal" or not v.deal_needs_no_space:
             raise ValueError(
@@ -473,10 +470,17 @@ class _Model:
                 self.base_mask[(c >> 2) - 1] |= 1 << i
         self.waiting = 0  # instances that must wait for a rival (a mask)
         self.log: list[int] = []  # ``waiting`` before each move played
-        # the arrays above that never change, for the C loops
+        # the arrays above that never change, for the C loops: the fixpoint, the
+        # probe and the dead-end test run in C where they were built (the same
+        # answers, faster), unless ``native`` is False
         self.tables: object = None
-        if self.native and _native is not None:
+        if native and _native is not None:
             self.tables = _native.tables(self.card, self.row_of, self.partner)
+
+    @property
+    def native(self) -> bool:
+        """Whether this model runs its fixpoint, probe and dead-end test in C."""
+        return self.tables is not None
 
     def _new(self, card: int, pile: int, row: int, col: int) -> int:
         i = len(self.card)
