@@ -21,8 +21,10 @@ whole command. A game has at most about 110 moves, so the list stays under
 1 KB.
 
 Hints (``hint``) run the solver (``engine.hints``) in a process pool, off
-the event loop: see ``GameService.hint``. A game in which a hint was asked
-for is marked assisted, and so is its result on the daily leaderboard.
+the event loop: see ``GameService.hint``. The winning line a hint found is
+kept with the game in memory, so the next hints continue it with no search
+while the game follows it. A game in which a hint was asked for is marked
+assisted, and so is its result on the daily leaderboard.
 
 The daily challenge (``daily``), the leaderboards (``leaderboard``) and the
 player figures (``stats``) are described in ``docs/daily.md``: a daily is a
@@ -66,7 +68,7 @@ from engine import (
     variant_by_code,
 )
 from engine.deal import check_deal_number
-from engine.hints import HintSource
+from engine.hints import HintSource, known_hint, line_left
 
 from . import jobs
 from .daily import (
@@ -431,6 +433,11 @@ class _Entry:
     scored: bool = True  # False for an unscored replay of a daily
     assisted: bool = False  # a hint was asked for
     state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
+    # What the last hint found, for the next ones (``GameService.hint``): a winning
+    # line from the deal (the moves played then and the solver's line), or the
+    # moves played when the solver proved the game lost.
+    hint_line: tuple[Move, ...] = ()
+    lost_after: tuple[Move, ...] | None = None
     # The stored move list's items, kept along with ``chained`` by ``played`` and
     # ``unplayed``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)
@@ -960,6 +967,12 @@ class GameService:
         The solver runs in the process pool (a budget of ``hint_seconds``)
         while the event loop goes on serving everyone else. The user's own
         lock is held meanwhile, so their next call sees the assisted game.
+        The game in memory keeps the winning line found (or the moves played
+        when the game was proven lost): while the game follows the line, with
+        moves taken back or Aces played by the setting on the way, the next
+        hints come from it at once, with no search (``engine.hints.known_hint``
+        replays what is left of it first), and a game that goes on from a
+        lost position stays lost. After a restart, the first hint searches again.
         """
         async with self._lock(user_id):
             try:
@@ -968,17 +981,35 @@ class GameService:
                 raise StaleVersionError(STALE_HINT_MESSAGE) from None
             settings = await self._get_settings(user_id)
             game = entry.game
-            try:
-                found = await self._in_pool(
-                    jobs.hint_job,
-                    game.position(),
-                    self._hint_nodes,
-                    self._hint_seconds,
-                )
-            except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
-                log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
-                self._reset_pool()
-                raise HintUnavailableError() from exc
+            history = game.history
+            # No search when an earlier hint settles it: the rest of its winning line
+            # still wins from here (replayed to make sure), or the game is a
+            # continuation of a position proven lost.
+            lost = entry.lost_after is not None and (
+                history[: len(entry.lost_after)] == entry.lost_after
+            )
+            left = line_left(entry.hint_line, history) if entry.hint_line else None
+            found = known_hint(game, left, lost)
+            if found is None:
+                try:
+                    found = await self._in_pool(
+                        jobs.hint_job,
+                        game.position(),
+                        self._hint_nodes,
+                        self._hint_seconds,
+                    )
+                except (
+                    concurrent.futures.process.BrokenProcessPool,
+                    OSError,
+                    RuntimeError,
+                ) as exc:
+                    log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
+                    self._reset_pool()
+                    raise HintUnavailableError() from exc
+            if found.source == "solver":
+                entry.hint_line = history + found.line
+            elif found.source == "lost" and not lost:
+                entry.lost_after = history
             newly = not entry.assisted
             if newly:
                 try:

@@ -13,6 +13,16 @@
   rule-of-thumb move.
 - ``source="none"``: the game is already won; nothing to hint.
 
+A hint from the solver carries its whole winning line (``Hint.line``), and a
+front end keeps it: ``known_hint(game, line_left(kept, game.history))``
+answers the next hint from that line without a search, as long as what is left
+of it still wins from the position (it is replayed through the engine to make
+sure), so a player who follows the hints gets every later one at once, and it
+always continues the line the first one started. A position reached by moves
+from one the solver proved lost is lost too (a line from it would win from
+the earlier one), so ``known_hint(game, lost=True)`` answers that without a
+search either.
+
 The rule of thumb (``heuristic_move``) ranks every legal move and takes the
 first; within a rank, the move from the taller reserve pile first (it frees
 more cards), then the engine's order of ``legal_moves``:
@@ -31,11 +41,12 @@ Pure and synchronous: the bot runs it in a worker process.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from .game import Game
-from .moves import Move, MoveKind
+from .moves import IllegalMoveError, Move, MoveKind
 from .solver import Verdict, solve
 
 HintSource = Literal["solver", "heuristic", "lost", "none"]
@@ -51,6 +62,7 @@ class Hint:
     move: Move | None
     source: HintSource
     remaining: int | None = None  # moves left in the winning line (source "solver")
+    line: tuple[Move, ...] = ()  # that winning line, ``move`` first (source "solver")
 
 
 def hint(
@@ -65,12 +77,61 @@ def hint(
     if not game.legal_moves():
         return Hint(None, "lost")
     solution = solve(game, max_nodes=max_nodes, max_seconds=max_seconds)
-    if solution.verdict is Verdict.WON and solution.line:
-        return Hint(solution.line[0], "solver", len(solution.line))
+    if solution.verdict is Verdict.WON:
+        found = known_hint(game, solution.line)  # the line replayed, its moves canonical
+        if found is not None:
+            return found
     best = heuristic_move(game)
     if solution.verdict is Verdict.UNWINNABLE:
         return Hint(best, "lost")
     return Hint(best, "heuristic")
+
+
+def known_hint(game: Game, line: Sequence[Move] | None = None, lost: bool = False) -> Hint | None:
+    """The hint for ``game`` from what an earlier hint found, with no search; None if
+    that does not settle it.
+
+    ``line``: a winning line found before, less the moves played since
+    (``line_left``); if it still wins from ``game`` (replayed on a copy), the
+    hint is its first move. ``lost``: ``game`` was reached by moves from a
+    position the solver proved lost, so it is lost too.
+    """
+    if game.is_won():
+        return Hint(None, "none", 0)
+    if lost:
+        return Hint(heuristic_move(game), "lost")
+    if not line:
+        return None
+    replay = game.copy()
+    moves: list[Move] = []
+    try:
+        for move in line:
+            moves.append(replay.canonical(move))  # as a game's history holds it
+            replay.play(move)
+    except IllegalMoveError:
+        return None
+    if not replay.is_won():
+        return None
+    return Hint(moves[0], "solver", len(moves), tuple(moves))
+
+
+def line_left(line: Sequence[Move], played: Sequence[Move]) -> tuple[Move, ...] | None:
+    """The moves of ``line`` (a line from the start of a game) not in ``played``
+    (that game's moves so far), in order; None if a move played is not in it.
+
+    A game that followed the line gives the rest of it; moves played in another
+    order than the line's (an Ace played by the automatic moves before the line
+    would have played it) are taken out wherever they are, and moves taken back
+    come back. Only a replay says whether what is left still wins
+    (``known_hint``).
+    """
+    rest = list(line)
+    for move in played:
+        try:
+            rest.remove(move)
+        except ValueError:
+            return None
+    return tuple(rest)
 
 
 def heuristic_move(game: Game) -> Move | None:

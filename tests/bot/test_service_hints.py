@@ -25,7 +25,7 @@ from bot.service import (
 )
 from bot.store import Store
 from engine import Game, Status, parse_position
-from engine.hints import Hint
+from engine.hints import Hint, hint
 
 USER, OTHER = 11, 12
 GUILD = 555
@@ -222,3 +222,100 @@ async def test_the_solver_workers_leave_ctrl_c_to_the_game(pooled: GameService) 
     in_worker = await pooled._in_pool(signal.getsignal, signal.SIGINT)
     assert in_worker == signal.SIG_IGN
     assert signal.getsignal(signal.SIGINT) == ours != signal.SIG_IGN
+
+
+# ---------------------------------------------------------------------- the next hints, no search
+
+
+@pytest.fixture
+async def counted(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[GameService, list[str]]]:
+    """A service whose solver jobs run in a thread, with the positions they searched."""
+    searched: list[str] = []
+    real_job = jobs_module.hint_job
+
+    def job(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        searched.append(position)
+        return real_job(position, max_nodes, max_seconds)
+
+    monkeypatch.setattr(jobs_module, "hint_job", job)
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    yield service, searched
+    await service.close()
+
+
+async def test_following_the_hints_wins_the_game_with_one_search(
+    counted: tuple[GameService, list[str]],
+) -> None:
+    service, searched = counted
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    left: int | None = None
+    while view.status is Status.PLAYING:
+        answer = await service.hint(USER, view.version)
+        assert answer.source == "solver" and answer.move is not None
+        assert left is None or answer.remaining == left - 1  # the same line, one move on
+        left = answer.remaining
+        view = await service.move(USER, answer.move, view.version)
+    assert view.status is Status.WON and left == 1
+    assert len(searched) == 1
+
+
+async def test_the_line_survives_automatic_aces_and_undo(
+    counted: tuple[GameService, list[str]],
+) -> None:
+    service, searched = counted
+    await service.update_settings(USER, auto_aces=True)
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    hinted = []
+    for _ in range(12):
+        answer = await service.hint(USER, view.version)
+        assert answer.source == "solver" and answer.move is not None
+        hinted.append(answer.move)
+        view = await service.move(USER, answer.move, view.version)
+    assert view.move_count > 12  # the Aces the setting played on the way
+    view = await service.undo(USER, view.version)
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "solver" and answer.move == hinted[-1]  # the move taken back
+    assert len(searched) == 1
+
+
+async def test_a_move_off_the_line_makes_the_next_hint_search_again(
+    counted: tuple[GameService, list[str]],
+) -> None:
+    service, searched = counted
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    await service.hint(USER, view.version)
+    line = hint(Game.new(WINNABLE_DEAL), max_nodes=200_000, max_seconds=60).line
+    off = next(m for m in Game.new(WINNABLE_DEAL).legal_moves() if m not in line)
+    view = await service.move(USER, str(off), view.version)
+    answer = await service.hint(USER, view.version)
+    moved = Game.new(WINNABLE_DEAL)
+    moved.play(off)
+    assert searched == [Game.new(WINNABLE_DEAL).position(), moved.position()]
+    assert answer.move is not None
+
+
+async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
+    counted: tuple[GameService, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def lost_deal(deal_number: int, variant: Any) -> Game:
+        game = parse_position(LOST_POSITION)
+        game.deal_number = deal_number
+        return game
+
+    monkeypatch.setattr(service_module, "new_deal", lost_deal)
+    service, searched = counted
+    view = await service.new_game(USER, GUILD, 5)
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "lost" and answer.move is not None
+    view = await service.move(USER, answer.move, view.version)
+    again = await service.hint(USER, view.version)
+    assert again.source == "lost" and again.message.startswith("No winning line exists")
+    view = await service.undo(USER, view.version)
+    assert (await service.hint(USER, view.version)).source == "lost"
+    assert len(searched) == 1
+    # A new game is a new question.
+    view = await service.new_game(USER, GUILD, 6)
+    await service.hint(USER, view.version)
+    assert len(searched) == 2

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
 from positions import WON_ROWS, board
 
+import engine.hints as hints_module
 from engine import DEAL, Game, Status
-from engine.hints import Hint, heuristic_move, hint, move_rank
+from engine.hints import Hint, heuristic_move, hint, known_hint, line_left, move_rank
 from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16
@@ -104,3 +106,81 @@ def test_a_stuck_game_is_lost_with_no_move() -> None:
 def test_a_hint_survives_pickling_to_and_from_a_worker_process() -> None:
     h = hint(Game.new(WINNABLE_DEAL), max_nodes=200_000, max_seconds=60)
     assert pickle.loads(pickle.dumps(h)) == h
+
+
+# ---------------------------------------------------------------------- the next hints from a line
+
+
+def _no_search(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the solver was asked")
+
+
+def test_a_solver_hint_carries_its_winning_line_as_a_game_records_its_moves() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    h = hint(game, max_nodes=200_000, max_seconds=60)
+    assert h.source == "solver" and h.move == h.line[0] and h.remaining == len(h.line)
+    for move in h.line:
+        game.play(move)
+    assert game.status is Status.WON
+    assert game.history == h.line  # canonical: the moves as the game's history holds them
+
+
+def test_the_next_hints_continue_the_line_with_no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.new(WINNABLE_DEAL)
+    first = hint(game, max_nodes=200_000, max_seconds=60)
+    monkeypatch.setattr(hints_module, "solve", _no_search)
+    kept = first.line
+    for step, move in enumerate(first.line):
+        h = known_hint(game, line_left(kept, game.history))
+        assert h is not None and h.source == "solver"
+        assert (h.move, h.remaining) == (move, len(first.line) - step)
+        game.play(move)
+    assert known_hint(game, line_left(kept, game.history)) == Hint(None, "none", 0)
+
+
+def test_what_is_left_of_a_line_follows_the_game() -> None:
+    line = hint(Game.new(WINNABLE_DEAL), max_nodes=200_000, max_seconds=60).line
+    assert line_left(line, ()) == line
+    assert line_left(line, line[:5]) == line[5:]
+    # A move played before the line plays it is taken out where it stands.
+    assert line_left(line, (line[0], line[3])) == (line[1], line[2], *line[4:])
+    # A move the line does not have: nothing is left to trust.
+    game = Game.new(WINNABLE_DEAL)
+    off = next(m for m in game.legal_moves() if m not in line)
+    assert line_left(line, (off,)) is None
+
+
+def test_moves_taken_back_come_back_into_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.new(WINNABLE_DEAL)
+    line = hint(game, max_nodes=200_000, max_seconds=60).line
+    monkeypatch.setattr(hints_module, "solve", _no_search)
+    for move in line[:4]:
+        game.play(move)
+    game.undo()
+    game.undo()
+    h = known_hint(game, line_left(line, game.history))
+    assert h is not None and (h.move, h.remaining) == (line[2], len(line) - 2)
+
+
+def test_a_line_that_no_longer_wins_settles_nothing() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    line = hint(game, max_nodes=200_000, max_seconds=60).line
+    assert known_hint(game, line[:-1]) is None  # one move short of the win
+    assert known_hint(game, line[1:]) is None  # the first move left out
+    assert known_hint(game, ()) is None and known_hint(game, None) is None
+    assert game.position() == Game.new(WINNABLE_DEAL).position()  # replays ran on copies
+
+
+def test_a_continuation_of_a_lost_position_is_lost_with_no_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game.from_position(LOST)
+    assert hint(game).source == "lost"
+    monkeypatch.setattr(hints_module, "solve", _no_search)
+    best = heuristic_move(game)
+    assert best is not None
+    assert known_hint(game, lost=True) == Hint(best, "lost")
+    game.play(best)
+    h = known_hint(game, lost=True)
+    assert h is not None and h.source == "lost" and h.remaining is None
+    assert h.move is None or game.is_legal(h.move)
