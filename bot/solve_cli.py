@@ -15,7 +15,9 @@ the winning line in the engine's notation. ``reel study --deals 1-10000
 (in worker processes with ``--jobs``), shows progress on stderr, prints the
 won / unwinnable / unknown counts and a 95% Wilson interval for the winnable
 fraction (its low end counts the unknown deals as lost, its high end as won),
-and writes one CSV row per deal.
+and writes one CSV row per deal. A study stopped halfway (Ctrl-C, a crash)
+keeps the deals it solved in ``PATH.part``; the same command with ``--resume``
+solves only the others.
 
 Both print to stdout for pipes: when the reader goes away early (``reel solve
 --deal 1 | head -3``) they stop quietly, as Unix tools do, with no traceback
@@ -238,7 +240,14 @@ def add_solve_commands(sub: Any) -> None:
         metavar="PATH",
         help="the CSV file to write, one row per deal: deal, verdict, moves, nodes, seconds "
         f"(default: ./{DEFAULT_CSV}); checked before the study starts, replaced at its end; "
-        "meanwhile the rows go to PATH.part, which keeps them if the study is stopped",
+        "meanwhile the rows go to PATH.part, which keeps them if the study is stopped "
+        "(see --resume)",
+    )
+    study.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with a study that was stopped: keep the deals it solved (in PATH.part, "
+        "from the same command) and solve only the others",
     )
     study.add_argument(
         "--quiet", action="store_true", help="no progress bar, and no notes on stderr"
@@ -323,7 +332,7 @@ def _solve_one(job: tuple[int, float, int]) -> Row:
     return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
 
 
-def _rows(deals: range, budget: float, max_nodes: int, jobs: int) -> Iterator[Row]:
+def _rows(deals: Sequence[int], budget: float, max_nodes: int, jobs: int) -> Iterator[Row]:
     work = ((d, budget, max_nodes) for d in deals)
     if jobs <= 1:
         yield from map(_solve_one, work)
@@ -332,13 +341,17 @@ def _rows(deals: range, budget: float, max_nodes: int, jobs: int) -> Iterator[Ro
         yield from pool.imap_unordered(_solve_one, work, chunksize=1)
 
 
-def _progress(done: int, total: int, counts: dict[Verdict, int], started: float) -> str:
+def _progress(
+    done: int, total: int, counts: dict[Verdict, int], started: float, before: int = 0
+) -> str:
+    """The progress bar: ``done`` of ``total`` deals solved since ``started``, after
+    ``before`` deals kept from a stopped study (counted in the bar, not in the time left)."""
     width = 30
-    filled = width * done // max(total, 1)
+    filled = width * (before + done) // max(before + total, 1)
     elapsed = time.monotonic() - started
     eta = elapsed / done * (total - done) if done else 0.0
     return (
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  "
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {before + done}/{before + total}  "
         f"won {counts[Verdict.WON]}  unwinnable {counts[Verdict.UNWINNABLE]}  "
         f"unknown {counts[Verdict.UNKNOWN]}  eta {eta:,.0f} s "
     )
@@ -351,28 +364,72 @@ def _csv_row(r: Row) -> list[object]:
     return [r.deal, r.verdict.value, r.moves, r.nodes, r.seconds]
 
 
+def _settings_line(args: argparse.Namespace) -> str:
+    """The first line of a study's part file: the settings its rows were solved with."""
+    deals: range = args.deals
+    return (
+        f"# reel study --deals {deals[0]}-{deals[-1]} --budget {args.budget:g}s "
+        f"--max-nodes {args.max_nodes}"
+    )
+
+
+def _read_part(path: Path, settings: str, deals: range) -> dict[int, Row] | str:
+    """The rows kept in the part file of a stopped study, by deal; or why they can't be used.
+
+    A row torn by the stop (or otherwise unreadable) is left out: its deal is solved again.
+    """
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            lines = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        return f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
+    if len(lines) < 2 or lines[1] != CSV_HEADER or not lines[0][0].startswith("# reel study "):
+        return f"{path} is not the part file of a study; delete it to start the study"
+    if lines[0] != [settings]:
+        return (
+            f"{path} holds a study with other settings ({lines[0][0][2:]}): resume it with "
+            f"those, or delete {path} to start this one"
+        )
+    rows: dict[int, Row] = {}
+    for fields in lines[2:]:
+        try:
+            deal, verdict = int(fields[0]), Verdict(fields[1])
+            row = Row(deal, verdict, int(fields[2]), int(fields[3]), float(fields[4]))
+        except (ValueError, IndexError):
+            continue
+        if deal in deals:
+            rows[deal] = row
+    return rows
+
+
 def _solve_all(
-    args: argparse.Namespace, jobs: int, partial: TextIO | None = None
+    args: argparse.Namespace,
+    jobs: int,
+    partial: TextIO | None = None,
+    done: dict[int, Row] | None = None,
 ) -> tuple[list[Row], dict[Verdict, int]]:
     """Solve the study's deals, with the progress bar on stderr: the rows and the counts.
 
-    Each row is also written to ``partial`` as it comes (in the order solved), so
-    that a study stopped halfway keeps what it had done.
+    ``done``: the rows of deals solved already (by a study stopped before), kept as
+    they are. Each row solved is also written to ``partial`` as it comes (in the
+    order solved), so that a study stopped halfway keeps what it had done.
     """
     deals: range = args.deals
+    rows = list((done or {}).values())
     counts = dict.fromkeys(Verdict, 0)
-    rows: list[Row] = []
+    for row in rows:
+        counts[row.verdict] += 1
+    todo = [d for d in deals if done is None or d not in done]
     started = time.monotonic()
-    if partial is not None:
-        csv.writer(partial).writerow(CSV_HEADER)
-    for row in _rows(deals, args.budget, args.max_nodes, jobs):
+    for solved, row in enumerate(_rows(todo, args.budget, args.max_nodes, jobs), 1):
         rows.append(row)
         counts[row.verdict] += 1
         if partial is not None:
             csv.writer(partial).writerow(_csv_row(row))
             partial.flush()
         if not args.quiet:
-            print(_progress(len(rows), len(deals), counts, started), end="", file=sys.stderr)
+            line = _progress(solved, len(todo), counts, started, len(deals) - len(todo))
+            print(line, end="", file=sys.stderr)
     if not args.quiet:
         print(file=sys.stderr)
     return rows, counts
@@ -408,16 +465,51 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     with f:
         # The rows as they come go to PATH.part beside it (a plain file only, not a pipe),
-        # which the finished study removes: a study stopped halfway keeps its rows there.
+        # which the finished study removes: a study stopped halfway keeps its rows there,
+        # after a line with its settings, and --resume goes on from them.
         partial_path = path.with_name(path.name + ".part") if f.seekable() else None
+        settings = _settings_line(args)
+        done: dict[int, Row] | None = None
+        if partial_path is not None and partial_path.exists():
+            kept = (
+                _read_part(partial_path, settings, deals)
+                if args.resume
+                else (
+                    f"{partial_path} holds the deals of a stopped study: add --resume to go "
+                    f"on from them, or delete {partial_path} to start again"
+                )
+            )
+            if isinstance(kept, str):
+                if not existed:
+                    f.close()
+                    path.unlink(missing_ok=True)
+                print(f"reel study: {kept}", file=sys.stderr)
+                return 2
+            done = kept
+            if not args.quiet:
+                print(
+                    f"reel study: resuming with the {len(done):,} deals solved in {partial_path}",
+                    file=sys.stderr,
+                )
+        elif args.resume and not args.quiet:
+            print("reel study: no stopped study to resume here: starting it", file=sys.stderr)
         partial = None
         if partial_path is not None:
             try:
-                partial = partial_path.open("w", newline="", encoding="utf-8")
+                if done is None:
+                    partial = partial_path.open("w", newline="", encoding="utf-8")
+                    partial.write(settings + "\r\n")  # csv's line end
+                    csv.writer(partial).writerow(CSV_HEADER)
+                else:
+                    # a row the stop tore has no line end: the next row starts a line
+                    torn = not partial_path.read_bytes().endswith(b"\n")
+                    partial = partial_path.open("a", newline="", encoding="utf-8")
+                    if torn:
+                        partial.write("\r\n")
             except OSError:
                 partial_path = None
         try:
-            rows, counts = _solve_all(args, jobs, partial)
+            rows, counts = _solve_all(args, jobs, partial, done)
         except BaseException:
             if not existed:
                 f.close()
@@ -425,7 +517,8 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if partial is not None and partial_path is not None:
                 partial.close()
                 print(
-                    f"\nreel study: stopped; the deals solved so far are in {partial_path}",
+                    f"\nreel study: stopped; the deals solved so far are in {partial_path} "
+                    "(the same command with --resume goes on from them)",
                     file=sys.stderr,
                 )
             raise

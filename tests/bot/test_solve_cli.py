@@ -92,6 +92,7 @@ def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
         max_nodes=100_000,
         jobs=jobs,
         csv=path,
+        resume=False,
         quiet=True,
     )
     out = io.StringIO()
@@ -115,9 +116,11 @@ def test_reel_solve_is_wired_into_the_reel_command(capsys: pytest.CaptureFixture
     assert "Deal 16: won" in capsys.readouterr().out
 
 
-def study_args(path: Path, deals: range = range(1, 4), jobs: int = 1) -> argparse.Namespace:
+def study_args(
+    path: Path, deals: range = range(1, 4), jobs: int = 1, resume: bool = False
+) -> argparse.Namespace:
     return argparse.Namespace(
-        deals=deals, budget=1.0, max_nodes=100, jobs=jobs, csv=path, quiet=True
+        deals=deals, budget=1.0, max_nodes=100, jobs=jobs, csv=path, resume=resume, quiet=True
     )
 
 
@@ -173,14 +176,120 @@ def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
     part = tmp_path / "study.csv.part"
     with part.open(newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds"]
-    assert [row[0] for row in rows[1:]] == ["1", "2"]
-    assert f"the deals solved so far are in {part}" in capsys.readouterr().err
+    assert rows[0] == ["# reel study --deals 1-4 --budget 1s --max-nodes 100"]
+    assert rows[1] == ["deal", "verdict", "moves", "nodes", "seconds"]
+    assert [row[0] for row in rows[2:]] == ["1", "2"]
+    err = capsys.readouterr().err
+    assert f"the deals solved so far are in {part} (the same command with --resume" in err
     assert not path.exists()  # the study created it: nothing half-written is left there
     # A study that finishes leaves no part file.
+    part.unlink()
     monkeypatch.setattr(solve_cli, "_solve_one", solved)
     assert main_study(study_args(path, range(1, 3)), io.StringIO()) == 0
     assert path.exists() and not part.exists()
+
+
+SOLVE_ONE = solve_cli._solve_one  # the real one, before any test patches it
+
+
+def _stop_at(deal: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make the study stop (Ctrl-C) when it reaches ``deal``; the deals solved are listed."""
+    solved = SOLVE_ONE
+    calls: list[int] = []
+
+    def solve_until(job: tuple[int, float, int]) -> object:
+        if job[0] == deal:
+            raise KeyboardInterrupt
+        calls.append(job[0])
+        return solved(job)
+
+    monkeypatch.setattr(solve_cli, "_solve_one", solve_until)
+    return calls
+
+
+def test_resume_solves_only_the_deals_a_stopped_study_had_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "study.csv"
+    whole = tmp_path / "whole.csv"
+    assert main_study(study_args(whole, range(1, 7)), io.StringIO()) == 0
+    calls = _stop_at(4, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(path, range(1, 7)))
+    assert calls == [1, 2, 3]
+    capsys.readouterr()
+    calls = _stop_at(0, monkeypatch)  # no stop this time
+    out = io.StringIO()
+    resumed = study_args(path, range(1, 7), resume=True)
+    resumed.quiet = False
+    assert main_study(resumed, out) == 0
+    assert calls == [4, 5, 6]
+    err = capsys.readouterr().err
+    assert f"resuming with the 3 deals solved in {path}.part" in err
+    assert "] 6/6  won " in err  # the progress bar counts the deals kept
+    # The same file as a study never stopped (but for the times), and the summary counts all.
+    with path.open(newline="") as f, whole.open(newline="") as g:
+        assert [r[:4] for r in csv.reader(f)] == [r[:4] for r in csv.reader(g)]
+    assert "Deals 1-6: 6 deals searched" in out.getvalue()
+    assert not (tmp_path / "study.csv.part").exists()
+
+
+def test_a_row_torn_by_the_stop_is_solved_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "study.csv"
+    _stop_at(3, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(path, range(1, 5)))
+    part = tmp_path / "study.csv.part"
+    text = part.read_bytes()
+    part.write_bytes(text[: text.rindex(b",")])  # deal 2's row cut short, no line end
+    calls = _stop_at(0, monkeypatch)
+    assert main_study(study_args(path, range(1, 5), resume=True), io.StringIO()) == 0
+    assert calls == [2, 3, 4]
+    with path.open(newline="") as f:
+        assert [r[0] for r in csv.reader(f)] == ["deal", "1", "2", "3", "4"]
+
+
+def test_a_part_file_is_never_overwritten_without_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "study.csv"
+    _stop_at(3, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(path, range(1, 5)))
+    part = tmp_path / "study.csv.part"
+    kept = part.read_bytes()
+    capsys.readouterr()
+    monkeypatch.setattr(solve_cli, "_solve_one", no_solving)
+    assert main_study(study_args(path, range(1, 5))) == 2
+    assert capsys.readouterr().err == (
+        f"reel study: {part} holds the deals of a stopped study: add --resume to go on from "
+        f"them, or delete {part} to start again\n"
+    )
+    # Other settings: the rows would not be the same study's.
+    other = study_args(path, range(1, 5), resume=True)
+    other.budget = 2.0
+    assert main_study(other) == 2
+    assert capsys.readouterr().err == (
+        f"reel study: {part} holds a study with other settings (reel study --deals 1-4 "
+        f"--budget 1s --max-nodes 100): resume it with those, or delete {part} to start "
+        "this one\n"
+    )
+    assert main_study(study_args(path, range(1, 6), resume=True)) == 2
+    part.write_text("deal,verdict\n1,won\n", encoding="utf-8")
+    assert main_study(study_args(path, range(1, 5), resume=True)) == 2
+    assert "is not the part file of a study" in capsys.readouterr().err
+    assert not path.exists()  # nothing was left half-made
+
+
+def test_resume_without_a_stopped_study_runs_the_study(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "study.csv"
+    assert main(["study", "--deals", "5", "--csv", str(path), "--resume"]) == 0
+    assert "no stopped study to resume here: starting it" in capsys.readouterr().err
+    assert path.exists()
 
 
 def test_a_study_replaces_an_older_csv_file(tmp_path: Path) -> None:
