@@ -53,6 +53,7 @@ DEFAULT_CSV: Final = "study.csv"
 MAX_STUDY_DEALS: Final = 1_000_000  # days of solving already; rows and jobs are held in memory
 
 BUDGET_FORM: Final = "the budget must be a positive number of seconds such as 10s or 0.5s"
+CLOCKS: Final = ("wall", "cpu")
 DEALS_FORM: Final = "deals are a range such as 1-10000 or one deal such as 42"
 
 
@@ -244,6 +245,14 @@ def add_solve_commands(sub: Any) -> None:
         "(see --resume)",
     )
     study.add_argument(
+        "--clock",
+        choices=CLOCKS,
+        default="wall",
+        help="time each deal's budget in wall-clock seconds (default: wall) or in CPU "
+        "seconds of the worker solving it (cpu), so that other work on the machine takes "
+        "nothing from it; the CSV's seconds are on the same clock",
+    )
+    study.add_argument(
         "--resume",
         action="store_true",
         help="go on with a study that was stopped: keep the deals it solved (in PATH.part, "
@@ -326,14 +335,21 @@ class Row:
     seconds: float
 
 
-def _solve_one(job: tuple[int, float, int]) -> Row:
-    deal, budget, max_nodes = job
-    s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget)
+# A deal for a worker: its number, the budget in seconds, the node limit, the clock.
+Job = tuple[int, float, int, str]
+
+
+def _solve_one(job: Job) -> Row:
+    deal, budget, max_nodes, clock = job
+    timer = time.process_time if clock == "cpu" else time.perf_counter
+    s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget, clock=timer)
     return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
 
 
-def _rows(deals: Sequence[int], budget: float, max_nodes: int, jobs: int) -> Iterator[Row]:
-    work = ((d, budget, max_nodes) for d in deals)
+def _rows(
+    deals: Sequence[int], budget: float, max_nodes: int, jobs: int, clock: str = "wall"
+) -> Iterator[Row]:
+    work = ((d, budget, max_nodes, clock) for d in deals)
     if jobs <= 1:
         yield from map(_solve_one, work)
         return
@@ -369,7 +385,7 @@ def _settings_line(args: argparse.Namespace) -> str:
     deals: range = args.deals
     return (
         f"# reel study --deals {deals[0]}-{deals[-1]} --budget {args.budget:g}s "
-        f"--max-nodes {args.max_nodes}"
+        f"--max-nodes {args.max_nodes} --clock {args.clock}"
     )
 
 
@@ -421,7 +437,8 @@ def _solve_all(
         counts[row.verdict] += 1
     todo = [d for d in deals if done is None or d not in done]
     started = time.monotonic()
-    for solved, row in enumerate(_rows(todo, args.budget, args.max_nodes, jobs), 1):
+    work = _rows(todo, args.budget, args.max_nodes, jobs, args.clock)
+    for solved, row in enumerate(work, 1):
         rows.append(row)
         counts[row.verdict] += 1
         if partial is not None:
@@ -541,7 +558,8 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
     which = f"Deal {deals[0]}" if n == 1 else f"Deals {deals[0]}-{deals[-1]}"
     print(
         f"{which}: {n} deal{'' if n == 1 else 's'} searched, each for at most "
-        f"{args.budget:g} s and {args.max_nodes:,} positions",
+        f"{args.budget:g} s{' of CPU' if args.clock == 'cpu' else ''} and "
+        f"{args.max_nodes:,} positions",
         file=out,
     )
     print(f"won {won}, unwinnable {lost}, unknown {unknown}", file=out)

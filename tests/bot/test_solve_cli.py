@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -92,6 +93,7 @@ def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
         max_nodes=100_000,
         jobs=jobs,
         csv=path,
+        clock="wall",
         resume=False,
         quiet=True,
     )
@@ -120,11 +122,18 @@ def study_args(
     path: Path, deals: range = range(1, 4), jobs: int = 1, resume: bool = False
 ) -> argparse.Namespace:
     return argparse.Namespace(
-        deals=deals, budget=1.0, max_nodes=100, jobs=jobs, csv=path, resume=resume, quiet=True
+        deals=deals,
+        budget=1.0,
+        max_nodes=100,
+        jobs=jobs,
+        csv=path,
+        clock="wall",
+        resume=resume,
+        quiet=True,
     )
 
 
-def no_solving(job: tuple[int, float, int]) -> object:
+def no_solving(job: solve_cli.Job) -> object:
     raise AssertionError(f"deal {job[0]} was solved")
 
 
@@ -144,7 +153,7 @@ def test_a_csv_path_it_cannot_write_stops_the_study_before_any_solving(
 def test_a_stopped_study_leaves_the_csv_file_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def interrupted(job: tuple[int, float, int]) -> object:
+    def interrupted(job: solve_cli.Job) -> object:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(solve_cli, "_solve_one", interrupted)
@@ -164,7 +173,7 @@ def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
 ) -> None:
     solved = solve_cli._solve_one
 
-    def stopped_at_the_third(job: tuple[int, float, int]) -> object:
+    def stopped_at_the_third(job: solve_cli.Job) -> object:
         if job[0] == 3:
             raise KeyboardInterrupt
         return solved(job)
@@ -176,7 +185,7 @@ def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
     part = tmp_path / "study.csv.part"
     with part.open(newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["# reel study --deals 1-4 --budget 1s --max-nodes 100"]
+    assert rows[0] == ["# reel study --deals 1-4 --budget 1s --max-nodes 100 --clock wall"]
     assert rows[1] == ["deal", "verdict", "moves", "nodes", "seconds"]
     assert [row[0] for row in rows[2:]] == ["1", "2"]
     err = capsys.readouterr().err
@@ -197,7 +206,7 @@ def _stop_at(deal: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     solved = SOLVE_ONE
     calls: list[int] = []
 
-    def solve_until(job: tuple[int, float, int]) -> object:
+    def solve_until(job: solve_cli.Job) -> object:
         if job[0] == deal:
             raise KeyboardInterrupt
         calls.append(job[0])
@@ -273,10 +282,11 @@ def test_a_part_file_is_never_overwritten_without_resume(
     assert main_study(other) == 2
     assert capsys.readouterr().err == (
         f"reel study: {part} holds a study with other settings (reel study --deals 1-4 "
-        f"--budget 1s --max-nodes 100): resume it with those, or delete {part} to start "
-        "this one\n"
+        f"--budget 1s --max-nodes 100 --clock wall): resume it with those, or delete {part} "
+        "to start this one\n"
     )
     assert main_study(study_args(path, range(1, 6), resume=True)) == 2
+    assert part.read_bytes() == kept
     part.write_text("deal,verdict\n1,won\n", encoding="utf-8")
     assert main_study(study_args(path, range(1, 5), resume=True)) == 2
     assert "is not the part file of a study" in capsys.readouterr().err
@@ -353,8 +363,8 @@ class FakePool:
 
     def imap_unordered(
         self,
-        func: Callable[[tuple[int, float, int]], object],
-        work: Iterable[tuple[int, float, int]],
+        func: Callable[[solve_cli.Job], object],
+        work: Iterable[solve_cli.Job],
         chunksize: int,
     ) -> Iterator[object]:
         return map(func, work)
@@ -535,3 +545,23 @@ def test_a_deal_proven_lost_by_the_search_says_so(
     assert capsys.readouterr().out == (
         "Deal 1: unwinnable: no line of play wins (5,000 positions searched, 0.25 s)\n"
     )
+
+
+def test_the_cpu_clock_times_each_deal_in_its_worker_s_cpu_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clocks: list[object] = []
+
+    def timed(game: Game, *, max_nodes: int, max_seconds: float, clock: object) -> Solution:
+        clocks.append(clock)
+        return Solution(Verdict.UNWINNABLE, (), 1, 0.5)
+
+    monkeypatch.setattr(solve_cli, "solve", timed)
+    args = study_args(tmp_path / "study.csv", range(1, 3))
+    out = io.StringIO()
+    assert main_study(args, out) == 0
+    args.clock = "cpu"
+    assert main_study(args, out) == 0
+    assert clocks == [time.perf_counter] * 2 + [time.process_time] * 2
+    assert "each for at most 1 s and 100 positions" in out.getvalue()
+    assert "each for at most 1 s of CPU and 100 positions" in out.getvalue()
