@@ -13,12 +13,13 @@
   rule-of-thumb move.
 - ``source="none"``: the game is already won; nothing to hint.
 
-A hint from the solver carries its whole winning line (``Hint.line``), and a
-front end keeps it: ``known_hint(game, line_left(kept, game.history))``
-answers the next hint from that line without a search, as long as what is left
-of it still wins from the position (it is replayed through the engine to make
-sure), so a player who follows the hints gets every later one at once, and it
-always continues the line the first one started. A position reached by moves
+A hint from the solver carries its whole winning line (``Hint.line``). A
+front end keeps it with the moves played before it (``kept``: a winning line
+from the deal), and ``known_hint(game, line_left(kept, game.history))``
+answers the next hint from it without a search, as long as what is left of it
+still wins from the position (it is replayed through the engine to make
+sure). So a player who follows the hints gets every later one at once, and
+each continues the line the first one started. A position reached by moves
 from one the solver proved lost is lost too (a line from it would win from
 the earlier one), so ``known_hint(game, lost=True)`` answers that without a
 search either.
