@@ -40,6 +40,13 @@ LOST_POSITION = (
 )
 
 
+def lost_deal(deal_number: int, variant: Any) -> Game:
+    """A stand-in for ``new_deal``: every deal is the lost position."""
+    game = parse_position(LOST_POSITION)
+    game.deal_number = deal_number
+    return game
+
+
 @pytest.fixture
 async def pooled(store: Store, clock: Any) -> AsyncIterator[GameService]:
     """A service with the real process pool, two workers."""
@@ -105,11 +112,6 @@ async def test_a_daily_with_a_hint_is_marked_assisted_on_the_leaderboard(
 async def test_a_lost_position_says_no_winning_line_exists(
     pooled: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def lost_deal(deal_number: int, variant: Any) -> Game:
-        game = parse_position(LOST_POSITION)
-        game.deal_number = deal_number
-        return game
-
     monkeypatch.setattr(service_module, "new_deal", lost_deal)
     await pooled.new_game(USER, GUILD, 5)
     answer = await pooled.hint(USER)
@@ -299,11 +301,6 @@ async def test_a_move_off_the_line_makes_the_next_hint_search_again(
 async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     counted: tuple[GameService, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def lost_deal(deal_number: int, variant: Any) -> Game:
-        game = parse_position(LOST_POSITION)
-        game.deal_number = deal_number
-        return game
-
     monkeypatch.setattr(service_module, "new_deal", lost_deal)
     service, searched = counted
     view = await service.new_game(USER, GUILD, 5)

@@ -84,19 +84,32 @@ def test_wilson_interval() -> None:
     assert wilson(10, 10)[1] == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
-    path = tmp_path / "study.csv"
-    args = argparse.Namespace(
-        deals=range(LOST_DEAL, WON_DEAL + 1, WON_DEAL - LOST_DEAL),
-        budget=10.0,
-        max_nodes=100_000,
+def study_args(
+    path: Path,
+    deals: range = range(1, 4),
+    jobs: int = 1,
+    resume: bool = False,
+    budget: float = 1.0,
+    max_nodes: int = 100,
+) -> argparse.Namespace:
+    """The arguments of ``reel study`` as its parser gives them."""
+    return argparse.Namespace(
+        deals=deals,
+        budget=budget,
+        max_nodes=max_nodes,
         jobs=jobs,
         csv=path,
         clock="wall",
-        resume=False,
+        resume=resume,
         quiet=True,
     )
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
+    path = tmp_path / "study.csv"
+    deals = range(LOST_DEAL, WON_DEAL + 1, WON_DEAL - LOST_DEAL)
+    args = study_args(path, deals, jobs, budget=10.0, max_nodes=100_000)
     out = io.StringIO()
     assert main_study(args, out) == 0
     text = out.getvalue()
@@ -116,21 +129,6 @@ def test_reel_solve_is_wired_into_the_reel_command(capsys: pytest.CaptureFixture
 
     assert reel_main(["solve", "--deal", "16", "--budget", "5s"]) == 0
     assert "Deal 16: won" in capsys.readouterr().out
-
-
-def study_args(
-    path: Path, deals: range = range(1, 4), jobs: int = 1, resume: bool = False
-) -> argparse.Namespace:
-    return argparse.Namespace(
-        deals=deals,
-        budget=1.0,
-        max_nodes=100,
-        jobs=jobs,
-        csv=path,
-        clock="wall",
-        resume=resume,
-        quiet=True,
-    )
 
 
 def no_solving(job: solve_cli.Job) -> object:
@@ -216,6 +214,17 @@ def _stop_at(deal: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+def stopped_study(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deals: range = range(1, 5), at: int = 3
+) -> tuple[Path, Path]:
+    """A study of ``deals`` stopped (Ctrl-C) at deal ``at``: its CSV path and part file."""
+    path = tmp_path / "study.csv"
+    _stop_at(at, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        main_study(study_args(path, deals))
+    return path, tmp_path / "study.csv.part"
+
+
 def test_resume_solves_only_the_deals_a_stopped_study_had_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -246,11 +255,7 @@ def test_resume_solves_only_the_deals_a_stopped_study_had_not(
 def test_a_row_torn_by_the_stop_is_solved_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "study.csv"
-    _stop_at(3, monkeypatch)
-    with pytest.raises(KeyboardInterrupt):
-        main_study(study_args(path, range(1, 5)))
-    part = tmp_path / "study.csv.part"
+    path, part = stopped_study(tmp_path, monkeypatch)
     text = part.read_bytes()
     part.write_bytes(text[: text.rindex(b",")])  # deal 2's row cut short, no line end
     calls = _stop_at(0, monkeypatch)
@@ -263,11 +268,7 @@ def test_a_row_torn_by_the_stop_is_solved_again(
 def test_a_part_file_is_never_overwritten_without_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "study.csv"
-    _stop_at(3, monkeypatch)
-    with pytest.raises(KeyboardInterrupt):
-        main_study(study_args(path, range(1, 5)))
-    part = tmp_path / "study.csv.part"
+    path, part = stopped_study(tmp_path, monkeypatch)
     kept = part.read_bytes()
     capsys.readouterr()
     monkeypatch.setattr(solve_cli, "_solve_one", no_solving)
