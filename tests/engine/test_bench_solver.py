@@ -1,6 +1,8 @@
 """Tests of the solver bench's figures in nodes (the ones that compare across machines)."""
 
-from bench.solver import nodes_figure
+import pytest
+
+from bench.solver import main, nodes_figure
 
 
 def test_the_share_counts_the_deals_decided_within_the_mark() -> None:
@@ -15,3 +17,21 @@ def test_a_deal_stopped_by_the_clock_before_the_mark_makes_the_figure_a_lower_bo
     runs = [(True, 5_000), (False, 60_000)]
     assert nodes_figure(runs, 100_000) == "at least 50.0%"
     assert nodes_figure(runs, 50_000) == "50.0%"
+
+
+def _figures(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
+    """The bench's lines for ``argv``, less the first (it names the run) and the times."""
+    main(["--deals", "1-5", "--max-nodes", "20000", "--clock", "cpu", *argv])
+    lines = capsys.readouterr().out.splitlines()
+    return [line for line in lines[1:] if "per second" not in line and "per deal" not in line]
+
+
+def test_deals_solved_two_at_a_time_give_the_figures_of_one_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    alone = _figures(capsys)
+    assert "won 3, unwinnable 2, unknown 0" in alone
+    assert _figures(capsys, "--jobs", "2") == alone
+    with pytest.raises(SystemExit):
+        main(["--jobs", "0"])
+    assert "--jobs must be at least 1" in capsys.readouterr().err
