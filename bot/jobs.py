@@ -1,8 +1,8 @@
 """Solver jobs: the functions the game service runs in its worker processes.
 
-Each takes and returns plain picklable values (a position string, numbers, a
-date in ISO form) and imports only the engine, so a worker process starts
-light. The service (``bot/service.py``) runs them in a
+Each takes and returns plain picklable values (a position string or a game,
+numbers, a date in ISO form) and imports only the engine, so a worker process
+starts light. The service (``bot/service.py``) runs them in a
 ``concurrent.futures.ProcessPoolExecutor`` so the event loop never waits for
 the solver.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from engine import Game
-from engine.hints import Hint, hint
+from engine.hints import Hint, hint, winnable_before
 
 from .daily import DailyDeal, find_daily_deal
 
@@ -20,6 +20,11 @@ from .daily import DailyDeal, find_daily_deal
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     """The hint for the position (``Game.position()``), rebuilt here in the worker."""
     return hint(Game.from_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:
+    """The last move of ``game`` (a copy, with its history) from which it can be won."""
+    return winnable_before(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def daily_job(day: str, candidates: int) -> DailyDeal:

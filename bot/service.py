@@ -68,7 +68,7 @@ from engine import (
     variant_by_code,
 )
 from engine.deal import check_deal_number
-from engine.hints import HintSource, known_hint, line_left
+from engine.hints import REWIND_NODES, HintSource, known_hint, line_left
 
 from . import jobs
 from .daily import (
@@ -238,6 +238,9 @@ class HintView:
     message: str  # the sentence for the player
     newly_assisted: bool  # this hint is the one that marked the game assisted
     game: GameView
+    # "lost": the last move number from which the game can still be won (undo back to
+    # it), when the solver found one looking back; None otherwise
+    winnable_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +441,7 @@ class _Entry:
     # moves played when the solver proved the game lost.
     hint_line: tuple[Move, ...] = ()
     lost_after: tuple[Move, ...] | None = None
+    winnable_at: int | None = None  # with ``lost_after``: the last move that could still win
     # The stored move list's items, kept along with ``chained`` by ``played`` and
     # ``unplayed``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)
@@ -973,6 +977,9 @@ class GameService:
         hints come from it at once, with no search (``engine.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. After a restart, the first hint searches again.
+        When the solver proves the game lost, a second job in the pool looks back
+        over its moves for the last one from which it can still be won
+        (``HintView.winnable_at``, kept with the proof of loss).
         """
         async with self._lock(user_id):
             try:
@@ -1010,6 +1017,7 @@ class GameService:
                 entry.hint_line = history + found.line
             elif found.source == "lost" and not lost:
                 entry.lost_after = history
+                entry.winnable_at = await self._winnable_before(user_id, game)
             newly = not entry.assisted
             if newly:
                 try:
@@ -1023,15 +1031,32 @@ class GameService:
             move = found.move
             label = None if move is None else game.describe(move, settings.symbols)
             view = self._view(user_id, entry, settings, None)
+            back = entry.winnable_at if found.source == "lost" else None
             return HintView(
                 move=None if move is None else _clip(str(move)),
                 label=None if label is None else _clip(label),
                 source=found.source,
                 remaining=found.remaining,
-                message=_hint_message(found.source, label, found.remaining, view),
+                message=_hint_message(found.source, label, found.remaining, view, back),
                 newly_assisted=newly,
                 game=view,
+                winnable_at=back,
             )
+
+    async def _winnable_before(self, user_id: int, game: Game) -> int | None:
+        """The last move of a lost ``game`` from which it can still be won, searched in
+        the pool (``engine.hints.winnable_before``); None if none is found, or if the
+        pool fails (the hint is given without it)."""
+        if not game.history:
+            return None
+        try:
+            return await self._in_pool(
+                jobs.rewind_job, game.copy(), REWIND_NODES, self._hint_seconds
+            )
+        except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
+            log.error("looking back for user %s failed in the solver pool: %s", user_id, exc)
+            self._reset_pool()
+            return None
 
     def _reset_pool(self) -> None:
         """Drop a broken pool (a worker died); the next job starts a new one."""
@@ -1461,7 +1486,11 @@ class GameService:
 
 
 def _hint_message(
-    source: HintSource, label: str | None, remaining: int | None, view: GameView
+    source: HintSource,
+    label: str | None,
+    remaining: int | None,
+    view: GameView,
+    winnable_at: int | None = None,
 ) -> str:
     """The hint in a sentence or two for the player (``HintView.message``)."""
     if source == "solver":
@@ -1474,7 +1503,10 @@ def _hint_message(
         )
     elif source == "lost":
         text = "No winning line exists from here: this game can't be won any more."
-        if view.can_undo:
+        if view.can_undo and winnable_at is not None:
+            where = f"at move {winnable_at}" if winnable_at else "at the start"
+            text += f" It still could be {where}: undo back to there."
+        elif view.can_undo:
             text += " Undo may take you back to where it still could be."
         if label is not None:
             text += f" To get more cards home, try {label}."

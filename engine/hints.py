@@ -24,6 +24,10 @@ from one the solver proved lost is lost too (a line from it would win from
 the earlier one), so ``known_hint(game, lost=True)`` answers that without a
 search either.
 
+When the game is lost, ``winnable_before(game)`` looks back over its history
+for the last position the solver can still win, so a player knows how far to
+undo.
+
 The rule of thumb (``heuristic_move``) ranks every legal move and takes the
 first; within a rank, the move from the taller reserve pile first (it frees
 more cards), then the engine's order of ``legal_moves``:
@@ -42,7 +46,8 @@ Pure and synchronous: the bot runs it in a worker process.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -54,6 +59,7 @@ HintSource = Literal["solver", "heuristic", "lost", "none"]
 
 DEFAULT_MAX_NODES = 1_000_000
 DEFAULT_MAX_SECONDS = 1.0
+REWIND_NODES = 20_000  # ``winnable_before``: the search for each earlier position
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +120,36 @@ def known_hint(game: Game, line: Sequence[Move] | None = None, lost: bool = Fals
     if not replay.is_won():
         return None
     return Hint(moves[0], "solver", len(moves), tuple(moves))
+
+
+def winnable_before(
+    game: Game,
+    *,
+    max_nodes: int = REWIND_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+    clock: Callable[[], float] = time.perf_counter,
+) -> int | None:
+    """The latest move number before the current one whose position the solver wins:
+    undo back to it and the game can still be won. None if no earlier position is
+    won within the budgets (or the game has no history).
+
+    Each earlier position, from the latest back, gets a search of at most
+    ``max_nodes``; all of them together at most ``max_seconds``. A game lost
+    by a move is lost at every position after it (a win from a later one would
+    be a win from that one), and most such positions are proven lost before
+    any search, so the look back is quick until it meets the move that lost.
+    """
+    earlier = game.copy()
+    deadline = clock() + max_seconds
+    while earlier.history:
+        earlier.undo()
+        left = deadline - clock()
+        if left <= 0:
+            return None
+        solution = solve(earlier, max_nodes=max_nodes, max_seconds=left, clock=clock)
+        if solution.verdict is Verdict.WON:
+            return earlier.move_count
+    return None
 
 
 def line_left(line: Sequence[Move], played: Sequence[Move]) -> tuple[Move, ...] | None:

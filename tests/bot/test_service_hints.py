@@ -123,6 +123,13 @@ async def test_a_lost_position_says_no_winning_line_exists(
     assert (await pooled.move(USER, answer.move)).move_count == 1  # the move is legal
 
 
+async def test_the_look_back_runs_in_the_process_pool(pooled: GameService) -> None:
+    view = await pooled.new_game(USER, GUILD, WINNABLE_DEAL)
+    view = await pooled.move(USER, "C3 ACE", view.version)  # lost at once (below)
+    answer = await pooled.hint(USER, view.version)
+    assert (answer.source, answer.winnable_at) == ("lost", 0)  # the game went to a worker
+
+
 async def test_a_stuck_game_is_lost_with_no_move_and_undo_is_suggested(
     pooled: GameService,
 ) -> None:
@@ -134,7 +141,11 @@ async def test_a_stuck_game_is_lost_with_no_move_and_undo_is_suggested(
         view = await pooled.move(USER, rng.choice(choices).text, view.version)
     answer = await pooled.hint(USER)
     assert (answer.source, answer.move, answer.label) == ("lost", None, None)
-    assert "Undo may take you back" in answer.message
+    # how far back it could still be won, if the look back found it within its second
+    assert "Undo may take you back" in answer.message or (
+        answer.winnable_at is not None
+        and f"It still could be at move {answer.winnable_at}: undo back" in answer.message
+    )
 
 
 async def test_no_game_and_a_stale_board_are_refused_and_mark_nothing(
@@ -316,3 +327,28 @@ async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     view = await service.new_game(USER, GUILD, 6)
     await service.hint(USER, view.version)
     assert len(searched) == 2
+
+
+async def test_a_lost_game_says_how_far_back_it_could_still_be_won(
+    counted: tuple[GameService, list[str]],
+) -> None:
+    service, _ = counted
+    # Taking the Ace out of C3 this early opens a space nothing can fill: lost at once.
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    view = await service.move(USER, "C3 ACE", view.version)
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "lost" and answer.winnable_at == 0
+    assert "It still could be at the start: undo back to there." in answer.message
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    for _ in range(5):
+        found = await service.hint(USER, view.version)
+        assert found.move is not None
+        view = await service.move(USER, found.move, view.version)
+    view = await service.move(USER, "C3 ACE", view.version)
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "lost" and answer.winnable_at == 5
+    assert "It still could be at move 5: undo back to there." in answer.message
+    # Playing on keeps the same answer (the game stays lost), with no new look back.
+    view = await service.move(USER, str(answer.move), view.version)
+    again = await service.hint(USER, view.version)
+    assert again.winnable_at == 5

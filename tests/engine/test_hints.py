@@ -10,7 +10,15 @@ from positions import WON_ROWS, board
 
 import engine.hints as hints_module
 from engine import DEAL, Game, Status
-from engine.hints import Hint, heuristic_move, hint, known_hint, line_left, move_rank
+from engine.hints import (
+    Hint,
+    heuristic_move,
+    hint,
+    known_hint,
+    line_left,
+    move_rank,
+    winnable_before,
+)
 from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16
@@ -184,3 +192,26 @@ def test_a_continuation_of_a_lost_position_is_lost_with_no_search(
     h = known_hint(game, lost=True)
     assert h is not None and h.source == "lost" and h.remaining is None
     assert h.move is None or game.is_legal(h.move)
+
+
+def test_a_lost_game_finds_the_last_move_from_which_it_could_still_be_won() -> None:
+    game = Game.new(WINNABLE_DEAL)
+    line = hint(game, max_nodes=200_000, max_seconds=60).line
+    for move in line[:5]:
+        game.play(move)
+    lost = next(m for m in game.legal_moves() if str(m) == "C3 ACE")
+    game.play(lost)  # a space nothing can fill while the stock has cards
+    assert hint(game).source == "lost"
+    for _ in range(2):
+        game.play(heuristic_move(game))  # type: ignore[arg-type]
+    before = game.position()
+    assert winnable_before(game, max_seconds=60) == 5
+    assert game.position() == before and game.move_count == 8  # looked back on a copy
+    assert winnable_before(game, max_seconds=0) is None  # no time to look
+
+
+def test_a_game_lost_from_its_deal_has_no_move_to_go_back_to() -> None:
+    game = Game.from_position(LOST)
+    assert winnable_before(game, max_seconds=60) is None  # no history
+    game.play(heuristic_move(game))  # type: ignore[arg-type]
+    assert winnable_before(game, max_seconds=60) is None  # lost at the start too
