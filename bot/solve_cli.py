@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import math
 import os
 import re
@@ -389,14 +390,15 @@ def _settings_line(args: argparse.Namespace) -> str:
     )
 
 
-def _read_part(path: Path, settings: str, deals: range) -> dict[int, Row] | str:
-    """The rows kept in the part file of a stopped study, by deal; or why they can't be used.
+def _read_part(path: Path, settings: str, deals: range) -> tuple[dict[int, Row], bool] | str:
+    """The rows kept in the part file of a stopped study, by deal, and whether its last
+    line was torn (no line end); or why they can't be used.
 
     A row torn by the stop (or otherwise unreadable) is left out: its deal is solved again.
     """
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            lines = list(csv.reader(f))
+        text = path.read_text(encoding="utf-8")
+        lines = list(csv.reader(io.StringIO(text, newline="")))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         return f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
     if len(lines) < 2 or lines[1] != CSV_HEADER or not lines[0][0].startswith("# reel study "):
@@ -415,7 +417,7 @@ def _read_part(path: Path, settings: str, deals: range) -> dict[int, Row] | str:
             continue
         if deal in deals:
             rows[deal] = row
-    return rows
+    return rows, not text.endswith("\n")
 
 
 def _solve_all(
@@ -487,6 +489,7 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         partial_path = path.with_name(path.name + ".part") if f.seekable() else None
         settings = _settings_line(args)
         done: dict[int, Row] | None = None
+        torn = False  # the part file's last row has no line end (the stop cut it short)
         if partial_path is not None and partial_path.exists():
             kept = (
                 _read_part(partial_path, settings, deals)
@@ -502,7 +505,7 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     path.unlink(missing_ok=True)
                 print(f"reel study: {kept}", file=sys.stderr)
                 return 2
-            done = kept
+            done, torn = kept
             if not args.quiet:
                 print(
                     f"reel study: resuming with the {len(done):,} deals solved in {partial_path}",
@@ -518,10 +521,8 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     partial.write(settings + "\r\n")  # csv's line end
                     csv.writer(partial).writerow(CSV_HEADER)
                 else:
-                    # a row the stop tore has no line end: the next row starts a line
-                    torn = not partial_path.read_bytes().endswith(b"\n")
                     partial = partial_path.open("a", newline="", encoding="utf-8")
-                    if torn:
+                    if torn:  # the next row starts a line of its own
                         partial.write("\r\n")
             except OSError:
                 partial_path = None
