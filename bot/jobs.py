@@ -23,7 +23,8 @@ def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
 
 
 def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:
-    """The last move of ``game`` (a copy, with its history) from which it can be won."""
+    """The last move of ``game`` (with its history) from which it can be won; ``game``
+    is left as it is."""
     return winnable_before(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 

@@ -437,11 +437,11 @@ class _Entry:
     assisted: bool = False  # a hint was asked for
     state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
     # What the last hint found, for the next ones (``GameService.hint``): a winning
-    # line from the deal (the moves played then and the solver's line), or the
-    # moves played when the solver proved the game lost.
+    # line from the deal (the moves played then and the solver's line), or, when
+    # the solver proved the game lost, the moves played then and the last move
+    # from which it could still be won (None if the look back found none).
     hint_line: tuple[Move, ...] = ()
-    lost_after: tuple[Move, ...] | None = None
-    winnable_at: int | None = None  # with ``lost_after``: the last move that could still win
+    lost_after: tuple[tuple[Move, ...], int | None] | None = None
     # The stored move list's items, kept along with ``chained`` by ``played`` and
     # ``unplayed``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)
@@ -992,9 +992,8 @@ class GameService:
             # No search when an earlier hint settles it: the rest of its winning line
             # still wins from here (replayed to make sure), or the game is a
             # continuation of a position proven lost.
-            lost = entry.lost_after is not None and (
-                history[: len(entry.lost_after)] == entry.lost_after
-            )
+            proof = entry.lost_after
+            lost = proof is not None and history[: len(proof[0])] == proof[0]
             left = line_left(entry.hint_line, history) if entry.hint_line else None
             found = known_hint(game, left, lost)
             if found is None:
@@ -1016,8 +1015,7 @@ class GameService:
             if found.source == "solver":
                 entry.hint_line = history + found.line
             elif found.source == "lost" and not lost:
-                entry.lost_after = history
-                entry.winnable_at = await self._winnable_before(user_id, game)
+                entry.lost_after = (history, await self._winnable_before(user_id, game))
             newly = not entry.assisted
             if newly:
                 try:
@@ -1031,7 +1029,9 @@ class GameService:
             move = found.move
             label = None if move is None else game.describe(move, settings.symbols)
             view = self._view(user_id, entry, settings, None)
-            back = entry.winnable_at if found.source == "lost" else None
+            back = None
+            if found.source == "lost" and entry.lost_after is not None:
+                back = entry.lost_after[1]
             return HintView(
                 move=None if move is None else _clip(str(move)),
                 label=None if label is None else _clip(label),
@@ -1050,9 +1050,8 @@ class GameService:
         if not game.history:
             return None
         try:
-            return await self._in_pool(
-                jobs.rewind_job, game.copy(), REWIND_NODES, self._hint_seconds
-            )
+            # (the user's lock keeps the game still meanwhile; the job looks back on a copy)
+            return await self._in_pool(jobs.rewind_job, game, REWIND_NODES, self._hint_seconds)
         except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
             log.error("looking back for user %s failed in the solver pool: %s", user_id, exc)
             self._reset_pool()
