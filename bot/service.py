@@ -238,8 +238,8 @@ class HintView:
     message: str  # the sentence for the player
     newly_assisted: bool  # this hint is the one that marked the game assisted
     game: GameView
-    # "lost": the last move number from which the game can still be won (undo back to
-    # it), when the solver found one looking back; None otherwise
+    # "lost": the last move count from which the game can still be won, one that undo
+    # goes back to (``undo_target``), when the solver found one looking back; None otherwise
     winnable_at: int | None = None
 
 
@@ -483,6 +483,29 @@ class _Entry:
             if not self.chained[i]:
                 return i
         return None
+
+
+def undo_target(chained: Sequence[bool], winnable: int) -> int | None:
+    """The move count that undo can take a game back to, standing for ``winnable``
+    (a move count from which the game can be won); None if there is none.
+
+    ``chained``: per move played, whether it was an automatic Ace chained to the
+    command before. Undo takes back whole commands, so it stops only where a
+    command starts. When ``winnable`` falls inside a command, the count at that
+    command's end is the answer: the moves between are automatic Aces (reserve
+    Aces to the Ace pile), which never change whether a game can be won, so it
+    can be won from there too. A command's end that is the current position
+    (which is lost, so that cannot be) falls back to the command's start.
+    """
+    end = winnable
+    while end < len(chained) and chained[end]:
+        end += 1
+    if end < len(chained):
+        return end
+    for start in range(min(winnable, len(chained) - 1), -1, -1):
+        if not chained[start]:
+            return start
+    return None
 
 
 @contextlib.contextmanager
@@ -1015,7 +1038,9 @@ class GameService:
             if found.source == "solver":
                 entry.hint_line = history + found.line
             elif found.source == "lost" and not lost:
-                entry.lost_after = (history, await self._winnable_before(user_id, game))
+                back = await self._winnable_before(user_id, game)
+                back = None if back is None else undo_target(entry.chained, back)
+                entry.lost_after = (history, back)
             newly = not entry.assisted
             if newly:
                 try:
@@ -1032,12 +1057,14 @@ class GameService:
             back = None
             if found.source == "lost" and entry.lost_after is not None:
                 back = entry.lost_after[1]
+            # only automatic Aces before it: the game as dealt, for the player
+            at_start = back is not None and all(entry.chained[:back])
             return HintView(
                 move=None if move is None else _clip(str(move)),
                 label=None if label is None else _clip(label),
                 source=found.source,
                 remaining=found.remaining,
-                message=_hint_message(found.source, label, found.remaining, view, back),
+                message=_hint_message(found.source, label, found.remaining, view, back, at_start),
                 newly_assisted=newly,
                 game=view,
                 winnable_at=back,
@@ -1490,6 +1517,7 @@ def _hint_message(
     remaining: int | None,
     view: GameView,
     winnable_at: int | None = None,
+    at_start: bool = False,
 ) -> str:
     """The hint in a sentence or two for the player (``HintView.message``)."""
     if source == "solver":
@@ -1503,7 +1531,7 @@ def _hint_message(
     elif source == "lost":
         text = "No winning line exists from here: this game can't be won any more."
         if view.can_undo and winnable_at is not None:
-            where = f"at move {winnable_at}" if winnable_at else "at the start"
+            where = "at the start" if at_start else f"at move {winnable_at}"
             text += f" It still could be {where}: undo back to there."
         elif view.can_undo:
             text += " Undo may take you back to where it still could be."

@@ -25,6 +25,7 @@ from bot.service import (
     Settings,
     StaleVersionError,
     StorageError,
+    undo_target,
 )
 from bot.store import GameUpdate, Store
 from engine import DEAL, Game, Status, parse_move, render
@@ -570,3 +571,19 @@ async def test_a_game_never_played_is_not_recorded_when_replaced(
     left = await service.new_game(USER, GUILD, 31)
     assert left.message == "New game: deal 31 (deal 29 recorded as abandoned)"
     assert [r[:4] for r in await finished_rows(store, USER)] == [("abandoned", 0, GUILD, 29)]
+
+
+@pytest.mark.parametrize(
+    ("chained", "winnable", "target"),
+    [
+        ([False, False, False], 1, 1),  # a command starts there
+        ([False, True, True, False], 1, 3),  # between a move and its Aces: after them
+        ([True, True, False, False], 0, 2),  # before the Aces played at the deal
+        ([False, False, True, True], 2, 1),  # the Aces run to the end: the move's start
+        ([True, True], 0, None),  # nothing undo can reach
+    ],
+)
+def test_undo_target_is_where_undo_stops(
+    chained: list[bool], winnable: int, target: int | None
+) -> None:
+    assert undo_target(chained, winnable) == target

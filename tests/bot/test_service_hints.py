@@ -352,3 +352,55 @@ async def test_a_lost_game_says_how_far_back_it_could_still_be_won(
     view = await service.move(USER, str(answer.move), view.version)
     again = await service.hint(USER, view.version)
     assert again.winnable_at == 5
+
+
+async def test_the_move_to_undo_back_to_is_one_that_undo_reaches(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Undo takes back a command with the automatic Aces it played, so a look back that
+    # lands between a move and its Aces names the count after the Aces instead.
+    looked_back: list[int] = []
+
+    def lost(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        return Hint(None, "lost")
+
+    def rewind(game: Game, max_nodes: int, max_seconds: float) -> int | None:
+        return looked_back[-1]
+
+    monkeypatch.setattr(jobs_module, "hint_job", lost)
+    monkeypatch.setattr(jobs_module, "rewind_job", rewind)
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    try:
+        await service.update_settings(USER, auto_aces=True)
+        view = await service.new_game(USER, GUILD, 11)  # no Ace to play at the deal
+        rng = random.Random(5)
+        chain: tuple[int, int] | None = None
+        while chain is None or view.move_count < chain[1] + 3:
+            before = view.move_count
+            choices = await service.move_choices(USER, limit=100)
+            assert choices, "the game ran out of moves before the Aces came"
+            view = await service.move(USER, rng.choice(choices).text, view.version)
+            if chain is None and view.move_count > before + 1:
+                chain = (before + 1, view.move_count)  # after the move, before its Aces
+        inside, after_aces = chain
+        looked_back.append(inside)
+        answer = await service.hint(USER, view.version)
+        assert answer.winnable_at == after_aces
+        assert f"It still could be at move {after_aces}: undo back to there." in answer.message
+        while view.move_count > after_aces:
+            view = await service.undo(USER, view.version)
+        assert view.move_count == after_aces
+        # Before the Aces played at the deal is, for the player, the start.
+        view = await service.new_game(USER, GUILD, 5)
+        dealt = view.move_count
+        assert dealt > 0  # the setting played Aces at the deal
+        choices = await service.move_choices(USER, limit=100)
+        view = await service.move(USER, choices[0].text, view.version)
+        looked_back.append(0)
+        answer = await service.hint(USER, view.version)
+        assert answer.winnable_at == dealt
+        assert "It still could be at the start: undo back to there." in answer.message
+        view = await service.undo(USER, view.version)
+        assert view.move_count == dealt
+    finally:
+        await service.close()
