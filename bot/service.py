@@ -988,7 +988,13 @@ class GameService:
                     break
             return choices
 
-    async def hint(self, user_id: int, expected_version: int | None = None) -> HintView:
+    async def hint(
+        self,
+        user_id: int,
+        expected_version: int | None = None,
+        *,
+        on_search: Callable[[], None] | None = None,
+    ) -> HintView:
         """What to play next (see ``HintView``); the game is marked assisted. Nothing is played.
 
         The solver runs in the process pool (a budget of ``hint_seconds``)
@@ -1000,6 +1006,8 @@ class GameService:
         hints come from it at once, with no search (``engine.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. After a restart, the first hint searches again.
+        ``on_search`` is called just before a search starts (a front end can say
+        that it is thinking), and not when the answer is known already.
         When the solver proves the game lost, a second job in the pool looks back
         over its moves for the last one from which it can still be won
         (``HintView.winnable_at``, kept with the proof of loss).
@@ -1020,6 +1028,8 @@ class GameService:
             left = line_left(entry.hint_line, history) if entry.hint_line else None
             found = known_hint(game, left, lost)
             if found is None:
+                if on_search is not None:
+                    on_search()
                 try:
                     found = await self._in_pool(
                         jobs.hint_job,

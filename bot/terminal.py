@@ -251,8 +251,7 @@ class TerminalGame:
                 self._hint_warned = view.version  # asked once: the same 'hint' again gives it
                 self.say(HINT_WARNING)
                 return
-            self.say("Thinking…")
-            answer = self._run(service.hint(user))
+            answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
             self.say(answer.message)
             if answer.move is not None:
                 self.say(f"Type '{answer.move.lower()}' to play it.")

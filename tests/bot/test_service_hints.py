@@ -404,3 +404,16 @@ async def test_the_move_to_undo_back_to_is_one_that_undo_reaches(
         assert view.move_count == dealt
     finally:
         await service.close()
+
+
+async def test_on_search_is_called_only_when_the_solver_searches(
+    counted: tuple[GameService, list[str]],
+) -> None:
+    service, searched = counted
+    calls: list[int] = []
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    first = await service.hint(USER, view.version, on_search=lambda: calls.append(len(searched)))
+    assert first.move is not None and calls == [0]  # called before the search began
+    view = await service.move(USER, first.move, view.version)
+    await service.hint(USER, view.version, on_search=lambda: calls.append(len(searched)))
+    assert calls == [0] and len(searched) == 1  # the next move of the line: no search
