@@ -241,6 +241,7 @@ class HintView:
     # "lost": the last move count from which the game can still be won, one that undo
     # goes back to (``undo_target``), when the solver found one looking back; None otherwise
     winnable_at: int | None = None
+    back_to: str | None = None  # ``winnable_at`` for the player: "move 5", or "the start"
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +321,9 @@ STALE_HINT_MESSAGE = (
 NEWER_GAME_MESSAGE = (
     "You have a newer game in progress, so no new game was started. Here is that game."
 )
+
+
+NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 
 
 class MoveError(ServiceError):
@@ -921,22 +925,57 @@ class GameService:
             entry = await self._playable(user_id, expected_version)
             point = entry.undo_point()
             if point is None:
-                raise MoveError("There is nothing to undo: this is the start of the game.")
-            settings = await self._get_settings(user_id)
-            game = entry.game
-            try:
-                move = None
-                while game.move_count > point:
-                    move = entry.undo()
-                assert move is not None
-                label = game.describe(move, settings.symbols)
-                entry.undo_count += 1
-                entry.refresh()
-                await self._save(user_id, entry, None)
-            except BaseException:
-                self._evict(user_id)
-                raise
-            return self._view(user_id, entry, settings, f"Undid {label}")
+                raise MoveError(NOTHING_TO_UNDO)
+            return await self._undo_commands(user_id, entry, point, None)
+
+    async def undo_to(
+        self, user_id: int, move_count: int, expected_version: int | None = None
+    ) -> GameView:
+        """Take back commands until the game is back at ``move_count`` moves (one that a
+        lost game's hint names: ``HintView.winnable_at``), saved once.
+
+        Refused, changing nothing, unless ``move_count`` is earlier than the game's
+        and is where a command starts (undo stops only there)."""
+        async with self._lock(user_id):
+            entry = await self._playable(user_id, expected_version)
+            now = entry.game.move_count
+            if entry.undo_point() is None:
+                raise MoveError(NOTHING_TO_UNDO)
+            if not 0 <= move_count < now:
+                raise MoveError(
+                    f"Your game is at move {now}: undo can only go back to an earlier move."
+                )
+            if entry.chained[move_count]:
+                raise MoveError(
+                    f"Undo can't stop at move {move_count}: that is an Ace played "
+                    "automatically, which goes with the move before it."
+                )
+            taken = sum(1 for auto in entry.chained[move_count:] if not auto)
+            where = "the start" if all(entry.chained[:move_count]) else f"move {move_count}"
+            note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}"
+            return await self._undo_commands(user_id, entry, move_count, note)
+
+    async def _undo_commands(
+        self, user_id: int, entry: _Entry, point: int, message: str | None
+    ) -> GameView:
+        """Undo ``entry``'s game back to ``point`` moves (a command's start), counting each
+        command taken back as an undo, and save; ``message`` (or "Undid <the last one>")."""
+        settings = await self._get_settings(user_id)
+        game = entry.game
+        try:
+            move = None
+            while game.move_count > point:
+                if not entry.chained[-1]:  # the move that started a command
+                    entry.undo_count += 1
+                move = entry.undo()
+            assert move is not None
+            entry.refresh()
+            await self._save(user_id, entry, None)
+        except BaseException:
+            self._evict(user_id)
+            raise
+        text = message or f"Undid {game.describe(move, settings.symbols)}"
+        return self._view(user_id, entry, settings, text)
 
     async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Give up the current game; it is recorded as resigned."""
@@ -1067,17 +1106,19 @@ class GameService:
             back = None
             if found.source == "lost" and entry.lost_after is not None:
                 back = entry.lost_after[1]
-            # only automatic Aces before it: the game as dealt, for the player
-            at_start = back is not None and all(entry.chained[:back])
+            back_to = None
+            if back is not None:  # only automatic Aces before it: the game as dealt
+                back_to = "the start" if all(entry.chained[:back]) else f"move {back}"
             return HintView(
                 move=None if move is None else _clip(str(move)),
                 label=None if label is None else _clip(label),
                 source=found.source,
                 remaining=found.remaining,
-                message=_hint_message(found.source, label, found.remaining, view, back, at_start),
+                message=_hint_message(found.source, label, found.remaining, view, back_to),
                 newly_assisted=newly,
                 game=view,
                 winnable_at=back,
+                back_to=back_to,
             )
 
     async def _winnable_before(self, user_id: int, game: Game) -> int | None:
@@ -1526,8 +1567,7 @@ def _hint_message(
     label: str | None,
     remaining: int | None,
     view: GameView,
-    winnable_at: int | None = None,
-    at_start: bool = False,
+    back_to: str | None = None,
 ) -> str:
     """The hint in a sentence or two for the player (``HintView.message``)."""
     if source == "solver":
@@ -1540,9 +1580,8 @@ def _hint_message(
         )
     elif source == "lost":
         text = "No winning line exists from here: this game can't be won any more."
-        if view.can_undo and winnable_at is not None:
-            where = "at the start" if at_start else f"at move {winnable_at}"
-            text += f" It still could be {where}: undo back to there."
+        if view.can_undo and back_to is not None:
+            text += f" It still could be at {back_to}: undo back to there."
         elif view.can_undo:
             text += " Undo may take you back to where it still could be."
         if label is not None:

@@ -60,7 +60,7 @@ Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
        reserve R1-R8, the Ace pile ACE.
 Commands
   deal        deal 8 cards onto the reserve (no space may be open)
-  undo        take back the last move
+  undo [N]    take back the last move (or every move back to move N)
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
   hint        suggest a move: the solver's when it finds a win (it thinks
@@ -207,7 +207,7 @@ class TerminalGame:
             if self.mistyped(words[0]):
                 return True
             name, args = "move", [line]
-        elif name != "new" and args:
+        elif name not in ("new", "undo") and args:
             self.say(f"'{words[0]}' takes nothing after it: type '{words[0].lower()}' alone.")
             return True
         if name == "quit":
@@ -236,7 +236,15 @@ class TerminalGame:
         elif name == "deal":
             self.show(self._run(service.deal(user)))
         elif name == "undo":
-            self.show(self._run(service.undo(user)))
+            if len(args) > 1 or (args and not args[0].isdigit()):
+                self.say(
+                    "Type 'undo' to take back your last move, or 'undo N' to go back to move N."
+                )
+                return
+            if args:
+                self.show(self._run(service.undo_to(user, int(args[0]))))
+            else:
+                self.show(self._run(service.undo(user)))
         elif name == "auto":
             self.show(self._run(service.auto(user)))
         elif name == "resign":
@@ -253,6 +261,8 @@ class TerminalGame:
                 return
             answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
             self.say(answer.message)
+            if answer.back_to is not None and answer.game.can_undo:
+                self.say(f"Type 'undo {answer.winnable_at}' to go back to {answer.back_to}.")
             if answer.move is not None:
                 self.say(f"Type '{answer.move.lower()}' to play it.")
         elif name == "moves":

@@ -8,7 +8,8 @@ slash command, a deferred update for a button). The reply helpers here and in
 ``views`` then answer through whichever path is still open. Every message
 goes out with ``NO_PINGS``: names are shown as mentions, which must never ping.
 A hint (``/reel hint`` and the board's Hint button) is the exception to
-waiting: the solver thinks for about a second, so ``send_hint`` defers at once.
+waiting: the solver thinks for about a second, so ``views.send_hint`` defers
+at once.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from typing import Any, Final, TypeVar
 
 import discord
 
-from ..service import GameService, ServiceError, StaleVersionError
-from .embeds import error_embed, hint_embed
+from ..service import GameService
+from .embeds import error_embed
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +36,6 @@ Interaction = discord.Interaction[discord.Client]
 
 NO_PINGS: Final = discord.AllowedMentions.none()
 """Sent with every message: a mention shows a name and pings nobody."""
-
-HINT_STALE: Final = (
-    "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
-)
 
 THINKING: Final = "reel_thinking"
 """Set in ``Interaction.extras`` when a slash command is deferred with a public "thinking…"."""
@@ -67,12 +64,17 @@ def page_size_of(interaction: Interaction) -> int:
     return size if isinstance(size, int) and size > 0 else DEFAULT_PAGE_SIZE
 
 
-async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]) -> T:
-    """Await ``work``; if it is slow, defer the interaction first so Discord keeps waiting."""
+async def within_deadline(
+    interaction: Interaction, work: Coroutine[Any, Any, T], *, new_message: bool = False
+) -> T:
+    """Await ``work``; if it is slow, defer the interaction first so Discord keeps waiting.
+
+    ``new_message``: a button's answer is a new message (``send_public``), not its
+    own message updated, so a slow one is deferred as a public "thinking…"."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
-        if interaction.type is discord.InteractionType.component:
+        if interaction.type is discord.InteractionType.component and not new_message:
             await interaction.response.defer()
         else:
             await interaction.response.defer(thinking=True)
@@ -81,14 +83,20 @@ async def within_deadline(interaction: Interaction, work: Coroutine[Any, Any, T]
 
 
 async def send_public(
-    interaction: Interaction, embed: discord.Embed, view: discord.ui.View
+    interaction: Interaction,
+    embed: discord.Embed,
+    view: discord.ui.View,
+    *,
+    new_message: bool = False,
 ) -> None:
     """Show ``embed`` with its buttons publicly: a slash command's answer, or the message
-    whose button was clicked, edited in place (through whichever path is still open)."""
+    whose button was clicked, edited in place (through whichever path is still open).
+    ``new_message``: a button's answer goes out as a message of its own (the clicked
+    one may be private), as with ``within_deadline(..., new_message=True)``."""
     if interaction.response.is_done():
         await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
         interaction.extras[FILLED] = True
-    elif interaction.type is discord.InteractionType.component:
+    elif interaction.type is discord.InteractionType.component and not new_message:
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
@@ -141,31 +149,3 @@ def _thinking(interaction: Interaction) -> bool:
 async def send_error(interaction: Interaction, message: str) -> None:
     """A refusal or an error, shown only to the person who asked."""
     await send_private(interaction, error_embed(message))
-
-
-async def hint_answer(
-    service: GameService, user_id: int, expected_version: int | None = None
-) -> discord.Embed:
-    """The hint for ``user_id``'s game as an embed, or the refusal; the game is marked assisted.
-
-    ``expected_version``: the board's version (a button); a game that changed
-    since gets no hint and is not marked.
-    """
-    try:
-        answer = await service.hint(user_id, expected_version)
-    except StaleVersionError:
-        return error_embed(HINT_STALE)
-    except ServiceError as exc:
-        return error_embed(exc.message)
-    return hint_embed(answer)
-
-
-async def send_hint(
-    interaction: Interaction, user_id: int, expected_version: int | None = None
-) -> None:
-    """Answer with the hint privately: defer at once (the solver may think for about a
-    second), then fill in the "thinking" message (``hint_answer``)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    embed = await hint_answer(service_of(interaction), user_id, expected_version)
-    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)

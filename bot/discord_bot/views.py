@@ -8,9 +8,15 @@ refused privately. A click on an out-of-date board (its version is not the
 game's) applies nothing: the service raises ``StaleVersionError``, the board is
 redrawn as the game now stands, and the player is told why.
 
+A lost game's hint, when the solver found an earlier move from which it
+can still be won, carries a ``RewindButton`` ("Undo back to move 5"):
+``reel:rewind:<owner>:<game version>:<move count>``. It takes the moves back
+in one click and shows the board publicly as a new message, as ``/reel
+undo`` does (the hint it sits under is private).
+
 The row holds at most five buttons (Discord's limit a row): Deal, Undo, Auto,
 Refresh, then Hint while the game is in play or New game once it is not.
-Hint answers privately, like ``/reel hint`` (``replies.send_hint``). In a
+Hint answers privately, like ``/reel hint`` (``send_hint``). In a
 scored daily not yet marked assisted, it first warns privately that a hint
 marks the daily assisted on the leaderboard, with a "Show the hint anyway"
 button (action ``hint-yes``); that button turns the warning into the hint.
@@ -25,15 +31,13 @@ import discord
 
 from engine import Status
 
-from ..service import GameService, GameView, ServiceError, StaleVersionError
-from .embeds import board_embed, info_embed
+from ..service import GameService, GameView, HintView, ServiceError, StaleVersionError
+from .embeds import board_embed, error_embed, hint_embed, info_embed
 from .replies import (
     NO_PINGS,
     Interaction,
-    hint_answer,
     run_click,
     send_error,
-    send_hint,
     send_private,
     send_public,
     service_of,
@@ -59,6 +63,13 @@ UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Ple
 HINT_WARNING: Final = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Do you still want one?"
+)
+HINT_STALE: Final = (
+    "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
+)
+REWIND_STALE: Final = (
+    "Your game has changed since that hint, so nothing was undone. "
+    "Ask for a hint again if you want to know where it still could be won."
 )
 ABANDON_GUARD: Final = (
     "You have a newer game in progress, so no new game was started. "
@@ -144,6 +155,101 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
     async def callback(self, interaction: Interaction) -> None:
         work = handle_click(interaction, self.action, self.user_id, self.version)
         await run_click(interaction, work, self.custom_id, UNEXPECTED)
+
+
+REWIND_TEMPLATE: Final = (
+    rf"{CUSTOM_ID_PREFIX}:rewind:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
+    r":(?P<target>[0-9]{1,6})"
+)
+
+
+class RewindButton(discord.ui.DynamicItem[Button], template=REWIND_TEMPLATE):
+    """Under a lost game's hint: undo back to the move from which it can still be won."""
+
+    def __init__(self, user_id: int, version: int, target: int, back_to: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Undo back to {back_to}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{CUSTOM_ID_PREFIX}:rewind:{user_id}:{version}:{target}",
+            )
+        )
+        self.user_id, self.version, self.target = user_id, version, target
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> RewindButton:
+        # (the label is Discord's to keep: only the custom_id comes back)
+        return cls(int(match["user_id"]), int(match["version"]), int(match["target"]), "")
+
+    async def callback(self, interaction: Interaction) -> None:
+        work = rewind(interaction, self.user_id, self.version, self.target)
+        await run_click(interaction, work, self.custom_id, UNEXPECTED)
+
+
+async def rewind(interaction: Interaction, owner: int, version: int, target: int) -> None:
+    """The hint's "Undo back to move N": the moves taken back, the board shown publicly
+    as a new message; refused privately for anyone else, or if the game changed since."""
+    if interaction.user.id != owner:
+        await send_error(interaction, NOT_YOUR_GAME)
+        return
+    service = service_of(interaction)
+    undo = service.undo_to(owner, target, expected_version=version)
+    try:
+        view = await within_deadline(interaction, undo, new_message=True)
+    except StaleVersionError:
+        await send_error(interaction, REWIND_STALE)
+        return
+    except ServiceError as exc:
+        await send_error(interaction, exc.message)
+        return
+    await send_public(interaction, board_embed(view), board_view(view), new_message=True)
+
+
+def hint_view(answer: HintView) -> discord.ui.View | None:
+    """The button under a hint: for a lost game that could still be won earlier, undo
+    back to there; otherwise none."""
+    back, back_to = answer.winnable_at, answer.back_to
+    if answer.source != "lost" or back is None or back_to is None or not answer.game.can_undo:
+        return None
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(RewindButton(answer.game.user_id, answer.game.version, back, back_to))
+    return buttons
+
+
+async def hint_answer(
+    service: GameService, user_id: int, expected_version: int | None = None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The hint for ``user_id``'s game as an embed and its button (``hint_view``), or the
+    refusal; the game is marked assisted.
+
+    ``expected_version``: the board's version (a button); a game that changed
+    since gets no hint and is not marked.
+    """
+    try:
+        answer = await service.hint(user_id, expected_version)
+    except StaleVersionError:
+        return error_embed(HINT_STALE), None
+    except ServiceError as exc:
+        return error_embed(exc.message), None
+    return hint_embed(answer), hint_view(answer)
+
+
+async def send_hint(
+    interaction: Interaction, user_id: int, expected_version: int | None = None
+) -> None:
+    """Answer with the hint privately: defer at once (the solver may think for about a
+    second), then fill in the "thinking" message (``hint_answer``)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    embed, buttons = await hint_answer(service_of(interaction), user_id, expected_version)
+    extra: dict[str, Any] = {} if buttons is None else {"view": buttons}
+    await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
 
 
 def board_view(view: GameView) -> discord.ui.View:
@@ -243,8 +349,8 @@ async def _hint_confirmed(
     if the game changed since) and loses its button."""
     # The solver may think for about a second: acknowledge the click at once.
     await interaction.response.defer()
-    embed = await hint_answer(service, owner, version)
-    await interaction.edit_original_response(embed=embed, view=None, allowed_mentions=NO_PINGS)
+    embed, buttons = await hint_answer(service, owner, version)
+    await interaction.edit_original_response(embed=embed, view=buttons, allowed_mentions=NO_PINGS)
 
 
 async def show_current(

@@ -178,6 +178,36 @@ async def test_undo_takes_back_the_last_move(service: GameService, store: Store)
     assert row is not None and (row.moves, row.undo_count) == ("", 1)
 
 
+async def test_undo_to_goes_back_several_moves_at_once(service: GameService, store: Store) -> None:
+    await service.update_settings(USER, auto_aces=True)
+    start = await service.new_game(USER, GUILD, 1)  # R6 A♥ goes up at the deal
+    dealt = await service.deal(USER)  # and two Aces with the deal: moves 1 to 3
+    assert dealt.move_count == 4
+    await service.move(USER, (await service.move_choices(USER, limit=1))[0].text)
+    view = await service.move(USER, (await service.move_choices(USER, limit=1))[0].text)
+    count, version = view.move_count, view.version
+    for bad, reason in [
+        (count, "undo can only go back to an earlier move"),
+        (-1, "undo can only go back to an earlier move"),
+        (2, "Undo can't stop at move 2: that is an Ace played automatically"),
+        (0, "Undo can't stop at move 0"),  # the Ace of the deal, before any move
+    ]:
+        with pytest.raises(MoveError, match=reason):
+            await service.undo_to(USER, bad, version)
+    assert (await service.show(USER)).version == version  # refused: nothing changed
+    back = await service.undo_to(USER, 4, version)
+    assert (back.board, back.move_count) == (dealt.board, 4)
+    assert back.message == "Back at move 4: took back 2 moves"
+    assert (back.undo_count, back.version) == (2, version + 1)  # two undos, one save
+    row = await store.load_game(USER)
+    assert row is not None and row.moves == "+R6 ACE;deal;+R7 ACE;+R8 ACE"
+    again = await service.undo_to(USER, 1, back.version)
+    assert again.message == "Back at the start: took back 1 move"
+    assert again.board == start.board and not again.can_undo
+    with pytest.raises(StaleVersionError):
+        await service.undo_to(USER, 1, back.version)
+
+
 async def test_auto_plays_reserve_aces_and_undo_takes_them_back_together(
     service: GameService,
 ) -> None:

@@ -4,6 +4,7 @@ for a daily (and the button's warning before it marks one), and the button's ref
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ from fake_discord import (
 )
 from harness import Launch, description
 
+import bot.discord_bot.replies as replies_module
 from bot.service import GameService
 
 
@@ -210,3 +212,72 @@ async def test_the_warnings_button_after_the_game_moved_on_gives_no_hint(
     refusal = await confirm.wait_message()
     assert "Your game changed" in description(refusal) and not refusal.buttons
     assert not (await service.show(alice.id)).assisted
+
+
+async def lost_hint(fake: FakeDiscord, name: str) -> tuple[FakeMessage, FakeMessage]:
+    """A new game of deal 16 lost by its first move, and the private hint that says so."""
+    player = fake.user(name)
+    board = await (
+        await fake.slash(player, "reel", sub="new", options={"deal": "16"})
+    ).wait_message()
+    # Taking the Ace out of C3 this early opens a space nothing can fill: lost at once.
+    await (await fake.slash(player, "reel", sub="move", options={"from": "C3 ACE"})).wait_message()
+    return board, await private_hint(fake, name)
+
+
+async def test_a_lost_games_hint_undoes_back_to_where_it_still_could_be_won(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board, lost = await lost_hint(fake, "alice")
+    assert "It still could be at the start: undo back to there." in description(lost)
+    assert [b["label"] for b in lost.buttons] == ["Undo back to the start"]
+    # Not for anyone else to press.
+    refused = await fake.click(fake.user("bob"), lost, label="Undo back to the start")
+    assert "This is not your game" in description(await refused.wait_message())
+    assert (await service.show(alice.id)).move_count == 1
+    # The owner's click takes the move back and shows the board publicly, as /reel undo does.
+    click = await fake.click(alice, lost, label="Undo back to the start")
+    assert click.callback_type == CHANNEL_MESSAGE and not click.edited
+    shown_board = await click.wait_message()
+    assert not shown_board.ephemeral and shown_board.id not in (lost.id, board.id)
+    assert "· moves 0 ·" in str(shown_board.embed)
+    assert "Back at the start: took back 1 move" in str(shown_board.embed)
+    assert (await service.show(alice.id)).move_count == 0
+    # Pressed again, the hint is out of date: nothing more is undone.
+    again = await fake.click(alice, lost, label="Undo back to the start")
+    stale = await again.wait_message()
+    assert stale.ephemeral and "nothing was undone" in description(stale)
+    assert (await service.show(alice.id)).move_count == 0
+
+
+async def test_a_slow_undo_from_the_hint_still_shows_the_board_publicly(
+    fake_discord: FakeDiscord, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    _, lost = await lost_hint(fake, "alice")
+    monkeypatch.setattr(replies_module, "DEFER_AFTER", 0.01)
+    undo_to = service.undo_to
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.2)
+        return await undo_to(*args, **kwargs)
+
+    monkeypatch.setattr(service, "undo_to", slow)
+    click = await fake.click(alice, lost, label="Undo back to the start")
+    assert click.callback_type == DEFERRED_CHANNEL_MESSAGE  # a public "thinking…"
+    shown_board = await click.wait_message()
+    await fake.wait_until(lambda: "· moves 0 ·" in str(shown_board.embed))
+    assert not shown_board.ephemeral and shown_board.id != lost.id
+    assert lost.buttons  # the private hint itself was left as it was
+    # A slow refusal goes out privately and leaves nothing public.
+    again = await fake.click(alice, lost, label="Undo back to the start")
+    assert again.callback_type == DEFERRED_CHANNEL_MESSAGE
+    [stale] = await again.wait_followups(1)
+    assert stale.ephemeral and "nothing was undone" in description(stale)
+    placeholder = again.message
+    assert placeholder is not None
+    await fake.wait_until(lambda: placeholder.deleted)
+    fake.assert_no_violations()
