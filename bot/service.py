@@ -1579,7 +1579,10 @@ def _hint_message(
             "the best move by rule of thumb."
         )
     elif source == "lost":
-        text = "No winning line exists from here: this game can't be won any more."
+        if view.can_undo:
+            text = "No winning line exists from here: this game can't be won any more."
+        else:  # nothing played yet (or only automatic Aces): the deal itself is lost
+            text = "No winning line exists: this deal can't be won, whatever you play."
         if view.can_undo and back_to is not None:
             text += f" It still could be at {back_to}: undo back to there."
         elif view.can_undo:

@@ -116,7 +116,10 @@ async def test_a_lost_position_says_no_winning_line_exists(
     await pooled.new_game(USER, GUILD, 5)
     answer = await pooled.hint(USER)
     assert answer.source == "lost" and answer.remaining is None
-    assert answer.message.startswith("No winning line exists from here")
+    # Nothing played yet: it is the deal that can't be won.
+    assert answer.message.startswith(
+        "No winning line exists: this deal can't be won, whatever you play."
+    )
     assert answer.move is not None and f"To get more cards home, try {answer.label}." in (
         answer.message
     )
@@ -319,7 +322,8 @@ async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     assert answer.source == "lost" and answer.move is not None
     view = await service.move(USER, answer.move, view.version)
     again = await service.hint(USER, view.version)
-    assert again.source == "lost" and again.message.startswith("No winning line exists")
+    assert again.source == "lost"
+    assert again.message.startswith("No winning line exists from here: this game can't be won")
     view = await service.undo(USER, view.version)
     assert (await service.hint(USER, view.version)).source == "lost"
     assert len(searched) == 1
