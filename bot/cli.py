@@ -40,6 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     suits = play.add_mutually_exclusive_group()
     suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
     suits.add_argument("--symbols", action="store_true", help="suits as symbols ♠ ♥ ♦ ♣ (saved)")
+    deals = play.add_mutually_exclusive_group()
+    deals.add_argument(
+        "--winnable",
+        action="store_true",
+        help="random new games are deals the solver has proven winnable (saved)",
+    )
+    deals.add_argument(
+        "--any-deal", action="store_true", help="random new games may be any deal (saved)"
+    )
     play.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
     bot = sub.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN)")
     bot.add_argument(
@@ -71,10 +80,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if getattr(args, "ascii", False)
             else (True if getattr(args, "symbols", False) else None)
         )
+        winnable = (
+            True
+            if getattr(args, "winnable", False)
+            else (False if getattr(args, "any_deal", False) else None)
+        )
         return play(
             db_path,
             getattr(args, "deal", None),
             symbols,
+            winnable=winnable,
             daily=getattr(args, "daily", False),
             log_level=config.log_level,
         )

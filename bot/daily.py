@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
 
-from engine import Game
+from engine import Game, Move
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
 
@@ -56,11 +56,26 @@ def daily_start_number(day: date) -> int:
     return SplitMix64(seed).below(DAILY_DEAL_MAX) + 1
 
 
-def candidate_numbers(day: date, count: int) -> list[int]:
-    """The deals tried for ``day``, in order: the starting number and the next ones (after
-    999_999_999 comes 1)."""
-    start = daily_start_number(day)
+def numbers_from(start: int, count: int) -> list[int]:
+    """``count`` deal numbers from ``start`` on (after 999_999_999 comes 1)."""
     return [(start - 1 + k) % DAILY_DEAL_MAX + 1 for k in range(count)]
+
+
+def candidate_numbers(day: date, count: int) -> list[int]:
+    """The deals tried for ``day``, in order: the starting number and the next ones."""
+    return numbers_from(daily_start_number(day), count)
+
+
+def first_proven(
+    numbers: Iterable[int], max_nodes: int = DAILY_NODE_BUDGET
+) -> tuple[int, tuple[Move, ...]] | None:
+    """The first of ``numbers`` whose deal the solver wins within ``max_nodes``, with the
+    winning line; None if none is. Deterministic: no time budget."""
+    for number in numbers:
+        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=math.inf)
+        if solution.verdict is Verdict.WON:
+            return number, solution.line
+    return None
 
 
 def find_daily_deal(
@@ -72,12 +87,11 @@ def find_daily_deal(
     proof (the caller logs it). Deterministic: no time budget. Slow (up to a second or so,
     up to ``candidates`` searches): the service runs it in a worker process.
     """
-    for number in candidate_numbers(day, candidates):
-        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=math.inf)
-        if solution.verdict is Verdict.WON:
-            line = ";".join(str(move) for move in solution.line)
-            return DailyDeal(day, number, line, len(solution.line))
-    return DailyDeal(day, daily_start_number(day), None, None)
+    found = first_proven(candidate_numbers(day, candidates), max_nodes)
+    if found is None:
+        return DailyDeal(day, daily_start_number(day), None, None)
+    number, line = found
+    return DailyDeal(day, number, ";".join(str(move) for move in line), len(line))
 
 
 def utc_date(moment: datetime) -> date:

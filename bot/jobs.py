@@ -14,7 +14,7 @@ from datetime import date
 from engine import Game
 from engine.hints import Hint, hint, winnable_before
 
-from .daily import DailyDeal, find_daily_deal
+from .daily import DailyDeal, find_daily_deal, first_proven, numbers_from
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
@@ -31,3 +31,10 @@ def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:
 def daily_job(day: str, candidates: int) -> DailyDeal:
     """The daily deal of the ISO date ``day`` (``bot.daily.find_daily_deal``)."""
     return find_daily_deal(date.fromisoformat(day), candidates=candidates)
+
+
+def winnable_job(start: int, candidates: int) -> int | None:
+    """The first deal from ``start`` on (``candidates`` of them) that the solver proves
+    winnable, as the daily's search does (``bot.daily.first_proven``); None if none."""
+    found = first_proven(numbers_from(start, candidates))
+    return None if found is None else found[0]

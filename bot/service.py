@@ -272,6 +272,7 @@ DISCORD_COMMANDS: Final = Commands()
 class Settings:
     symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
     auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
+    winnable: bool = False  # a random new game is a deal the solver proved winnable
 
 
 # ---------------------------------------------------------------------- errors
@@ -323,6 +324,7 @@ NEWER_GAME_MESSAGE = (
 )
 
 
+WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 
 
@@ -578,7 +580,8 @@ class GameService:
         ``solver_workers`` processes, started at the first need); the service
         shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
         solver's budget for a hint. ``daily_candidates``: deals the daily search
-        tries before it falls back (``bot.daily.find_daily_deal``);
+        tries before it falls back (``bot.daily.find_daily_deal``), and the search
+        for a winnable random deal too;
         ``warm_next_daily``: after a daily is dealt, find tomorrow's in the
         background (the bot does; tests and the terminal don't).
         ``commands``: how the front end's player gives the commands that the
@@ -659,6 +662,11 @@ class GameService:
     ) -> GameView:
         """Deal a new game (a random deal when None); an unfinished game is recorded first.
 
+        With the player's ``winnable`` setting on, the random deal is the first
+        from a random number on that the solver proves winnable (searched in the
+        pool, as the daily's deal is); if the search fails, the random number
+        itself, and the message says it is unproven.
+
         ``replaces_version``: the version of the board asking (a New game
         button). If the current game is unfinished and at another version, the
         player has moved on to a game that board never showed: nothing is
@@ -670,8 +678,14 @@ class GameService:
         resign it, so that a stray command never spends the day's one scored
         attempt.
         """
+        proven = False
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
+            if (await self.get_settings(user_id)).winnable:
+                # outside the lock: the search may take a moment
+                found = await self._winnable_deal(deal_number)
+                proven = found is not None
+                deal_number = found or deal_number
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
@@ -692,7 +706,21 @@ class GameService:
                     "and a new game now would end it as abandoned. Finish it first, or "
                     f"give it up with {self._commands.resign} and then start a new game."
                 )
-            return await self._start(user_id, guild_id, deal_number, old, None, True)
+            return await self._start(user_id, guild_id, deal_number, old, None, True, proven)
+
+    async def _winnable_deal(self, start: int) -> int | None:
+        """The first deal from ``start`` on that the solver proves winnable, searched in the
+        pool as the daily's deal is (``jobs.winnable_job``); None, logged, if none is found
+        or the pool fails (the game is then dealt unproven, and says so)."""
+        try:
+            found = await self._in_pool(jobs.winnable_job, start, self._daily_candidates)
+        except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
+            log.error("the search for a winnable deal failed in the solver pool: %s", exc)
+            self._reset_pool()
+            return None
+        if found is None:
+            log.warning("no deal proven winnable among %d from %d", self._daily_candidates, start)
+        return found
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:
         """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
@@ -813,9 +841,11 @@ class GameService:
         old: _Entry | None,
         daily_date: date | None,
         scored: bool,
+        proven: bool = False,
     ) -> GameView:
         """Deal a new current game over ``old`` (recorded first if unfinished and touched).
 
+        ``proven``: a random deal the solver proved winnable, as the setting asked.
         Lock held."""
         settings = await self._get_settings(user_id)
         variant = variant_by_code(DEFAULT_VARIANT)
@@ -867,6 +897,8 @@ class GameService:
         self._cache_put(user_id, entry)
         if daily_date is None:
             message = f"New game: deal {deal_number}{note}"
+            if settings.winnable:
+                message += " · proven winnable" if proven else WINNABLE_UNPROVEN
         else:
             kind = "" if scored else " (replay, not scored)"
             message = f"Daily {daily_date.isoformat()}{kind}: deal {deal_number}{note}"
@@ -1146,7 +1178,12 @@ class GameService:
             return await self._get_settings(user_id)
 
     async def update_settings(
-        self, user_id: int, *, symbols: bool | None = None, auto_aces: bool | None = None
+        self,
+        user_id: int,
+        *,
+        symbols: bool | None = None,
+        auto_aces: bool | None = None,
+        winnable: bool | None = None,
     ) -> Settings:
         """Change some settings; the others keep their values."""
         async with self._lock(user_id):
@@ -1154,11 +1191,15 @@ class GameService:
             new = Settings(
                 symbols=old.symbols if symbols is None else bool(symbols),
                 auto_aces=old.auto_aces if auto_aces is None else bool(auto_aces),
+                winnable=old.winnable if winnable is None else bool(winnable),
             )
             self._settings.pop(user_id, None)
             try:
                 await self._store.save_settings(
-                    user_id, UserSettings(symbols=new.symbols, auto_aces=new.auto_aces)
+                    user_id,
+                    UserSettings(
+                        symbols=new.symbols, auto_aces=new.auto_aces, winnable=new.winnable
+                    ),
                 )
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
@@ -1493,7 +1534,9 @@ class GameService:
         settings = (
             Settings()
             if stored is None
-            else Settings(symbols=stored.symbols, auto_aces=stored.auto_aces)
+            else Settings(
+                symbols=stored.symbols, auto_aces=stored.auto_aces, winnable=stored.winnable
+            )
         )
         self._settings_put(user_id, settings)
         return settings

@@ -183,6 +183,7 @@ class PlayerTotals:
 class UserSettings:
     symbols: bool
     auto_aces: bool
+    winnable: bool = False  # v5: a random new game is a deal the solver proved winnable
 
 
 # ---------------------------------------------------------------------- migrations
@@ -392,6 +393,14 @@ def _v4_daily_deals(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v5_winnable_setting(conn: sqlite3.Connection) -> None:
+    """v5: the setting for random new games proven winnable (off for everyone before)."""
+    conn.execute(
+        "ALTER TABLE user_settings ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0"
+        " CHECK (winnable IN (0, 1))"
+    )
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
 MIGRATIONS: Final[Sequence[Migration]] = (
@@ -399,6 +408,7 @@ MIGRATIONS: Final[Sequence[Migration]] = (
     _v2_daily_and_leaderboards,
     _v3_assisted,
     _v4_daily_deals,
+    _v5_winnable_setting,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -663,8 +673,9 @@ def record_results(conn: sqlite3.Connection, records: Sequence[dict[str, object]
 
 
 _SAVE_SETTINGS_SQL: Final = """
-    INSERT INTO user_settings (user_id, symbols, auto_aces) VALUES (?, ?, ?)
-    ON CONFLICT (user_id) DO UPDATE SET symbols = excluded.symbols, auto_aces = excluded.auto_aces
+    INSERT INTO user_settings (user_id, symbols, auto_aces, winnable) VALUES (?, ?, ?, ?)
+    ON CONFLICT (user_id) DO UPDATE SET
+        symbols = excluded.symbols, auto_aces = excluded.auto_aces, winnable = excluded.winnable
 """
 
 
@@ -1058,15 +1069,21 @@ class Store:
     async def load_settings(self, user_id: int) -> UserSettings | None:
         row = await self._run(
             lambda conn: conn.execute(
-                "SELECT symbols, auto_aces FROM user_settings WHERE user_id = ?", (user_id,)
+                "SELECT symbols, auto_aces, winnable FROM user_settings WHERE user_id = ?",
+                (user_id,),
             ).fetchone()
         )
         if row is None:
             return None
-        return UserSettings(symbols=bool(row[0]), auto_aces=bool(row[1]))
+        return UserSettings(symbols=bool(row[0]), auto_aces=bool(row[1]), winnable=bool(row[2]))
 
     async def save_settings(self, user_id: int, settings: UserSettings) -> None:
-        params = (user_id, int(settings.symbols), int(settings.auto_aces))
+        params = (
+            user_id,
+            int(settings.symbols),
+            int(settings.auto_aces),
+            int(settings.winnable),
+        )
         await self._run(lambda conn: conn.execute(_SAVE_SETTINGS_SQL, params))
 
     # ------------------------------------------------------------------ checks

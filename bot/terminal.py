@@ -67,7 +67,8 @@ Commands
               about a second); a daily with a hint is marked assisted, so
               in the scored daily the first 'hint' warns, the next gives it
   board       show the board again
-  new [N]     start a new game (deal N, or a random one)
+  new [N]     start a new game (deal N, or a random one; 'reel play --winnable'
+              makes it a deal the solver has proven winnable)
   daily       play today's daily challenge (the same deal for everyone;
               your first game of the day is the scored one)
   stats       your games, wins, daily streak and best score
@@ -379,11 +380,14 @@ def play(
     symbols: bool | None = None,
     *,
     daily: bool = False,
+    winnable: bool | None = None,
     log_level: str = "WARNING",
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
     ``daily``: start (or resume) today's daily challenge instead of the saved game.
+    ``symbols`` and ``winnable`` (random new games proven winnable), when given,
+    are saved as the player's settings first.
     The log goes to a file beside the database (``reel.log`` for ``reel.db``),
     not to the screen the game is played on.
     """
@@ -400,8 +404,9 @@ def play(
         service = GameService(store, commands=COMMAND_WORDS)
         game = TerminalGame(service, runner.run)
         try:
-            if symbols is not None:
-                runner.run(service.update_settings(LOCAL_USER_ID, symbols=symbols))
+            if symbols is not None or winnable is not None:
+                update = service.update_settings(LOCAL_USER_ID, symbols=symbols, winnable=winnable)
+                runner.run(update)
             try:
                 if daily:
                     game.start_daily()

@@ -375,11 +375,12 @@ class ReelCommands(app_commands.Group):
         await send_private(interaction, stats_embed(stats))
 
     @app_commands.command(
-        name="settings", description="Suits as symbols or letters; automatic Aces"
+        name="settings", description="Suits as symbols or letters; automatic Aces; winnable deals"
     )
     @app_commands.describe(
         suits="Show suits as symbols (♠ ♥ ♦ ♣) or letters (S H D C)",
         auto_aces="Play reserve Aces to the Ace pile automatically after each move",
+        winnable_deals="Random new games are deals the solver has proven winnable",
     )
     @app_commands.choices(suits=SUIT_CHOICES)
     async def settings(
@@ -387,16 +388,17 @@ class ReelCommands(app_commands.Group):
         interaction: Interaction,
         suits: app_commands.Choice[str] | None = None,
         auto_aces: bool | None = None,
+        winnable_deals: bool | None = None,
     ) -> None:
         user = interaction.user.id
-        asked = suits is not None or auto_aces is not None
+        asked = suits is not None or auto_aces is not None or winnable_deals is not None
         symbols = None if suits is None else suits.value == "symbols"
         try:
             before = await self.service.get_settings(user)
             saved = before
             if asked:
                 saved = await self.service.update_settings(
-                    user, symbols=symbols, auto_aces=auto_aces
+                    user, symbols=symbols, auto_aces=auto_aces, winnable=winnable_deals
                 )
             changed = saved != before
         except ServiceError as exc:

@@ -160,9 +160,12 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
     """The player's settings, after a change or on request."""
     suits = "symbols (♠ ♥ ♦ ♣)" if settings.symbols else "letters (S H D C)"
     aces = "on" if settings.auto_aces else "off"
+    winnable = "on" if settings.winnable else "off"
     lines = [
         f"**Suits:** {suits}",
         f"**Automatic Aces:** {aces} (reserve Aces go to the Ace pile after each move)",
+        f"**Winnable deals:** {winnable} (a random new game is a deal the solver has proven "
+        "winnable)",
     ]
     if changed:
         lines.append("Your next board shows the change.")

@@ -305,12 +305,26 @@ def _written_by_v4(path: Path) -> None:
         )
 
 
+def _written_by_v5(path: Path) -> None:
+    _written_by_v4(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE user_settings ADD COLUMN winnable INTEGER NOT NULL DEFAULT 0
+                CHECK (winnable IN (0, 1));
+            INSERT INTO user_settings VALUES (8, 1, 0, 1);
+            PRAGMA user_version = 5;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
     2: _written_by_v2,
     3: _written_by_v3,
     4: _written_by_v4,
+    5: _written_by_v5,
 }
 
 
@@ -553,6 +567,14 @@ async def test_settings_round_trip(store: Store) -> None:
     await store.save_settings(5, UserSettings(symbols=False, auto_aces=True))
     assert await store.load_settings(5) == UserSettings(symbols=False, auto_aces=True)
     assert await store.load_settings(6) is None
+    await store.save_settings(5, UserSettings(symbols=True, auto_aces=False, winnable=True))
+    assert await store.load_settings(5) == UserSettings(True, False, winnable=True)
+
+
+async def test_v5_keeps_the_settings_with_winnable_deals_off(db_path: Path) -> None:
+    _written_by_v4(db_path)
+    async with Store(db_path) as store:
+        assert await store.load_settings(7) == UserSettings(False, True, winnable=False)
 
 
 def test_aiosqlite_still_runs_functions_on_its_thread() -> None:

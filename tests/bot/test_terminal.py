@@ -387,3 +387,19 @@ def test_a_lost_games_hint_says_how_to_undo_back_and_undo_n_does(
     after = out.split("Type 'undo 0' to go back to the start.", 1)[1]
     assert "Back at the start: took back 1 move" in after and "Deal 16 · move 0" in after
     assert "There is nothing to undo: this is the start of the game." in after
+
+
+def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) -> None:
+    first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "Deal 4 · move 0" in first.stdout  # a deal asked for by number is that deal
+    found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
+    assert found is not None, first.stdout
+    solution = solve(Game.new(int(found.group(1))), max_nodes=20_000, max_seconds=60)
+    assert solution.verdict is Verdict.WON
+    # Saved: the next session's 'new' is proven too, until --any-deal turns it off.
+    second = run_reel(["play"], "new\nquit\n", tmp_path)
+    assert "· proven winnable" in second.stdout
+    third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path)
+    assert third.returncode == 0 and "New game: deal" in third.stdout
+    assert "winnable" not in third.stdout

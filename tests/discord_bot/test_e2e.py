@@ -21,6 +21,7 @@ import pytest
 from fake_discord import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
     UPDATE_MESSAGE,
     FakeDiscord,
     FakeMessage,
@@ -607,6 +608,29 @@ async def test_help_and_rules_answer_privately(fake: FakeDiscord, launch: Launch
     rules_text = await private_text(await fake.slash(alice, "reel", sub="rules"))
     assert "104" in rules_text and "Deal" in rules_text
     assert all(m.ephemeral for m in fake.channel_messages())
+
+
+async def test_the_winnable_deals_setting_deals_a_proven_deal_from_new_and_the_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    result = await fake.slash(alice, "reel", sub="settings", options={"winnable_deals": True})
+    assert result.callback_type == CHANNEL_MESSAGE and result.ephemeral
+    assert "Winnable deals:** on" in await private_text(result)
+    assert (await running.service.get_settings(alice.id)).winnable
+    board = await public_board(await fake.slash(alice, "reel", sub="new"))
+    assert "· proven winnable" in description(board)
+    dealt = (await running.service.show(alice.id)).deal_number
+    assert solve(Game.new(dealt), max_nodes=20_000).verdict is Verdict.WON
+    await (await fake.slash(alice, "reel", sub="resign")).wait_message()
+    shown = await public_board(await fake.slash(alice, "reel", sub="show"))
+    # The board's New game button too (the board redrawn in place, deferred if slow).
+    click = await fake.click(alice, shown, label="New game")
+    assert click.callback_type in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+    await fake.wait_until(lambda: "· proven winnable" in description(shown))
+    again = (await running.service.show(alice.id)).deal_number
+    assert again != dealt and solve(Game.new(again), max_nodes=20_000).verdict is Verdict.WON
 
 
 async def test_suit_letters_setting_changes_the_board_to_letters(

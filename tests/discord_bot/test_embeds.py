@@ -213,7 +213,10 @@ def test_settings_embed_names_both_settings() -> None:
     symbols = settings_embed(Settings(), changed=False)
     assert "symbols" in (symbols.description or "")
     assert "Automatic Aces:** off" in (symbols.description or "")
+    assert "Winnable deals:** off" in (symbols.description or "")
     assert symbols.title == "Your settings"
+    winnable = settings_embed(Settings(winnable=True), changed=True)
+    assert "Winnable deals:** on" in (winnable.description or "")
 
 
 def test_rules_cover_every_move_and_fit() -> None:

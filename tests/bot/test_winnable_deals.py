@@ -1,0 +1,90 @@
+"""The setting for winnable deals: a random new game is the first deal from a random
+number on that the solver proves winnable, searched off the event loop."""
+
+from __future__ import annotations
+
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import pytest
+
+import bot.jobs as jobs_module
+from bot.daily import DAILY_NODE_BUDGET
+from bot.service import GameService
+from bot.store import Store
+from engine import Game
+from engine.solver import Verdict, solve
+
+USER, GUILD = 21, 555
+
+
+class Drawn(random.Random):
+    """A generator whose random deal number is ``number``."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(0)
+        self.number = number
+
+    def randint(self, a: int, b: int) -> int:
+        return self.number
+
+
+def proven(number: int) -> bool:
+    solution = solve(Game.new(number), max_nodes=DAILY_NODE_BUDGET, max_seconds=60)
+    return solution.verdict is Verdict.WON
+
+
+async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clock: Any) -> None:
+    # Deals 4 and 5 are lost, 6 is won but not within the budget, 7 is proven.
+    assert [proven(n) for n in (4, 5, 6, 7)] == [False, False, False, True]
+    service = GameService(store, clock=clock, rng=Drawn(4), executor=ThreadPoolExecutor(1))
+    try:
+        plain = await service.new_game(USER, GUILD)
+        assert plain.deal_number == 4 and "winnable" not in str(plain.message)  # off by default
+        settings = await service.update_settings(USER, winnable=True)
+        assert settings.winnable and (await service.get_settings(USER)).winnable
+        view = await service.new_game(USER, GUILD)
+        assert view.deal_number == 7
+        assert view.message == "New game: deal 7 · proven winnable"
+        # A deal asked for by number is that deal, whatever the setting.
+        assert (await service.new_game(USER, GUILD, 5)).deal_number == 5
+    finally:
+        await service.close()
+
+
+async def test_the_setting_is_kept_in_the_database(store: Store, clock: Any) -> None:
+    first = GameService(store, clock=clock)
+    await first.update_settings(USER, winnable=True)
+    second = GameService(store, clock=clock)  # a restart: nothing in memory
+    assert (await second.get_settings(USER)).winnable
+    assert not (await second.get_settings(USER + 1)).winnable
+
+
+async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(start: int, candidates: int) -> int | None:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(jobs_module, "winnable_job", broken)
+    service = GameService(store, clock=clock, rng=Drawn(4), executor=ThreadPoolExecutor(1))
+    try:
+        await service.update_settings(USER, winnable=True)
+        with caplog.at_level(logging.ERROR, logger="bot.service"):
+            view = await service.new_game(USER, GUILD)
+        assert view.deal_number == 4
+        assert view.message == (
+            "New game: deal 4 · no deal could be proven winnable just now, so this one may not be"
+        )
+        assert "winnable deal failed in the solver pool" in caplog.text
+    finally:
+        await service.close()
+
+
+def test_the_job_finds_the_first_proven_deal_and_none_past_its_candidates() -> None:
+    assert jobs_module.winnable_job(4, 10) == 7
+    assert jobs_module.winnable_job(4, 3) is None  # 4, 5 and 6 only
+    assert jobs_module.winnable_job(999_999_999, 2) == 1  # after the last deal comes 1
