@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from time import monotonic
 from typing import Final
 
 from engine import Game, Move
@@ -34,6 +35,11 @@ DAILY_NODE_BUDGET: Final = 20_000
 machine (for one version of the solver; the database keeps the answer once found)."""
 DAILY_CANDIDATES: Final = 50
 """Deals tried from the starting number before falling back to the starting number itself."""
+WINNABLE_NODE_BUDGET: Final = 5_000
+"""Solver nodes per candidate for a random new game proven winnable (the setting): the
+player waits for it, so a quick proof (median 0.05 s, 0.4 s at most in 60 tries)."""
+WINNABLE_SECONDS: Final = 3.0
+"""The most that search may take in all before the game is dealt unproven."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +73,17 @@ def candidate_numbers(day: date, count: int) -> list[int]:
 
 
 def first_proven(
-    numbers: Iterable[int], max_nodes: int = DAILY_NODE_BUDGET
+    numbers: Iterable[int], max_nodes: int = DAILY_NODE_BUDGET, max_seconds: float = math.inf
 ) -> tuple[int, tuple[Move, ...]] | None:
     """The first of ``numbers`` whose deal the solver wins within ``max_nodes``, with the
-    winning line; None if none is. Deterministic: no time budget."""
+    winning line; None if none is, or once ``max_seconds`` have gone by in all.
+    Deterministic when ``max_seconds`` is infinite (the daily's search)."""
+    deadline = monotonic() + max_seconds
     for number in numbers:
-        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=math.inf)
+        left = deadline - monotonic()
+        if left <= 0:
+            return None
+        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=left)
         if solution.verdict is Verdict.WON:
             return number, solution.line
     return None

@@ -14,7 +14,14 @@ from datetime import date
 from engine import Game
 from engine.hints import Hint, hint, winnable_before
 
-from .daily import DailyDeal, find_daily_deal, first_proven, numbers_from
+from .daily import (
+    WINNABLE_NODE_BUDGET,
+    WINNABLE_SECONDS,
+    DailyDeal,
+    find_daily_deal,
+    first_proven,
+    numbers_from,
+)
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
@@ -35,6 +42,8 @@ def daily_job(day: str, candidates: int) -> DailyDeal:
 
 def winnable_job(start: int, candidates: int) -> int | None:
     """The first deal from ``start`` on (``candidates`` of them) that the solver proves
-    winnable, as the daily's search does (``bot.daily.first_proven``); None if none."""
-    found = first_proven(numbers_from(start, candidates))
+    winnable within ``WINNABLE_NODE_BUDGET`` nodes, as the daily's search does
+    (``bot.daily.first_proven``); None if none is, or after ``WINNABLE_SECONDS``."""
+    numbers = numbers_from(start, candidates)
+    found = first_proven(numbers, WINNABLE_NODE_BUDGET, WINNABLE_SECONDS)
     return None if found is None else found[0]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import bot.jobs as jobs_module
-from bot.daily import DAILY_NODE_BUDGET
+from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
 from bot.service import GameService
 from bot.store import Store
 from engine import Game
@@ -33,22 +33,22 @@ class Drawn(random.Random):
 
 
 def proven(number: int) -> bool:
-    solution = solve(Game.new(number), max_nodes=DAILY_NODE_BUDGET, max_seconds=60)
+    solution = solve(Game.new(number), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60)
     return solution.verdict is Verdict.WON
 
 
 async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clock: Any) -> None:
-    # Deals 4 and 5 are lost, 6 is won but not within the budget, 7 is proven.
-    assert [proven(n) for n in (4, 5, 6, 7)] == [False, False, False, True]
-    service = GameService(store, clock=clock, rng=Drawn(4), executor=ThreadPoolExecutor(1))
+    # Deal 14 is lost, 15 is not decided within the budget, 16 is proven.
+    assert [proven(n) for n in (14, 15, 16)] == [False, False, True]
+    service = GameService(store, clock=clock, rng=Drawn(14), executor=ThreadPoolExecutor(1))
     try:
         plain = await service.new_game(USER, GUILD)
-        assert plain.deal_number == 4 and "winnable" not in str(plain.message)  # off by default
+        assert plain.deal_number == 14 and "winnable" not in str(plain.message)  # off by default
         settings = await service.update_settings(USER, winnable=True)
         assert settings.winnable and (await service.get_settings(USER)).winnable
         view = await service.new_game(USER, GUILD)
-        assert view.deal_number == 7
-        assert view.message == "New game: deal 7 · proven winnable"
+        assert view.deal_number == 16
+        assert view.message == "New game: deal 16 · proven winnable"
         # A deal asked for by number is that deal, whatever the setting.
         assert (await service.new_game(USER, GUILD, 5)).deal_number == 5
     finally:
@@ -85,6 +85,14 @@ async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
 
 
 def test_the_job_finds_the_first_proven_deal_and_none_past_its_candidates() -> None:
-    assert jobs_module.winnable_job(4, 10) == 7
-    assert jobs_module.winnable_job(4, 3) is None  # 4, 5 and 6 only
+    assert jobs_module.winnable_job(14, 10) == 16
+    assert jobs_module.winnable_job(14, 2) is None  # 14 and 15 only
     assert jobs_module.winnable_job(999_999_999, 2) == 1  # after the last deal comes 1
+
+
+def test_the_search_stops_at_its_time_limit() -> None:
+    assert first_proven(numbers_from(14, 10), WINNABLE_NODE_BUDGET, max_seconds=0) is None
+    assert first_proven(numbers_from(14, 10), WINNABLE_NODE_BUDGET, max_seconds=60) == (
+        16,
+        solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line,
+    )

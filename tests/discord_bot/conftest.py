@@ -12,6 +12,7 @@ either fixture where it needs another).
 from __future__ import annotations
 
 import contextlib
+import random
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -82,14 +83,17 @@ async def launch(
     ``db`` names another database file (or the same one again, for a restart).
     ``sync_global=True`` also publishes the commands globally (``reel bot --sync-global``),
     which DMs need: commands synced to the development server show only there.
+    ``rng``: the service's generator of random deal numbers.
 
     Every bot is closed before its service (and store) at teardown.
     """
     started: list[Running] = []
 
-    async def start(db: Path | None = None, *, sync_global: bool = False) -> Running:
+    async def start(
+        db: Path | None = None, *, sync_global: bool = False, rng: random.Random | None = None
+    ) -> Running:
         store = await Store.open(db or tmp_path / "reel.db")
-        service = GameService(store, clock=clock)
+        service = GameService(store, clock=clock, rng=rng)
         bot = create_bot(
             service,
             dev_guild_id=fake_discord.guild.id,

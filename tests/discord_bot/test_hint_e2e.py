@@ -269,7 +269,7 @@ async def test_a_slow_undo_from_the_hint_still_shows_the_board_publicly(
     click = await fake.click(alice, lost, label="Undo back to the start")
     assert click.callback_type == DEFERRED_CHANNEL_MESSAGE  # a public "thinking…"
     shown_board = await click.wait_message()
-    await fake.wait_until(lambda: "· moves 0 ·" in str(shown_board.embed))
+    assert await fake.wait_until(lambda: "· moves 0 ·" in str(shown_board.embed))
     assert not shown_board.ephemeral and shown_board.id != lost.id
     assert lost.buttons  # the private hint itself was left as it was
     # A slow refusal goes out privately and leaves nothing public.
@@ -279,5 +279,5 @@ async def test_a_slow_undo_from_the_hint_still_shows_the_board_publicly(
     assert stale.ephemeral and "nothing was undone" in description(stale)
     placeholder = again.message
     assert placeholder is not None
-    await fake.wait_until(lambda: placeholder.deleted)
+    assert await fake.wait_until(lambda: placeholder.deleted)
     fake.assert_no_violations()
