@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine import Game
+from engine import Game, Move
 from engine.hints import Hint, hint, winnable_before
 
 from .daily import (
@@ -40,10 +40,9 @@ def daily_job(day: str, candidates: int) -> DailyDeal:
     return find_daily_deal(date.fromisoformat(day), candidates=candidates)
 
 
-def winnable_job(start: int, candidates: int) -> int | None:
+def winnable_job(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
     """The first deal from ``start`` on (``candidates`` of them) that the solver proves
     winnable within ``WINNABLE_NODE_BUDGET`` nodes, as the daily's search does
-    (``bot.daily.first_proven``); None if none is, or after ``WINNABLE_SECONDS``."""
-    numbers = numbers_from(start, candidates)
-    found = first_proven(numbers, WINNABLE_NODE_BUDGET, WINNABLE_SECONDS)
-    return None if found is None else found[0]
+    (``bot.daily.first_proven``), with its winning line; None if none is, or after
+    ``WINNABLE_SECONDS``."""
+    return first_proven(numbers_from(start, candidates), WINNABLE_NODE_BUDGET, WINNABLE_SECONDS)

@@ -514,6 +514,19 @@ def undo_target(chained: Sequence[bool], winnable: int) -> int | None:
     return None
 
 
+def _proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
+    """The daily's stored winning line as moves; None if it has none, or if it no longer
+    replays (logged: the game is dealt all the same, and its hints search)."""
+    if deal.line is None:
+        return None
+    try:
+        game, _ = replay(DEFAULT_VARIANT, deal.deal_number, deal.line)
+    except _ReplayError as exc:
+        log.warning("the stored line of the daily of %s does not replay: %s", deal.day, exc)
+        return None
+    return game.history
+
+
 @contextlib.contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored meanwhile (in the main thread; elsewhere nothing changes)."""
@@ -678,14 +691,14 @@ class GameService:
         resign it, so that a stray command never spends the day's one scored
         attempt.
         """
-        proven = False
+        proof: tuple[Move, ...] | None = None
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
             if (await self.get_settings(user_id)).winnable:
                 # outside the lock: the search may take a moment
                 found = await self._winnable_deal(deal_number)
-                proven = found is not None
-                deal_number = found or deal_number
+                if found is not None:
+                    deal_number, proof = found
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
@@ -706,12 +719,13 @@ class GameService:
                     "and a new game now would end it as abandoned. Finish it first, or "
                     f"give it up with {self._commands.resign} and then start a new game."
                 )
-            return await self._start(user_id, guild_id, deal_number, old, None, True, proven)
+            return await self._start(user_id, guild_id, deal_number, old, None, True, proof)
 
-    async def _winnable_deal(self, start: int) -> int | None:
-        """The first deal from ``start`` on that the solver proves winnable, searched in the
-        pool as the daily's deal is (``jobs.winnable_job``); None, logged, if none is found
-        or the pool fails (the game is then dealt unproven, and says so)."""
+    async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
+        """The first deal from ``start`` on that the solver proves winnable, and its winning
+        line, searched in the pool as the daily's deal is (``jobs.winnable_job``); None,
+        logged, if none is found or the pool fails (the game is then dealt unproven, and
+        says so)."""
         try:
             found = await self._in_pool(jobs.winnable_job, start, self._daily_candidates)
         except (concurrent.futures.process.BrokenProcessPool, OSError, RuntimeError) as exc:
@@ -746,7 +760,8 @@ class GameService:
                 scored = not await self._store.has_daily_attempt(user_id, today)
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
-            return await self._start(user_id, guild_id, deal.deal_number, old, today, scored)
+            proof = _proof_of(deal)
+            return await self._start(user_id, guild_id, deal.deal_number, old, today, scored, proof)
 
     async def daily_deal(self, day: date) -> DailyDeal:
         """THE deal of ``day``'s daily: from memory, the database, or found by the solver.
@@ -841,11 +856,12 @@ class GameService:
         old: _Entry | None,
         daily_date: date | None,
         scored: bool,
-        proven: bool = False,
+        proof: tuple[Move, ...] | None = None,
     ) -> GameView:
         """Deal a new current game over ``old`` (recorded first if unfinished and touched).
 
-        ``proven``: a random deal the solver proved winnable, as the setting asked.
+        ``proof``: the solver's winning line of the deal, if it has one (a daily, or a
+        random deal proven as the setting asks): the game's first hint continues it.
         Lock held."""
         settings = await self._get_settings(user_id)
         variant = variant_by_code(DEFAULT_VARIANT)
@@ -874,6 +890,7 @@ class GameService:
             scored=scored,
         )
         entry.status = _stored_status(entry.state)
+        entry.hint_line = proof or ()
         self._evict(user_id)
         try:
             version = await self._store.start_game(
@@ -898,7 +915,7 @@ class GameService:
         if daily_date is None:
             message = f"New game: deal {deal_number}{note}"
             if settings.winnable:
-                message += " · proven winnable" if proven else WINNABLE_UNPROVEN
+                message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
         else:
             kind = "" if scored else " (replay, not scored)"
             message = f"Daily {daily_date.isoformat()}{kind}: deal {deal_number}{note}"
@@ -1076,7 +1093,9 @@ class GameService:
         moves taken back or Aces played by the setting on the way, the next
         hints come from it at once, with no search (``engine.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
-        lost position stays lost. After a restart, the first hint searches again.
+        lost position stays lost. A daily, or a deal the winnable setting dealt,
+        starts with the solver's proof as its line. After a restart, the first
+        hint searches again.
         ``on_search`` is called just before a search starts (a front end can say
         that it is thinking), and not when the answer is known already.
         When the solver proves the game lost, a second job in the pool looks back

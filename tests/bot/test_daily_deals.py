@@ -53,12 +53,17 @@ async def test_the_daily_is_the_first_deal_proven_winnable_and_its_line_wins(
 ) -> None:
     store = await Store.open(db_path)
     service = GameService(store, clock=at(DAY))
+    searches: list[int] = []
     try:
         view = await service.daily(USER, GUILD)
         deal = await service.daily_deal(DAY)
+        # The first hint continues the stored proof: no search.
+        hinted = await service.hint(USER, on_search=lambda: searches.append(1))
     finally:
         await service.close()
     assert deal.proven and deal.line is not None and deal.par is not None
+    assert searches == [] and hinted.source == "solver" and hinted.remaining == deal.par
+    assert hinted.move == deal.line.split(";")[0]
     candidates = candidate_numbers(DAY, 50)
     assert candidates[0] == daily_start_number(DAY) and deal.deal_number in candidates
     # The first: no earlier candidate is proven within the same node budget.

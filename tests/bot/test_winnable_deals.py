@@ -15,7 +15,7 @@ import bot.jobs as jobs_module
 from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
 from bot.service import GameService
 from bot.store import Store
-from engine import Game
+from engine import Game, Move
 from engine.solver import Verdict, solve
 
 USER, GUILD = 21, 555
@@ -49,6 +49,12 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
         view = await service.new_game(USER, GUILD)
         assert view.deal_number == 16
         assert view.message == "New game: deal 16 · proven winnable"
+        # The proof is kept: the first hint continues it, with no search.
+        searched: list[int] = []
+        hinted = await service.hint(USER, on_search=lambda: searched.append(1))
+        assert searched == [] and hinted.source == "solver" and hinted.move is not None
+        line = solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line
+        assert hinted.move == str(line[0]) and hinted.remaining == len(line)
         # A deal asked for by number is that deal, whatever the setting.
         assert (await service.new_game(USER, GUILD, 5)).deal_number == 5
     finally:
@@ -66,7 +72,7 @@ async def test_the_setting_is_kept_in_the_database(store: Store, clock: Any) -> 
 async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
     store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(start: int, candidates: int) -> int | None:
+    def broken(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
         raise BrokenProcessPool("a worker died")
 
     monkeypatch.setattr(jobs_module, "winnable_job", broken)
@@ -85,9 +91,11 @@ async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
 
 
 def test_the_job_finds_the_first_proven_deal_and_none_past_its_candidates() -> None:
-    assert jobs_module.winnable_job(14, 10) == 16
+    line = solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line
+    assert jobs_module.winnable_job(14, 10) == (16, line)  # the deal and its proof
     assert jobs_module.winnable_job(14, 2) is None  # 14 and 15 only
-    assert jobs_module.winnable_job(999_999_999, 2) == 1  # after the last deal comes 1
+    wrapped = jobs_module.winnable_job(999_999_999, 2)
+    assert wrapped is not None and wrapped[0] == 1  # after the last deal comes 1
 
 
 def test_the_search_stops_at_its_time_limit() -> None:
