@@ -692,9 +692,11 @@ class GameService:
         attempt.
         """
         proof: tuple[Move, ...] | None = None
+        winnable = False  # a random deal the setting asks to be proven winnable
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
-            if (await self.get_settings(user_id)).winnable:
+            winnable = (await self.get_settings(user_id)).winnable
+            if winnable:
                 # outside the lock: the search may take a moment
                 found = await self._winnable_deal(deal_number)
                 if found is not None:
@@ -719,7 +721,9 @@ class GameService:
                     "and a new game now would end it as abandoned. Finish it first, or "
                     f"give it up with {self._commands.resign} and then start a new game."
                 )
-            return await self._start(user_id, guild_id, deal_number, old, None, True, proof)
+            return await self._start(
+                user_id, guild_id, deal_number, old, None, True, proof, winnable
+            )
 
     async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
         """The first deal from ``start`` on that the solver proves winnable, and its winning
@@ -857,11 +861,14 @@ class GameService:
         daily_date: date | None,
         scored: bool,
         proof: tuple[Move, ...] | None = None,
+        winnable: bool = False,
     ) -> GameView:
         """Deal a new current game over ``old`` (recorded first if unfinished and touched).
 
         ``proof``: the solver's winning line of the deal, if it has one (a daily, or a
         random deal proven as the setting asks): the game's first hint continues it.
+        ``winnable``: a random deal the setting asked to be proven (the message says
+        whether it is).
         Lock held."""
         settings = await self._get_settings(user_id)
         variant = variant_by_code(DEFAULT_VARIANT)
@@ -914,7 +921,7 @@ class GameService:
         self._cache_put(user_id, entry)
         if daily_date is None:
             message = f"New game: deal {deal_number}{note}"
-            if settings.winnable:
+            if winnable:
                 message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
         else:
             kind = "" if scored else " (replay, not scored)"

@@ -392,7 +392,8 @@ def test_a_lost_games_hint_says_how_to_undo_back_and_undo_n_does(
 def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "Deal 4 · move 0" in first.stdout  # a deal asked for by number is that deal
+    # A deal asked for by number is that deal, and nothing is said of winnability.
+    assert "New game: deal 4\n" in first.stdout and "Deal 4 · move 0" in first.stdout
     found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
     assert found is not None, first.stdout
     solution = solve(Game.new(int(found.group(1))), max_nodes=20_000, max_seconds=60)

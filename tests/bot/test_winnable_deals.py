@@ -56,7 +56,8 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
         line = solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line
         assert hinted.move == str(line[0]) and hinted.remaining == len(line)
         # A deal asked for by number is that deal, whatever the setting.
-        assert (await service.new_game(USER, GUILD, 5)).deal_number == 5
+        chosen = await service.new_game(USER, GUILD, 5)
+        assert (chosen.deal_number, chosen.message) == (5, "New game: deal 5")
     finally:
         await service.close()
 
