@@ -1102,7 +1102,7 @@ class GameService:
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. A daily, or a deal the winnable setting dealt,
         starts with the solver's proof as its line. After a restart, the first
-        hint searches again.
+        hint searches again (but in a daily, whose proof is stored).
         ``on_search`` is called just before a search starts (a front end can say
         that it is thinking), and not when the answer is known already.
         When the solver proves the game lost, a second job in the pool looks back
@@ -1511,11 +1511,14 @@ class GameService:
         state = game.status
         if (row.status == "won") != (state is Status.WON):
             self._corrupt(user_id, f"status {row.status!r} but the game is {state.value}", row)
+        proof = None
         if row.daily_date is not None:
             try:
-                await self._stored_daily(row.daily_date)  # for the par on its board
+                known = await self._stored_daily(row.daily_date)  # for the par on its board
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
+            if known is not None and known.deal_number == row.deal_number:
+                proof = _proof_of(known)  # the line the hints continue, as when dealt
         entry = _Entry(
             game=game,
             chained=chained,
@@ -1528,6 +1531,7 @@ class GameService:
             daily_date=row.daily_date,
             scored=row.scored,
             assisted=row.assisted,
+            hint_line=proof or (),
         )
         self._cache_put(user_id, entry)
         return entry

@@ -64,6 +64,14 @@ async def test_the_daily_is_the_first_deal_proven_winnable_and_its_line_wins(
     assert deal.proven and deal.line is not None and deal.par is not None
     assert searches == [] and hinted.source == "solver" and hinted.remaining == deal.par
     assert hinted.move == deal.line.split(";")[0]
+    # After a restart too: the stored proof is the line again.
+    store = await Store.open(db_path)
+    service = GameService(store, clock=at(DAY))
+    try:
+        again = await service.hint(USER, on_search=lambda: searches.append(1))
+    finally:
+        await service.close()
+    assert searches == [] and (again.move, again.remaining) == (hinted.move, deal.par)
     candidates = candidate_numbers(DAY, 50)
     assert candidates[0] == daily_start_number(DAY) and deal.deal_number in candidates
     # The first: no earlier candidate is proven within the same node budget.
