@@ -483,6 +483,11 @@ class _Entry:
         self.tokens.pop()
         return move
 
+    def move_name(self, count: int) -> str:
+        """The position after ``count`` moves, for the player: "move 5", or "the start"
+        when only automatic Aces come before it (the game as dealt)."""
+        return "the start" if all(self.chained[:count]) else f"move {count}"
+
     def undo_point(self) -> int | None:
         """The history length after undoing the last command; None if there is none."""
         for i in range(len(self.chained) - 1, -1, -1):
@@ -1007,7 +1012,7 @@ class GameService:
                     "automatically, which goes with the move before it."
                 )
             taken = sum(1 for auto in entry.chained[move_count:] if not auto)
-            where = "the start" if all(entry.chained[:move_count]) else f"move {move_count}"
+            where = entry.move_name(move_count)
             note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}"
             return await self._undo_commands(user_id, entry, move_count, note)
 
@@ -1164,9 +1169,7 @@ class GameService:
             back = None
             if found.source == "lost" and entry.lost_after is not None:
                 back = entry.lost_after[1]
-            back_to = None
-            if back is not None:  # only automatic Aces before it: the game as dealt
-                back_to = "the start" if all(entry.chained[:back]) else f"move {back}"
+            back_to = None if back is None else entry.move_name(back)
             return HintView(
                 move=None if move is None else _clip(str(move)),
                 label=None if label is None else _clip(label),
