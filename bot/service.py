@@ -702,7 +702,11 @@ class GameService:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
             winnable = (await self.get_settings(user_id)).winnable
             if winnable:
-                # outside the lock: the search may take a moment
+                # A refusal comes before the search, not after it; the search runs
+                # outside the lock (it may take a moment), so the checks are made
+                # again under the lock below.
+                async with self._lock(user_id):
+                    self._check_replace(await self._old_entry(user_id), replaces_version)
                 found = await self._winnable_deal(deal_number)
                 if found is not None:
                     deal_number, proof = found
@@ -712,22 +716,27 @@ class GameService:
             raise BadInputError(_sentence(str(exc))) from None
         async with self._lock(user_id):
             old = await self._old_entry(user_id)
-            if (
-                replaces_version is not None
-                and old is not None
-                and not old.finished
-                and old.version != replaces_version
-            ):
-                raise StaleVersionError(NEWER_GAME_MESSAGE)
-            if old is not None and _scored_daily_in_play(old):
-                assert old.daily_date is not None
-                raise DailyInProgressError(
-                    f"Your scored daily of {old.daily_date.isoformat()} is still in play, "
-                    "and a new game now would end it as abandoned. Finish it first, or "
-                    f"give it up with {self._commands.resign} and then start a new game."
-                )
+            self._check_replace(old, replaces_version)
             return await self._start(
                 user_id, guild_id, deal_number, old, None, True, proof, winnable
+            )
+
+    def _check_replace(self, old: _Entry | None, replaces_version: int | None) -> None:
+        """Raise if a new game may not replace ``old`` (see ``new_game``): the board
+        asking is stale, or ``old`` is a scored daily still in play. Lock held."""
+        if (
+            replaces_version is not None
+            and old is not None
+            and not old.finished
+            and old.version != replaces_version
+        ):
+            raise StaleVersionError(NEWER_GAME_MESSAGE)
+        if old is not None and _scored_daily_in_play(old):
+            assert old.daily_date is not None
+            raise DailyInProgressError(
+                f"Your scored daily of {old.daily_date.isoformat()} is still in play, "
+                "and a new game now would end it as abandoned. Finish it first, or "
+                f"give it up with {self._commands.resign} and then start a new game."
             )
 
     async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:

@@ -13,7 +13,7 @@ import pytest
 
 import bot.jobs as jobs_module
 from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
-from bot.service import GameService
+from bot.service import DailyInProgressError, GameService, StaleVersionError
 from bot.store import Store
 from engine import Game, Move
 from engine.solver import Verdict, solve
@@ -87,6 +87,33 @@ async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
             "New game: deal 4 · no deal could be proven winnable just now, so this one may not be"
         )
         assert "winnable deal failed in the solver pool" in caplog.text
+    finally:
+        await service.close()
+
+
+async def test_a_refused_new_game_searches_no_deal(
+    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[int] = []
+
+    def counted(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
+        searched.append(start)
+        return None
+
+    monkeypatch.setattr(jobs_module, "winnable_job", counted)
+    service = GameService(store, clock=clock, rng=Drawn(14), executor=ThreadPoolExecutor(1))
+    try:
+        await service.update_settings(USER, winnable=True)
+        first = await service.new_game(USER, GUILD)
+        assert searched == [14]
+        await service.deal(USER, first.version)  # the game moves on past the board
+        with pytest.raises(StaleVersionError):  # a New game button on the old board
+            await service.new_game(USER, GUILD, replaces_version=first.version)
+        await service.daily(USER, GUILD)
+        await service.deal(USER)  # a scored daily in play
+        with pytest.raises(DailyInProgressError):
+            await service.new_game(USER, GUILD)
+        assert searched == [14]  # neither refusal waited for a search
     finally:
         await service.close()
 
