@@ -524,12 +524,23 @@ def _proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
     replays (logged: the game is dealt all the same, and its hints search)."""
     if deal.line is None:
         return None
+    return _stored_line(deal.deal_number, deal.line, f"the daily of {deal.day}")
+
+
+def _stored_line(deal_number: int, text: str, what: str) -> tuple[Move, ...] | None:
+    """A winning line stored as text (``line_text``), as moves; None, logged, if it no
+    longer replays from deal ``deal_number`` (``what`` names it in the log)."""
     try:
-        game, _ = replay(DEFAULT_VARIANT, deal.deal_number, deal.line)
+        game, _ = replay(DEFAULT_VARIANT, deal_number, text)
     except _ReplayError as exc:
-        log.warning("the stored line of the daily of %s does not replay: %s", deal.day, exc)
+        log.warning("the stored line of %s does not replay: %s", what, exc)
         return None
     return game.history
+
+
+def line_text(line: Sequence[Move]) -> str:
+    """A line of moves as stored (the daily's winning line, a game's hint line)."""
+    return MOVE_SEPARATOR.join(str(move) for move in line)
 
 
 @contextlib.contextmanager
@@ -926,6 +937,7 @@ class GameService:
                 finished=finished,
                 daily_date=daily_date,
                 scored=scored,
+                hint_line=None if proof is None else line_text(proof),
             )
         except (sqlite3.Error, StoreError) as exc:
             raise self._storage_failure(user_id, exc) from exc
@@ -1115,8 +1127,9 @@ class GameService:
         hints come from it at once, with no search (``engine.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. A daily, or a deal the winnable setting dealt,
-        starts with the solver's proof as its line. After a restart, the first
-        hint searches again (but in a daily, whose proof is stored).
+        starts with the solver's proof as its line. The line is stored with the
+        game (``CurrentGame.hint_line``), so it outlives a restart; a proof of
+        loss is kept in memory only, and after a restart the next hint searches.
         ``on_search`` is called just before a search starts (a front end can say
         that it is thinking), and not when the answer is known already.
         When the solver proves the game lost, a second job in the pool looks back
@@ -1156,16 +1169,18 @@ class GameService:
                     log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
                     self._reset_pool()
                     raise HintUnavailableError() from exc
-            if found.source == "solver":
+            new_line = None  # a winning line the hint found, to store with the game
+            if found.source == "solver" and history + found.line != entry.hint_line:
                 entry.hint_line = history + found.line
+                new_line = line_text(entry.hint_line)
             elif found.source == "lost" and not lost:
                 back = await self._winnable_before(user_id, game)
                 back = None if back is None else undo_target(entry.chained, back)
                 entry.lost_after = (history, back)
             newly = not entry.assisted
-            if newly:
+            if newly or new_line is not None:
                 try:
-                    marked = await self._store.mark_assisted(user_id, entry.version)
+                    marked = await self._store.mark_assisted(user_id, entry.version, new_line)
                 except (sqlite3.Error, StoreError) as exc:
                     raise self._storage_failure(user_id, exc) from exc
                 if not marked:
@@ -1529,8 +1544,10 @@ class GameService:
                 known = await self._stored_daily(row.daily_date)  # for the par on its board
             except (sqlite3.Error, StoreError) as exc:
                 raise self._storage_failure(user_id, exc) from exc
-            if known is not None and known.deal_number == row.deal_number:
-                proof = _proof_of(known)  # the line the hints continue, as when dealt
+            if row.hint_line is None and known is not None and known.deal_number == row.deal_number:
+                proof = _proof_of(known)  # a daily started before hint lines were stored
+        if row.hint_line is not None:  # the line the hints continue, as before the restart
+            proof = _stored_line(row.deal_number, row.hint_line, f"the game of user {user_id}")
         entry = _Entry(
             game=game,
             chained=chained,

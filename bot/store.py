@@ -84,6 +84,10 @@ class CurrentGame:
     daily_date: date | None = None  # the daily challenge this game is (None: not a daily)
     scored: bool = True  # False for an unscored replay of a daily already played
     assisted: bool = False  # a hint was asked for in this game
+    # The winning line from the deal that the hints continue (the solver's proof of
+    # the deal, or the moves and line of the last hint that found one), in the
+    # notation of ``moves`` without marks; None when no line is known.
+    hint_line: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +405,13 @@ def _v5_winnable_setting(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v6_hint_line(conn: sqlite3.Connection) -> None:
+    """v6: the winning line a current game's hints continue, kept across a restart."""
+    conn.execute(
+        "ALTER TABLE current_games ADD COLUMN hint_line TEXT"  # ';'-separated; NULL: none
+    )
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
 MIGRATIONS: Final[Sequence[Migration]] = (
@@ -409,6 +420,7 @@ MIGRATIONS: Final[Sequence[Migration]] = (
     _v3_assisted,
     _v4_daily_deals,
     _v5_winnable_setting,
+    _v6_hint_line,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -456,7 +468,7 @@ def _text(value: object, column: str) -> str:
 
 def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
-    started_at, updated_at, daily_date, scored, assisted = row[8:]
+    started_at, updated_at, daily_date, scored, assisted, hint_line = row[8:]
     if scored not in (0, 1):
         raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
     if assisted not in (0, 1):
@@ -475,6 +487,7 @@ def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
         daily_date=_parse_date(daily_date, "daily_date"),
         scored=bool(scored),
         assisted=bool(assisted),
+        hint_line=None if hint_line is None else _text(hint_line, "hint_line"),
     )
 
 
@@ -516,7 +529,7 @@ def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
 
 _CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
-    "started_at, updated_at, daily_date, scored, assisted"
+    "started_at, updated_at, daily_date, scored, assisted, hint_line"
 )
 _FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
@@ -569,9 +582,9 @@ _CURRENT_SQL: Final = f"SELECT {_CURRENT_COLUMNS} FROM current_games WHERE user_
 
 _START_SQL: Final = """
     INSERT INTO current_games (user_id, guild_id, variant, deal_number, moves, status,
-        version, undo_count, started_at, updated_at, daily_date, scored, assisted)
+        version, undo_count, started_at, updated_at, daily_date, scored, assisted, hint_line)
     VALUES (:user_id, :guild_id, :variant, :deal_number, :moves, :status,
-        1, 0, :started_at, :started_at, :daily_date, :scored, 0)
+        1, 0, :started_at, :started_at, :daily_date, :scored, 0, :hint_line)
     ON CONFLICT (user_id) DO UPDATE SET
         guild_id = excluded.guild_id,
         variant = excluded.variant,
@@ -585,7 +598,8 @@ _START_SQL: Final = """
         updated_at = excluded.updated_at,
         daily_date = excluded.daily_date,
         scored = excluded.scored,
-        assisted = 0
+        assisted = 0,
+        hint_line = excluded.hint_line
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -812,8 +826,12 @@ class Store:
         finished: FinishedGame | None = None,
         daily_date: date | None = None,
         scored: bool = True,
+        hint_line: str | None = None,
     ) -> int | None:
         """Make a new current game for the user, recording ``finished`` in the same transaction.
+
+        ``hint_line``: the deal's winning line, if the solver has proven it (see
+        ``CurrentGame.hint_line``).
 
         The new game's version is one more than the row it replaces (1 for a
         first game), so versions never repeat for a user. With
@@ -834,6 +852,7 @@ class Store:
             "replaces_version": replaces_version,
             "daily_date": None if daily_date is None else daily_date.isoformat(),
             "scored": int(scored),
+            "hint_line": hint_line,
         }
         record = None if finished is None else finished_params(finished)
         scored_daily = daily_date is not None and scored
@@ -876,16 +895,20 @@ class Store:
             return False
         return True
 
-    async def mark_assisted(self, user_id: int, version: int) -> bool:
-        """Mark the user's current game assisted (a hint was asked for); its version stays.
+    async def mark_assisted(self, user_id: int, version: int, hint_line: str | None = None) -> bool:
+        """Mark the user's current game assisted (a hint was asked for), and keep
+        ``hint_line`` as its hint line if given (None keeps the one stored); its
+        version stays.
 
         Returns False, writing nothing, if the row is no longer at ``version``.
         """
         return await self._run(
             lambda conn: (
                 conn.execute(
-                    "UPDATE current_games SET assisted = 1 WHERE user_id = ? AND version = ?",
-                    (user_id, version),
+                    "UPDATE current_games SET assisted = 1,"
+                    " hint_line = coalesce(:hint_line, hint_line)"
+                    " WHERE user_id = :user_id AND version = :version",
+                    {"user_id": user_id, "version": version, "hint_line": hint_line},
                 ).rowcount
                 == 1
             )

@@ -296,6 +296,24 @@ async def test_the_line_survives_automatic_aces_and_undo(
     assert len(searched) == 1
 
 
+async def test_the_line_survives_a_restart(
+    counted: tuple[GameService, list[str]], store: Store, clock: Any
+) -> None:
+    service, searched = counted
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    first = await service.hint(USER, view.version)
+    assert first.move is not None and first.remaining is not None and len(searched) == 1
+    view = await service.move(USER, first.move, view.version)
+    pool = ThreadPoolExecutor(1)
+    restarted = GameService(store, clock=clock, executor=pool)  # the same database
+    try:  # nothing in memory: the line comes from the database
+        answer = await restarted.hint(USER, view.version)
+        assert answer.source == "solver" and answer.remaining == first.remaining - 1
+        assert len(searched) == 1
+    finally:
+        pool.shutdown()
+
+
 async def test_a_move_off_the_line_makes_the_next_hint_search_again(
     counted: tuple[GameService, list[str]],
 ) -> None:

@@ -318,6 +318,18 @@ def _written_by_v5(path: Path) -> None:
         )
 
 
+def _written_by_v6(path: Path) -> None:
+    _written_by_v5(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE current_games ADD COLUMN hint_line TEXT;
+            UPDATE current_games SET hint_line = 'R6 ACE;deal' WHERE user_id = 7;
+            PRAGMA user_version = 6;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -325,6 +337,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     3: _written_by_v3,
     4: _written_by_v4,
     5: _written_by_v5,
+    6: _written_by_v6,
 }
 
 
@@ -575,6 +588,36 @@ async def test_v5_keeps_the_settings_with_winnable_deals_off(db_path: Path) -> N
     _written_by_v4(db_path)
     async with Store(db_path) as store:
         assert await store.load_settings(7) == UserSettings(False, True, winnable=False)
+
+
+async def test_v6_keeps_the_games_with_no_hint_line(db_path: Path) -> None:
+    _written_by_v5(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.hint_line is None and game.moves == "R6 ACE"
+
+
+async def test_a_v6_file_keeps_its_hint_lines(db_path: Path) -> None:
+    _written_by_v6(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.hint_line == "R6 ACE;deal"
+
+
+async def test_a_hint_line_is_kept_from_the_start_and_by_a_hint(store: Store) -> None:
+    version = await start(store, hint_line="R6 ACE")
+    assert version is not None
+    assert (await store.load_game(1)).hint_line == "R6 ACE"  # type: ignore[union-attr]
+    assert await store.mark_assisted(1, version)  # no line given: the stored one stays
+    game = await store.load_game(1)
+    assert game is not None and game.assisted and game.hint_line == "R6 ACE"
+    assert not await store.mark_assisted(1, version + 1, "deal")  # wrong version: nothing
+    assert await store.mark_assisted(1, version, "R6 ACE;deal")
+    assert (await store.load_game(1)).hint_line == "R6 ACE;deal"  # type: ignore[union-attr]
+    assert await store.save_game(update(version + 1, version))  # a move keeps the line
+    assert (await store.load_game(1)).hint_line == "R6 ACE;deal"  # type: ignore[union-attr]
+    await start(store, replaces_version=version + 1)  # a new game has none
+    assert (await store.load_game(1)).hint_line is None  # type: ignore[union-attr]
 
 
 def test_aiosqlite_still_runs_functions_on_its_thread() -> None:

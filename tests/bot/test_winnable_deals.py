@@ -55,6 +55,14 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
         assert searched == [] and hinted.source == "solver" and hinted.move is not None
         line = solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line
         assert hinted.move == str(line[0]) and hinted.remaining == len(line)
+        # After a restart too: the proof is stored with the game.
+        pool = ThreadPoolExecutor(1)
+        restarted = GameService(store, clock=clock, executor=pool)  # the same database
+        try:
+            again = await restarted.hint(USER, on_search=lambda: searched.append(1))
+            assert searched == [] and again.move == hinted.move
+        finally:
+            pool.shutdown()
         # A deal asked for by number is that deal, whatever the setting.
         chosen = await service.new_game(USER, GUILD, 5)
         assert (chosen.deal_number, chosen.message) == (5, "New game: deal 5")
