@@ -175,6 +175,9 @@ class GameView:
     later_daily: date | None = None
     assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
     par: int | None = None  # for a daily: moves in the solver's winning line (None: no proof)
+    # The legal moves but the deal, most useful first (``move_choices``' order), while
+    # the game is in play: what a front end offers to click (the deal has its own button).
+    moves: tuple[MoveChoice, ...] = ()
 
     @property
     def hint_marks_assisted(self) -> bool:
@@ -371,6 +374,11 @@ def _clip(text: str, limit: int = MAX_CHOICE_CHARS) -> str:
 
 class _ReplayError(ValueError):
     pass
+
+
+def _choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
+    """``move`` of ``game`` as a front end offers it: its notation and its words."""
+    return MoveChoice(text=_clip(str(move)), label=_clip(game.describe(move, symbols)))
 
 
 def new_deal(deal_number: int, variant: Variant) -> Game:
@@ -1097,14 +1105,13 @@ class GameService:
             choices: list[MoveChoice] = []
             for move in game.legal_moves():
                 text = str(move)
-                label = game.describe(move, symbols)
                 # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
                 words = f"{text} {game.describe(move, True)} {game.describe(move, False)}"
                 if wanted and not (
                     wanted in words.casefold() or compact in "".join(text.casefold().split())
                 ):
                     continue
-                choices.append(MoveChoice(text=_clip(text), label=_clip(label)))
+                choices.append(_choice(game, move, symbols))
                 if len(choices) >= limit:
                     break
             return choices
@@ -1656,6 +1663,11 @@ class GameService:
             later_daily=today if day is not None and today > day else None,
             assisted=entry.assisted,
             par=self._par(day, game.deal_number),
+            moves=tuple(
+                _choice(game, move, settings.symbols)
+                for move in (game.legal_moves() if open_ else ())
+                if not move.is_deal
+            ),
         )
 
     def _par(self, day: date | None, deal_number: int) -> int | None:

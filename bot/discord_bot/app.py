@@ -27,7 +27,7 @@ from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
 from .leaderboards import PageButton
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS
-from .views import BoardButton, RewindButton
+from .views import BoardButton, MoveMenu, RewindButton
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class ReelBot(commands.Bot):
         self.add_command(sync_command)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(BoardButton, RewindButton, PageButton)
+        self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton)
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)

@@ -199,8 +199,9 @@ def rules_embed() -> discord.Embed:
 
 
 HELP_FOOTER: Final = (
-    "Moves: `/reel move from:R3 to:A5`, or pick one from the list as you type. "
-    "Piles: A1-C8 rows, R1-R8 reserve, ACE. The buttons under a board work only for its player; "
+    "Moves: pick one in the menu under your board, or `/reel move from:R3 to:A5` (it lists "
+    "the moves as you type). Piles: A1-C8 rows, R1-R8 reserve, ACE. "
+    "The buttons and the menu under a board work only for its player; "
     "anyone may page a leaderboard. The daily is the same deal for everyone each UTC day: "
     "your first game of it is the one that counts."
 )

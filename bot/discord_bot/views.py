@@ -14,8 +14,15 @@ can still be won, carries a ``RewindButton`` ("Undo back to move 5"):
 in one click and shows the board publicly as a new message, as ``/reel
 undo`` does (the hint it sits under is private).
 
-The row holds at most five buttons (Discord's limit a row): Deal, Undo, Auto,
-Refresh, then Hint while the game is in play or New game once it is not.
+The first row holds at most five buttons (Discord's limit a row): Deal, Undo,
+Auto, Refresh, then Hint while the game is in play or New game once it is not.
+Below them, while the game is in play, a ``MoveMenu`` lists the legal moves
+but the deal (it has its button), most useful first, up to Discord's 25
+options: ``reel:play:<owner>:<game version>``, the move's notation as the
+option's value. Picking one plays it and redraws the board in place, as a
+button does, with the same refusals (someone else's board, an out-of-date
+one). With more than 25 moves, its placeholder says so and points to
+``/reel move``, which offers them all.
 Hint answers privately, like ``/reel hint`` (``send_hint``). In a
 scored daily not yet marked assisted, it first warns privately that a hint
 marks the daily assisted on the leaderboard, with a "Show the hint anyway"
@@ -31,7 +38,14 @@ import discord
 
 from engine import Status
 
-from ..service import GameService, GameView, HintView, ServiceError, StaleVersionError
+from ..service import (
+    GameService,
+    GameView,
+    HintView,
+    MoveChoice,
+    ServiceError,
+    StaleVersionError,
+)
 from .embeds import board_embed, error_embed, hint_embed, info_embed
 from .replies import (
     NO_PINGS,
@@ -157,6 +171,73 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
         await run_click(interaction, work, self.custom_id, UNEXPECTED)
 
 
+PLAY_TEMPLATE: Final = (
+    rf"{CUSTOM_ID_PREFIX}:play:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
+)
+MENU_OPTIONS_MAX: Final = 25  # Discord's limit for a select menu
+MENU_PLACEHOLDER: Final = "Play a move…"
+STALE_MOVE: Final = (
+    "That board was out of date, so the move was not played. It now shows your game as it "
+    "stands: pick again if you still want to."
+)
+
+Select = discord.ui.Select[discord.ui.View]
+
+
+class MoveMenu(discord.ui.DynamicItem[Select], template=PLAY_TEMPLATE):
+    """The menu of moves under a board in play: the owner and the game version it lists."""
+
+    def __init__(self, user_id: int, version: int, moves: tuple[MoveChoice, ...] = ()) -> None:
+        shown = moves[:MENU_OPTIONS_MAX]
+        placeholder = MENU_PLACEHOLDER
+        if len(moves) > len(shown):
+            placeholder = f"Play a move… ({len(shown)} of {len(moves)}; /reel move has all)"
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{CUSTOM_ID_PREFIX}:play:{user_id}:{version}",
+                placeholder=placeholder,
+                # (Discord needs one option at least; a menu read back from a click
+                # has its options from the message, and none are needed then)
+                options=[discord.SelectOption(label=m.label, value=m.text) for m in shown]
+                or [discord.SelectOption(label="-")],
+            )
+        )
+        self.user_id, self.version = user_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MoveMenu:
+        return cls(int(match["user_id"]), int(match["version"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        picked = self.item.values[0] if self.item.values else ""
+        work = play_picked(interaction, self.user_id, self.version, picked)
+        await run_click(interaction, work, self.custom_id, UNEXPECTED)
+
+
+async def play_picked(interaction: Interaction, owner: int, version: int, move: str) -> None:
+    """A move picked in a board's menu: played, and the board redrawn in place; refused
+    privately for anyone else, and on an out-of-date board (redrawn as it stands)."""
+    if interaction.user.id != owner:
+        await send_error(interaction, NOT_YOUR_GAME)
+        return
+    service = service_of(interaction)
+    try:
+        view = await within_deadline(interaction, service.move(owner, move, version))
+    except StaleVersionError:
+        await show_current(interaction, service, owner, STALE_MOVE)
+        return
+    except ServiceError as exc:
+        await send_error(interaction, exc.message)
+        return
+    await send_board(interaction, view)
+
+
 REWIND_TEMPLATE: Final = (
     rf"{CUSTOM_ID_PREFIX}:rewind:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
     r":(?P<target>[0-9]{1,6})"
@@ -269,6 +350,8 @@ def board_view(view: GameView) -> discord.ui.View:
         buttons.add_item(BoardButton("new", uid, ver))
     else:
         buttons.add_item(BoardButton("hint", uid, ver))
+    if view.moves:
+        buttons.add_item(MoveMenu(uid, ver, view.moves))
     return buttons
 
 

@@ -264,6 +264,19 @@ async def test_move_choices_list_legal_moves_best_first_and_filter(service: Game
     assert await service.move_choices(USER, limit=0) == []
 
 
+async def test_a_view_in_play_lists_the_moves_but_the_deal(service: GameService) -> None:
+    view = await service.new_game(USER, GUILD, 28)
+    game = Game.new(28)
+    listed = list(view.moves)
+    assert listed == [c for c in await service.move_choices(USER, limit=100) if c.text != "deal"]
+    assert [c.text for c in listed] == [str(m) for m in game.legal_moves() if not m.is_deal]
+    await service.update_settings(USER, symbols=False)  # the labels follow the suit setting
+    shown = await service.show(USER)
+    assert shown.moves[0] == MoveChoice("R6 ACE", "R6 AH → Ace pile")
+    over = await service.resign(USER)
+    assert over.finished and over.moves == ()
+
+
 async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
     service: GameService,
 ) -> None:

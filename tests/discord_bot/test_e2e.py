@@ -57,6 +57,22 @@ def button(message: FakeMessage, action: str) -> dict[str, Any]:
     return message.component(button_id(message, action))
 
 
+def menu_options(message: FakeMessage) -> list[str] | None:
+    """The moves offered by the board's menu (the option values), or None without one."""
+    ids = [c for c in message.custom_ids if c.startswith("reel:play:")]
+    if not ids:
+        return None
+    return [o["value"] for o in message.component(ids[0])["options"]]
+
+
+async def pick(
+    fake: FakeDiscord, user: FakeUser, board: FakeMessage, move: str
+) -> InteractionResult:
+    """Pick ``move`` in the board's move menu."""
+    [menu] = [c for c in board.custom_ids if c.startswith("reel:play:")]
+    return await fake.click(user, board, menu, values=[move])
+
+
 def board_text(message: FakeMessage) -> str:
     """The board inside the embed's code block."""
     found = re.search(r"```\n(.*?)\n```", description(message), re.DOTALL)
@@ -185,6 +201,54 @@ async def test_a_scripted_deal_is_won_through_slash_commands_and_buttons(
     [record] = await running.store.finished_games(alice.id)
     assert record.won and record.deal_number == DEAL_NUMBER and record.score == 104
     assert record.guild_id == fake.guild.id and record.undos == 0
+
+
+async def test_a_deal_is_won_by_picking_its_moves_in_the_menu(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    line = solve(Game.new(DEAL_NUMBER)).line
+    shadow = Game.new(DEAL_NUMBER)
+    board = await new_game(fake, alice)
+    picked = 0
+    for i, move in enumerate(line):
+        offered = menu_options(board)
+        legal = [str(m) for m in shadow.legal_moves() if not m.is_deal]
+        assert offered == (legal[:25] or None), f"before move {i + 1}"
+        if move.is_deal:
+            click = await fake.click(alice, board, button_id(board, "deal"))
+        else:
+            assert offered is not None and str(move) in offered
+            click = await pick(fake, alice, board, str(move))
+            picked += 1
+        assert click.callback_type == UPDATE_MESSAGE and click.edited  # redrawn in place
+        shadow.play(move)
+        assert footer(board) == footer_for(shadow), f"after move {i + 1} ({move})"
+    assert picked > 50 and shadow.status is Status.WON
+    assert menu_options(board) is None  # nothing left to pick once the game is over
+    view = await running.service.show(alice.id)
+    assert view.status is Status.WON and view.move_count == len(line)
+
+
+async def test_the_menu_refuses_others_and_an_out_of_date_board(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    old = await new_game(fake, alice)
+    before = await running.service.show(alice.id)
+    click = await pick(fake, bob, old, "R6 ACE")
+    assert click.ephemeral and "not your game" in await private_text(click)
+    assert not click.edited and await running.service.show(alice.id) == before
+
+    newer = await public_board(await slash_move(fake, alice, **{"from": "R5 B1"}))
+    moved = await running.service.show(alice.id)
+    click = await pick(fake, alice, old, "R6 ACE")  # offered by the old board only
+    assert click.callback_type == UPDATE_MESSAGE
+    assert "out of date, so the move was not played" in await private_text(click)
+    assert await running.service.show(alice.id) == moved
+    assert footer(old) == footer(newer) and menu_options(old) == menu_options(newer)
 
 
 # --------------------------------------------------------------------------- 2. autocomplete
@@ -529,9 +593,17 @@ async def test_after_a_restart_the_old_messages_buttons_continue_the_game(
     undone = await second.service.show(alice.id)
     assert undone.board == before.board and undone.move_count == before.move_count
 
+    # The move menu too.
+    offered = menu_options(board)
+    assert offered
+    click = await pick(fake, alice, board, offered[0])
+    assert click.callback_type == UPDATE_MESSAGE and click.edited
+    picked = await second.service.show(alice.id)
+    assert picked.move_count == undone.move_count + 1
+
     # And slash commands play on the same game.
     shown = await public_board(await fake.slash(alice, "reel", sub="show"))
-    assert footer(shown) == footer_for_view(undone)
+    assert footer(shown) == footer_for_view(picked)
 
 
 async def test_new_game_clicked_twice_after_a_restart_starts_one_game(

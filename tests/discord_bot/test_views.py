@@ -37,6 +37,7 @@ from bot.discord_bot.views import (
     ACTIONS,
     CUSTOM_ID_LIMIT,
     BoardButton,
+    MoveMenu,
     board_view,
     hint_warning_view,
     make_custom_id,
@@ -73,9 +74,21 @@ def make_view(**changes: object) -> GameView:
 def buttons_of(view: discord.ui.View) -> dict[str, BoardButton]:
     found: dict[str, BoardButton] = {}
     for item in view.children:
+        if isinstance(item, MoveMenu):
+            continue
         assert isinstance(item, BoardButton)
         found[item.action] = item
     return found
+
+
+def menu_of(view: discord.ui.View) -> MoveMenu | None:
+    menus = [item for item in view.children if isinstance(item, MoveMenu)]
+    assert len(menus) <= 1
+    return menus[0] if menus else None
+
+
+def choices(count: int) -> tuple[MoveChoice, ...]:
+    return tuple(MoveChoice(text=f"R{i} ACE", label=f"R{i} A♠ → Ace pile") for i in range(count))
 
 
 def state(view: discord.ui.View) -> dict[str, bool]:
@@ -189,6 +202,42 @@ def test_hint_is_offered_only_while_the_game_is_in_play(status: Status, finished
     assert "hint" not in state(board_view(make_view(status=status, finished=finished)))
 
 
+def test_a_board_in_play_lists_its_moves_in_a_menu_below_the_buttons() -> None:
+    moves = (
+        MoveChoice(text="R6 ACE", label="R6 A♠ → Ace pile"),
+        MoveChoice(text="R5 C1", label="R5 7♣ → C1 on 4♣"),
+    )
+    view = board_view(make_view(moves=moves))
+    menu = menu_of(view)
+    assert menu is not None and menu.custom_id == "reel:play:555:12"
+    [buttons, menu_row] = view.to_components()
+    assert len(buttons["components"]) == 5 and menu_row["components"] == [
+        menu.item.to_component_dict()
+    ]
+    options = menu.item.options
+    assert [(o.label, o.value) for o in options] == [(m.label, m.text) for m in moves]
+    assert menu.item.placeholder == "Play a move…"
+    assert menu_of(board_view(make_view())) is None  # no move but the deal: no menu
+
+
+def test_past_25_moves_the_menu_says_where_the_others_are() -> None:
+    menu = menu_of(board_view(make_view(moves=choices(31))))
+    assert menu is not None and [o.value for o in menu.item.options] == [
+        m.text for m in choices(25)
+    ]
+    assert menu.item.placeholder == "Play a move… (25 of 31; /reel move has all)"
+
+
+async def test_a_picked_menu_is_rebuilt_from_its_custom_id_alone() -> None:
+    custom_id = "reel:play:555:12"
+    match = MoveMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    base = discord.ui.Select[discord.ui.View](custom_id=custom_id)
+    rebuilt = await MoveMenu.from_custom_id(cast(discord.Interaction, None), base, match)
+    assert (rebuilt.user_id, rebuilt.version, rebuilt.custom_id) == (555, 12, custom_id)
+    assert parse_custom_id(custom_id) is None  # not a board button's
+
+
 @pytest.mark.parametrize(
     ("status", "finished"), [(Status.PLAYING, False), (Status.STUCK, False), (Status.WON, True)]
 )
@@ -203,6 +252,13 @@ def test_components_keep_within_discord_limits(status: Status, finished: bool) -
         for component in row["components"]:
             assert 1 <= len(component["custom_id"]) <= CUSTOM_ID_LIMIT
             assert len(component["label"]) <= 80
+    # (the service clips labels to 100 characters, Discord's limit for an option)
+    long = tuple(MoveChoice(text=f"R{i % 8 + 1} A{i // 8 + 1}", label="x" * 100) for i in range(40))
+    menu = board_view(make_view(user_id=MAX_SNOWFLAKE, version=10**15, moves=long)).to_components()[
+        1
+    ]["components"][0]
+    assert len(menu["custom_id"]) <= CUSTOM_ID_LIMIT and len(menu["placeholder"]) <= 150
+    assert len(menu["options"]) == 25 and all(len(o["label"]) <= 100 for o in menu["options"])
 
 
 @pytest.mark.parametrize(
