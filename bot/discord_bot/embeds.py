@@ -126,6 +126,13 @@ HINT_TITLES: Final = {
 }
 
 
+def play_it(move: str) -> str:
+    """How to play a hint's ``move`` (its notation): the board's menu (or its Deal button)."""
+    if move == "deal":
+        return "Click Deal under your board, or type `/reel deal`"
+    return f"Pick it in the menu under your board, or type `/reel move from:{move}`"
+
+
 def hint_embed(answer: HintView) -> discord.Embed:
     """The answer to ``/reel hint`` (sent ephemeral): the hint in words, the assisted note."""
     game = answer.game
@@ -135,9 +142,7 @@ def hint_embed(answer: HintView) -> discord.Embed:
         colour=STUCK_COLOUR if answer.source == "lost" else INFO_COLOUR,
     )
     if answer.move is not None:
-        embed.add_field(
-            name="Play it", value=clip(f"`/reel move from:{answer.move}`", FIELD_VALUE_LIMIT)
-        )
+        embed.add_field(name="Play it", value=clip(play_it(answer.move), FIELD_VALUE_LIMIT))
     embed.set_footer(text=clip(board_footer(game), FOOTER_LIMIT))
     return embed
 

@@ -547,7 +547,11 @@ def test_a_hint_embed_names_the_move_and_how_to_play_it() -> None:
     embed = hint_embed(answer)
     assert embed.title == "💡 Hint: a winning line"
     assert embed.description == message
-    assert embed.fields[0].value == "`/reel move from:R6 ACE`"
+    assert embed.fields[0].value == (
+        "Pick it in the menu under your board, or type `/reel move from:R6 ACE`"
+    )
+    dealt = hint_embed(dataclasses.replace(answer, move="deal", label="Deal (8 more to come)"))
+    assert dealt.fields[0].value == "Click Deal under your board, or type `/reel deal`"
     lost = hint_embed(dataclasses.replace(answer, source="lost", move=None, label=None))
     assert lost.title == "💡 Hint: no win from here" and not lost.fields
     within_limits(embed)
