@@ -251,6 +251,21 @@ async def test_the_menu_refuses_others_and_an_out_of_date_board(
     assert footer(old) == footer(newer) and menu_options(old) == menu_options(newer)
 
 
+async def test_two_picks_at_once_play_exactly_one_move(fake: FakeDiscord, launch: Launch) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    first, second = (menu_options(board) or [])[:2]
+    picks = await asyncio.gather(pick(fake, alice, board, first), pick(fake, alice, board, second))
+    assert [p.callback_type for p in picks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
+    view = await running.service.show(alice.id)
+    assert view.move_count == 1 and view.version == 2
+    await fake.wait_until(lambda: any(p.followup_ids for p in picks))
+    [refused] = [p for p in picks if p.followup_ids]
+    assert "out of date, so the move was not played" in await private_text(refused)
+    assert footer(board) == footer_for_view(view)
+
+
 # --------------------------------------------------------------------------- 2. autocomplete
 
 
