@@ -268,6 +268,7 @@ SWITCHES = (
     "decisions",
     "deadlines",
     "dead_ends",
+    "last_orders",
 )
 
 
@@ -289,7 +290,14 @@ def solve_without(game: Game, *off: str) -> Solution:
         decisions=on["decisions"],
         deadlines=on["deadlines"],
         dead_ends=on["dead_ends"],
+        last_orders=on["last_orders"],
     )
+
+
+@functools.cache
+def without_last_orders() -> list[Solution]:
+    """``ON`` with the probe's orders after the last deal not deciding (two tests' baseline)."""
+    return [solve_without(game, "last_orders") for game in LATE]
 
 
 def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
@@ -310,8 +318,9 @@ def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
 def test_each_rule_switched_off_keeps_every_verdict(switch: str) -> None:
     decided = 0
     verdicts = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
-    for game, on in zip(LATE, ON, strict=True):
-        off = solve_without(game, switch)
+    offs = without_last_orders() if switch == "last_orders" else [None] * len(LATE)
+    for game, on, known in zip(LATE, ON, offs, strict=True):
+        off = known or solve_without(game, switch)
         if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
         assert on.verdict is off.verdict, game.position()
@@ -617,14 +626,22 @@ def test_a_deal_stopped_and_restarted_gives_the_same_answer() -> None:
 # ---------------------------------------------------------------- hard deals
 
 
+def test_the_orders_after_the_last_deal_take_part_in_many_searches() -> None:
+    # (their verdicts are checked by test_each_rule_switched_off_keeps_every_verdict)
+    differ = sum(on.nodes != off.nodes for on, off in zip(ON, without_last_orders(), strict=True))
+    assert differ >= 40
+
+
 def test_the_hard_deal_pruning_keeps_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     # From the first node on: the probe at every deal, its orders deciding the
-    # search's ordering decisions and the due cards. ON never reaches it.
+    # search's ordering decisions and the due cards. ON never reaches it; its orders
+    # decide after the last deal, so the baseline is the search without them.
     assert BUDGET < solver.HARD_AFTER
+    baseline = without_last_orders()
     monkeypatch.setattr(solver, "HARD_AFTER", 0)
     decided = 0
     differ = 0
-    for game, on in zip(LATE, ON, strict=True):
+    for game, on in zip(LATE, baseline, strict=True):
         hard = solve(game, max_nodes=BUDGET, max_seconds=60)
         differ += hard.nodes != on.nodes
         if Verdict.UNKNOWN in (on.verdict, hard.verdict):
