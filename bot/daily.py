@@ -73,17 +73,26 @@ def candidate_numbers(day: date, count: int) -> list[int]:
 
 
 def first_proven(
-    numbers: Iterable[int], max_nodes: int = DAILY_NODE_BUDGET, max_seconds: float = math.inf
+    numbers: Iterable[int],
+    max_nodes: int = DAILY_NODE_BUDGET,
+    max_seconds: float = math.inf,
+    probe_every_deal: bool | None = None,
 ) -> tuple[int, tuple[Move, ...]] | None:
     """The first of ``numbers`` whose deal the solver wins within ``max_nodes``, with the
     winning line; None if none is, or once ``max_seconds`` have gone by in all.
-    Deterministic when ``max_seconds`` is infinite (the daily's search)."""
+    Deterministic when ``max_seconds`` is infinite (the daily's search), and the same on
+    every build when ``probe_every_deal`` is set (see ``engine.solver.solve``)."""
     deadline = monotonic() + max_seconds
     for number in numbers:
         left = deadline - monotonic()
         if left <= 0:
             return None
-        solution = solve(Game.new(number), max_nodes=max_nodes, max_seconds=left)
+        solution = solve(
+            Game.new(number),
+            max_nodes=max_nodes,
+            max_seconds=left,
+            probe_every_deal=probe_every_deal,
+        )
         if solution.verdict is Verdict.WON:
             return number, solution.line
     return None
@@ -98,7 +107,8 @@ def find_daily_deal(
     proof (the caller logs it). Deterministic: no time budget. Slow (up to a second or so,
     up to ``candidates`` searches): the service runs it in a worker process.
     """
-    found = first_proven(candidate_numbers(day, candidates), max_nodes)
+    # The same search on every build (compiled or not): the same daily everywhere.
+    found = first_proven(candidate_numbers(day, candidates), max_nodes, probe_every_deal=False)
     if found is None:
         return DailyDeal(day, daily_start_number(day), None, None)
     number, line = found

@@ -68,9 +68,8 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   once y has, and needs one more slot), as the probe below does.
 
 - **Ordering probe** (``closure(probe=True)``), run at the root and after
-  the last deal (it costs a pair of fixpoint runs per card: milliseconds, too
-  dear at every deal while many phases remain, cheap once one remains), and
-  at every deal once the deal proves hard (see "Hard deals" below).
+  every deal (it costs a pair of fixpoint runs per pair of copies, which the
+  C loop makes cheap).
   The closure lets each of two copies x, y of a card (rank 5 up, neither home,
   fewer than two copies of the card three below home) go home on one slot,
   since either may be first. But every winning line puts one of them home
@@ -81,15 +80,12 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   line wins. If only one order leaves a card out, every winning line has the
   other: it is kept for the probes of the next pairs, round after round
   until no order is learnt, and the phases of the last run are the ``soon``
-  of the node. The orders learnt after the last deal also settle the
-  search's ordering decisions in the last phase (switch ``last_orders``; see
-  "Ordering decisions" below): at a decision on a card ordered against its
-  other copy, only the child of that order is searched, as on hard deals
-  (below). On deals 1-200 and 201-400 at 100,000 nodes a deal, that decided
-  157 and 149 against 156 and 144, with about a tenth fewer nodes on the
-  deals decided both ways; it proves no more deals lost. (Trying the same
-  for pairs of bases of one row competing for spaces proved nothing more on
-  deals 1-200, so it is not done.)
+  of the node. The orders learnt also settle the search's ordering
+  decisions (see "Ordering decisions" below): at a decision on a card ordered
+  against its other copy, only the child of that order is searched. The
+  probe runs at every deal (see "The probe at every deal" below). (Trying
+  the same for pairs of bases of one row competing for spaces proved nothing
+  more on deals 1-200, so it is not done.)
 
 - **Too early** (``moves(soon)``): the closure also gives, for each card,
   the first phase ``soon[i]`` whose H holds it. Every winning line from a
@@ -177,23 +173,29 @@ compiled), so quick wins, and the daily's proofs within 20,000 nodes, never
 meet one; it wins most of its deals within about 30,000 nodes of its own, so
 starting it there rather than at 50,000 brings several of them under 1 s.
 
-Hard deals. Once the search has used ``HARD_AFTER`` nodes, the deal is not
-one of the many decided at once, and pruning too dear for those pays. From
-then on, the closure at every deal runs the ordering probe, as it does at the
-root and after the last deal, and the search keeps what it learns for the
-phase: the due cards are found with the probe's orders (``must`` holds the
-learnt orders as it holds the waits), and at an ordering decision on a card
-that the probe has ordered against its other copy, the search takes only the
-child of that order. At the next deal the orders are kept (for the pairs
-still out) and the probe asks only about the other pairs. All this is sound
+The probe at every deal (switch ``probe_every_deal``). The closure at every
+deal runs the ordering probe, as it does at the root, and the search keeps
+what it learns for the phase: the due cards are found with the probe's
+orders (``must`` holds the learnt orders as it holds the waits), and at an
+ordering decision on a card that the probe has ordered against its other
+copy, the search takes only the child of that order. At the next deal the
+orders are kept (for the pairs still out) and the probe asks only about the
+other pairs. All this is sound
 by the arguments above: the probe's orders hold for every winning line from
 the phase's start, so for every line from a node below it, in the same
 phase or a later one (the moves between are the start of such a line), and
 a position failed that way is truly lost, as with "soon".
-It makes a node dearer (about a third fewer nodes a second on hard deals),
-which is why it waits; it decides many deals the search without it leaves
-unknown (deal 73, lost, in 30,435 nodes against 866,255; figures in
-docs/winnability.md). The daily's proofs within 20,000 nodes never reach it.
+It first came in for hard deals only, after 30,000 nodes, since it made a
+node dearer. With the probe's loop in C it costs a node a few per cent, and
+from the first node it decides far more deals within small budgets: at most
+5,000 nodes, 231 of deals 1-400 against 164; at most 30,000, 282 against 233
+(figures in docs/winnability.md). Its Python twin makes a node about ten
+times dearer, which no budget in seconds repays. So the switch is on by
+default where the C loops run (``NATIVE``, and ``native`` not turned off),
+and off in pure Python. Off, the probe runs at the root and after the last
+deal only, and the orders it learns there decide in the last phase. Verdicts
+never depend on it; node counts and lines do, so a search that must be the
+same on every build (the daily's) sets it.
 
 Resuming the fixpoint. The probe and the deadlines run the fixpoint again and
 again, each time with one constraint more than a run already made (an order
@@ -367,9 +369,6 @@ SEED: Final = 1
 P_SHUFFLE: Final = 0.6
 P_WAIT_FIRST: Final = 0.3
 P_DEAL_FIRST: Final = 0.2
-# Hard deals (see "Hard deals" in the module docstring): after this many nodes,
-# the ordering probe runs at every deal and its orders decide the search's.
-HARD_AFTER = 30_000
 # Beams (see "Beams" in the module docstring): (nodes of the search before it
 # starts, positions kept at each deal, endings kept from each position, nodes
 # spent enumerating the endings of one position).
@@ -415,7 +414,7 @@ class _Options:
     decisions: bool
     deadlines: bool
     dead_ends: bool
-    last_orders: bool
+    probe_every_deal: bool
 
 
 class _Model:
@@ -1502,7 +1501,7 @@ def solve(
     decisions: bool = True,
     deadlines: bool = True,
     dead_ends: bool = True,
-    last_orders: bool = True,
+    probe_every_deal: bool | None = None,
     native: bool = True,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
@@ -1520,7 +1519,14 @@ def solve(
     """
     start = clock()
     opts = _Options(
-        safe_aces, safe_builds, safe_fills, dead_check, decisions, deadlines, dead_ends, last_orders
+        safe_aces,
+        safe_builds,
+        safe_fills,
+        dead_check,
+        decisions,
+        deadlines,
+        dead_ends,
+        (native and NATIVE) if probe_every_deal is None else probe_every_deal,
     )
     search = _Search(_Model(game, native), opts, max_nodes, start + max_seconds, clock)
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
@@ -1600,9 +1606,8 @@ def _dfs(
     ``check``: the position was just dealt (run the fixpoint). ``opened``: the
     move to it may have made the phase a dead end (it opened a space in a row,
     or made a card wait); after any other move, the dead-end test is skipped.
-    ``orders``: the orders of copies the probe learnt at the phase's start, after
-    the last deal or once the deal is hard (see "Hard deals" in the module
-    docstring).
+    ``orders``: the orders of copies the probe learnt at the phase's start (see
+    "The probe at every deal" in the module docstring).
     """
     _count_node(search)
     model = search.model
@@ -1622,15 +1627,12 @@ def _dfs(
     if key not in failed:
         ok = True
         if check and search.opts.dead_check:
-            hard = search.nodes >= HARD_AFTER
-            last = model.dealt >= len(model.stock)
-            bounds = model.bounds(hard or last, orders)
+            probe = search.opts.probe_every_deal or model.dealt >= len(model.stock)
+            bounds = model.bounds(probe, orders)
             ok = bounds is not None
             if bounds is not None:
                 soon = bounds.joined
-                # (the probe ran on a hard deal or after the last deal: its orders hold)
-                decide_by = hard or (last and search.opts.last_orders)
-                orders = bounds.after if decide_by else _NO_ORDERS
+                orders = bounds.after if probe else _NO_ORDERS  # orders every line keeps
                 must = 0  # the due cards of the phase before hold no more
                 if search.opts.deadlines and model.dealt < len(model.stock):
                     found = model.must(bounds, model.deals)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import bot.daily as daily_module
 from bot.daily import (
     DAILY_NODE_BUDGET,
     DailyDeal,
@@ -22,14 +23,19 @@ from bot.daily import (
 from bot.service import GameService, replay
 from bot.store import Store
 from engine import Game, Status
-from engine.solver import BEAMS, HARD_AFTER, Verdict, solve
+from engine.solver import BEAMS, Verdict, solve
 
 DAY = date(2026, 1, 2)
 USER, OTHER, GUILD = 21, 22, 555
 
 
 def proven_within_budget(number: int) -> bool:
-    solution = solve(Game.new(number), max_nodes=DAILY_NODE_BUDGET, max_seconds=math.inf)
+    solution = solve(
+        Game.new(number),
+        max_nodes=DAILY_NODE_BUDGET,
+        max_seconds=math.inf,
+        probe_every_deal=False,  # as the daily's search: the same on every build
+    )
     return solution.verdict is Verdict.WON
 
 
@@ -39,9 +45,21 @@ def test_the_daily_budget_ends_before_the_first_beam() -> None:
     assert min(start for start, *_ in BEAMS) > DAILY_NODE_BUDGET
 
 
-def test_the_daily_budget_ends_before_the_hard_deal_pruning() -> None:
-    # likewise: the pruning for hard deals would change the nodes of a proof
-    assert HARD_AFTER > DAILY_NODE_BUDGET
+def test_the_daily_search_is_the_same_on_every_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The probe at every deal is on by default only where the C loops run, and it
+    # changes node counts: the daily's search turns it off, so every build chooses
+    # the same deal.
+    seen: list[object] = []
+    real = solve
+
+    def spy(game: Game, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("probe_every_deal"))
+        return real(game, **kwargs)
+
+    monkeypatch.setattr(daily_module, "solve", spy)
+    deal = find_daily_deal(DAY, candidates=3)
+    assert seen and set(seen) == {False}
+    assert deal.deal_number in candidate_numbers(DAY, 3) or not deal.proven
 
 
 def at(day: date) -> Any:

@@ -268,12 +268,13 @@ SWITCHES = (
     "decisions",
     "deadlines",
     "dead_ends",
-    "last_orders",
+    "probe_every_deal",
 )
 
 
 BUDGET = 5_000
-ON = [solve(game, max_nodes=BUDGET, max_seconds=60) for game in LATE]
+# (the probe at every deal on in every build: off by default in pure Python)
+ON = [solve(game, max_nodes=BUDGET, max_seconds=60, probe_every_deal=True) for game in LATE]
 
 
 def solve_without(game: Game, *off: str) -> Solution:
@@ -290,14 +291,8 @@ def solve_without(game: Game, *off: str) -> Solution:
         decisions=on["decisions"],
         deadlines=on["deadlines"],
         dead_ends=on["dead_ends"],
-        last_orders=on["last_orders"],
+        probe_every_deal=on["probe_every_deal"],
     )
-
-
-@functools.cache
-def without_last_orders() -> list[Solution]:
-    """``ON`` with the probe's orders after the last deal not deciding (two tests' baseline)."""
-    return [solve_without(game, "last_orders") for game in LATE]
 
 
 def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
@@ -318,9 +313,8 @@ def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
 def test_each_rule_switched_off_keeps_every_verdict(switch: str) -> None:
     decided = 0
     verdicts = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
-    offs = without_last_orders() if switch == "last_orders" else [None] * len(LATE)
-    for game, on, known in zip(LATE, ON, offs, strict=True):
-        off = known or solve_without(game, switch)
+    for game, on in zip(LATE, ON, strict=True):
+        off = solve_without(game, switch)
         if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
         assert on.verdict is off.verdict, game.position()
@@ -623,48 +617,67 @@ def test_a_deal_stopped_and_restarted_gives_the_same_answer() -> None:
     assert (a.verdict, a.nodes, a.line) == (b.verdict, b.nodes, b.line)
 
 
-# ---------------------------------------------------------------- hard deals
+# ---------------------------------------------------------------- the probe at every deal
 
 
-def test_the_orders_after_the_last_deal_take_part_in_many_searches() -> None:
-    # (their verdicts are checked by test_each_rule_switched_off_keeps_every_verdict)
-    differ = sum(on.nodes != off.nodes for on, off in zip(ON, without_last_orders(), strict=True))
-    assert differ >= 40
+@functools.cache
+def mid_positions(count: int) -> list[Game]:
+    """Positions in the first half of the winning lines of a dozen deals, each after a
+    few random moves: more deals to come than in ``LATE``, where the probe at every
+    deal has more to do (it runs after the last deal in any case)."""
+    rng = random.Random(8)
+    deals = (*QUICK_WINS, 1, 2, 8, 11, 17, 18, 20)
+    lines = {d: solve(Game.new(d), max_nodes=100_000, max_seconds=60).line for d in deals}
+    found: list[Game] = []
+    while len(found) < count:
+        deal = rng.choice(deals)
+        game = Game.new(deal)
+        for move in lines[deal][: rng.randrange(0, len(lines[deal]) // 2)]:
+            game.play(move)
+        for _ in range(rng.randrange(4)):
+            if moves := [m for m in game.legal_moves() if not m.is_deal]:
+                game.play(rng.choice(moves))
+        found.append(Game.from_position(game.position()))
+    return found
 
 
-def test_the_hard_deal_pruning_keeps_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    # From the first node on: the probe at every deal, its orders deciding the
-    # search's ordering decisions and the due cards. ON never reaches it; its orders
-    # decide after the last deal, so the baseline is the search without them.
-    assert BUDGET < solver.HARD_AFTER
-    baseline = without_last_orders()
-    monkeypatch.setattr(solver, "HARD_AFTER", 0)
-    decided = 0
-    differ = 0
-    for game, on in zip(LATE, baseline, strict=True):
-        hard = solve(game, max_nodes=BUDGET, max_seconds=60)
-        differ += hard.nodes != on.nodes
-        if Verdict.UNKNOWN in (on.verdict, hard.verdict):
+def test_the_probe_at_every_deal_keeps_every_verdict_earlier_in_the_game() -> None:
+    decided = differ = 0
+    verdicts = {Verdict.WON: 0, Verdict.UNWINNABLE: 0}
+    for game in mid_positions(120):
+        on = solve(game, max_nodes=2_000, max_seconds=60, probe_every_deal=True)
+        off = solve(game, max_nodes=2_000, max_seconds=60, probe_every_deal=False)
+        differ += on.nodes != off.nodes
+        if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
-        assert on.verdict is hard.verdict, game.position()
+        assert on.verdict is off.verdict, game.position()
         decided += 1
-        if hard.verdict is Verdict.WON:
-            assert replays_to_a_win(game, hard)
-    assert decided >= 360
-    assert differ >= 50  # the pruning took part in many of these searches
+        verdicts[on.verdict] += 1
+        if on.verdict is Verdict.WON:
+            assert replays_to_a_win(game, on) and replays_to_a_win(game, off)
+    assert decided >= 100 and min(verdicts.values()) >= 40
+    assert differ >= 25  # it took part in many of these searches
 
 
-def test_a_hard_deal_is_proven_lost_by_the_probe_at_every_deal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Deal 73 is lost: without the hard-deal pruning the search needs about
-    # 866,000 nodes to prove it; with it from the start, a handful.
-    monkeypatch.setattr(solver, "HARD_AFTER", 10**9)
-    plain = solve(Game.new(73), max_nodes=20_000, max_seconds=60)
+def test_the_probe_at_every_deal_is_on_by_default_where_the_c_loops_run() -> None:
+    # Deal 2 is won in 1,028 nodes with it, and not within 2,000 without it.
+    probed = solve(Game.new(2), max_nodes=2_000, max_seconds=60, probe_every_deal=True)
+    plain = solve(Game.new(2), max_nodes=2_000, max_seconds=60, probe_every_deal=False)
+    assert (probed.verdict, probed.nodes, plain.verdict) == (Verdict.WON, 1_028, Verdict.UNKNOWN)
+    default = solve(Game.new(2), max_nodes=2_000, max_seconds=60)
+    assert default.nodes == (probed if solver.NATIVE else plain).nodes
+    python_twins = solve(Game.new(2), max_nodes=2_000, max_seconds=60, native=False)
+    assert python_twins.nodes == plain.nodes
+
+
+def test_a_lost_deal_is_proven_by_the_probe_at_every_deal() -> None:
+    # Deal 73 is lost: without the probe at every deal the search needs about
+    # 866,000 nodes to prove it; with it, a handful.
+    plain = solve(Game.new(73), max_nodes=20_000, max_seconds=60, probe_every_deal=False)
     assert plain.verdict is Verdict.UNKNOWN
-    monkeypatch.setattr(solver, "HARD_AFTER", 0)
-    hard = solve(Game.new(73), max_nodes=20_000, max_seconds=60)
-    assert hard.verdict is Verdict.UNWINNABLE
+    assert not _Model(Game.new(73)).dead(probe=True)  # the root's probe alone does not
+    probed = solve(Game.new(73), max_nodes=20_000, max_seconds=60, probe_every_deal=True)
+    assert probed.verdict is Verdict.UNWINNABLE
 
 
 def internal_winning_line(
@@ -689,7 +702,7 @@ def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
 ) -> None:
     # Along winning lines found without them, at the start and after each deal:
     # the probe's orders, with those of the deal before kept (as the search keeps
-    # them on hard deals), never put a copy first that the line puts second.
+    # them), never put a copy first that the line puts second.
     checked = kept = 0
     for deal in QUICK_WINS:
         game = Game.new(deal)
@@ -714,17 +727,6 @@ def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
                 kept += x in known
             known = bounds.after
     assert checked >= 100 and kept >= 60  # the kept orders are most of them
-
-
-def test_the_hard_deal_pruning_waits_for_its_node_count() -> None:
-    # Deal 73 at the default: the same search as without the pruning until
-    # HARD_AFTER nodes, then proven lost soon after (the root's probe alone
-    # does not prove it).
-    assert not _Model(Game.new(73)).dead(probe=True)
-    early = solve(Game.new(73), max_nodes=solver.HARD_AFTER, max_seconds=60)
-    assert early.verdict is Verdict.UNKNOWN
-    later = solve(Game.new(73), max_nodes=2 * solver.HARD_AFTER, max_seconds=60)
-    assert later.verdict is Verdict.UNWINNABLE and later.nodes > solver.HARD_AFTER
 
 
 # ---------------------------------------------------------------- beams

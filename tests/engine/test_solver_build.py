@@ -27,8 +27,8 @@ from engine import solver as source_solver
 from engine.solver import solve
 
 # (deal, node budget): won quickly, lost at the root, out of budget, won by the
-# first beam (which starts after BEAMS[0][0] nodes), and proven lost once the
-# pruning for hard deals has started (after HARD_AFTER nodes)
+# first beam (which starts after BEAMS[0][0] nodes), and proven lost by the probe
+# after a deal (not at the root)
 DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000), (73, 100_000))
 
 SCRIPT = f"""
@@ -38,7 +38,9 @@ results = {{}}
 for native in (True, False):
     results[native] = []
     for deal, nodes in {DEALS!r}:
-        s = solver.solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9, native=native)
+        s = solver.solve(
+            Game.new(deal), max_nodes=nodes, max_seconds=1e9, native=native, probe_every_deal=True
+        )
         results[native].append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
 print(json.dumps({{
     "file": solver.__file__,
@@ -178,11 +180,14 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     installed = installed_solver(tmp_path)
     if not str(installed["file"]).endswith((".so", ".pyd")):
         pytest.skip("the installed solver is pure Python (no compiler at install)")
-    solutions = [solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9) for deal, nodes in DEALS]
+    solutions = [
+        solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9, probe_every_deal=True)
+        for deal, nodes in DEALS
+    ]
     verdicts = [s.verdict.value for s in solutions]
     assert verdicts == ["won", "unwinnable", "unknown", "won", "unwinnable"]
     assert solutions[3].nodes > solver_beam_start()
-    assert solutions[4].nodes > source_solver.HARD_AFTER
+    assert solutions[4].nodes > 1
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
 
