@@ -180,12 +180,11 @@ orders (``must`` holds the learnt orders as it holds the waits), and at an
 ordering decision on a card that the probe has ordered against its other
 copy, the search takes only the child of that order. At the next deal the
 orders are kept (for the pairs still out) and the probe asks only about the
-other pairs. All this is sound
-by the arguments above: the probe's orders hold for every winning line from
-the phase's start, so for every line from a node below it, in the same
-phase or a later one (the moves between are the start of such a line), and
-a position failed that way is truly lost, as with "soon".
-It first came in for hard deals only, after 30,000 nodes, since it made a
+other pairs. All this is sound by the arguments above: the probe's orders
+hold for every winning line from the phase's start, so for every line from a
+node below it, in the same phase or a later one (the moves between are the
+start of such a line), and a position failed that way is truly lost, as
+with "soon". It first came in for hard deals only, after 30,000 nodes, since it made a
 node dearer. With the probe's loop in C it costs a node a few per cent, and
 from the first node it decides far more deals within small budgets: at most
 5,000 nodes, 231 of deals 1-400 against 164; at most 30,000, 282 against 233
