@@ -145,6 +145,9 @@ def utcnow() -> datetime:
 class MoveChoice:
     text: str  # the move in notation, e.g. "R3 A5", "R6 ACE", "deal" (<= 100 chars)
     label: str  # in words, e.g. "R3 5♥ → A5 on 2♥" (<= 100 chars)
+    # The engine's warning, in a few words, if the move opens a space that no available
+    # card can fill while the stock has cards (``Game.space_warning``); else None.
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,8 +380,14 @@ class _ReplayError(ValueError):
 
 
 def _choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
-    """``move`` of ``game`` as a front end offers it: its notation and its words."""
-    return MoveChoice(text=_clip(str(move)), label=_clip(game.describe(move, symbols)))
+    """``move`` of ``game`` as a front end offers it: its notation, its words and the
+    warning it would bring."""
+    warning = game.space_warning(move)
+    return MoveChoice(
+        text=_clip(str(move)),
+        label=_clip(game.describe(move, symbols)),
+        note=None if warning is None else warning.short,
+    )
 
 
 def new_deal(deal_number: int, variant: Variant) -> Game:

@@ -289,7 +289,7 @@ class TerminalGame:
     def list_moves(self) -> None:
         choices = self._run(self._service.move_choices(LOCAL_USER_ID, limit=100))
         if choices:
-            self.say("\n".join(f"  {c.text:<8} {c.label}" for c in choices))
+            self.say("\n".join(f"  {c.text:<8} {c.label}{_noted(c.note)}" for c in choices))
             return
         view = self._run(self._service.show(LOCAL_USER_ID))  # NoGameError if none at all
         if view.finished:
@@ -332,6 +332,11 @@ HINT_WARNING = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Type 'hint' again to get one anyway."
 )
+
+
+def _noted(note: str | None) -> str:
+    """A move's warning after its words in the move list (nothing without one)."""
+    return "" if note is None else f"  (! {note})"
 
 
 def over_text(view: GameView) -> str:

@@ -64,6 +64,12 @@ class SpaceWarning:
             "the stock can't be dealt until one is."
         )
 
+    @property
+    def short(self) -> str:
+        """The warning in a few words, for a list of moves (at most 60 characters)."""
+        base = RANK_NAMES[self.row + 1]
+        return f"leaves a space in row {ROW_LETTERS[self.row]} that no {base} can fill yet"
+
 
 @dataclass(frozen=True, slots=True)
 class _Layout:

@@ -198,7 +198,14 @@ class MoveMenu(discord.ui.DynamicItem[Select], template=PLAY_TEMPLATE):
                 placeholder=placeholder,
                 # (Discord needs one option at least; a menu read back from a click
                 # has its options from the message, and none are needed then)
-                options=[discord.SelectOption(label=m.label, value=m.text) for m in shown]
+                options=[
+                    discord.SelectOption(
+                        label=m.label,
+                        value=m.text,
+                        description=None if m.note is None else f"⚠ {m.note}",
+                    )
+                    for m in shown
+                ]
                 or [discord.SelectOption(label="-")],
             )
         )

@@ -277,6 +277,20 @@ async def test_a_view_in_play_lists_the_moves_but_the_deal(service: GameService)
     assert over.finished and over.moves == ()
 
 
+async def test_a_move_that_opens_a_space_nothing_can_fill_says_so_in_the_list(
+    service: GameService,
+) -> None:
+    # Deal 1: the 7♥ on A7 can go onto the 4♥, but no Two is available for its space.
+    view = await service.new_game(USER, GUILD, 1)
+    notes = {c.text: c.note for c in view.moves}
+    assert notes["A7 C5"] == "leaves a space in row A that no Two can fill yet"
+    assert notes["R5 C1"] is None  # from the reserve: no space
+    listed = {c.text: c.note for c in await service.move_choices(USER, limit=100)}
+    assert listed["A7 C5"] == notes["A7 C5"]
+    played = await service.move(USER, "A7 C5")
+    assert played.warning is not None and "Row A has a space" in played.warning
+
+
 async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
     service: GameService,
 ) -> None:

@@ -272,6 +272,17 @@ def test_a_mistyped_command_gets_a_suggestion(db_path: Path, clock: FakeClock) -
     assert "move 1" not in out
 
 
+def test_the_move_list_warns_of_a_space_nothing_can_fill(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, ["new 1", "moves"], daily=False)
+    listed = {
+        line.split()[0] + " " + line.split()[1]: line
+        for line in out.splitlines()
+        if line.startswith("  ") and "→" in line
+    }
+    assert listed["A7 C5"].endswith("(! leaves a space in row A that no Two can fill yet)")
+    assert "(!" not in listed["R5 C1"]
+
+
 def test_the_first_prompt_says_how_to_get_help(db_path: Path, clock: FakeClock) -> None:
     out = session(db_path, clock, [], daily=False)
     assert "Type 'help' for the commands" in out

@@ -220,6 +220,14 @@ def test_a_board_in_play_lists_its_moves_in_a_menu_below_the_buttons() -> None:
     assert menu_of(board_view(make_view())) is None  # no move but the deal: no menu
 
 
+def test_a_move_that_leaves_a_space_nothing_can_fill_is_marked_in_the_menu() -> None:
+    note = "leaves a space in row A that no Two can fill yet"
+    moves = (MoveChoice("A7 C5", "A7 7♥ → C5 on 4♥", note), MoveChoice("R5 C1", "R5 7♣ → C1"))
+    menu = menu_of(board_view(make_view(moves=moves)))
+    assert menu is not None
+    assert [o.description for o in menu.item.options] == [f"⚠ {note}", None]
+
+
 def test_past_25_moves_the_menu_says_where_the_others_are() -> None:
     menu = menu_of(board_view(make_view(moves=choices(31))))
     assert menu is not None and [o.value for o in menu.item.options] == [

@@ -35,6 +35,7 @@ def test_a_move_opening_a_space_nothing_can_fill_is_warned_while_the_stock_has_c
         "Row B has a space and no Three is available to fill it: "
         "the stock can't be dealt until one is."
     )
+    assert warning.short == "leaves a space in row B that no Three can fill yet"
 
 
 def test_no_warning_when_a_reserve_card_can_fill_the_space() -> None:
