@@ -136,10 +136,16 @@ def leaderboard_query(
     return PageQuery(chosen_kind, chosen_scope, guild, day, 0)
 
 
+def choice_name(choice: MoveChoice) -> str:
+    """A move as an autocomplete line: its words, and its space warning if it has one."""
+    named = choice.label if choice.note is None else f"{choice.label} (⚠ {choice.note})"
+    return clip(named, CHOICE_TEXT_LIMIT)
+
+
 def move_choices(choices: list[MoveChoice]) -> list[app_commands.Choice[str]]:
     """Autocomplete for ``from``: each legal move, named in words, valued by its notation."""
     return [
-        app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=c.text[:CHOICE_TEXT_LIMIT])
+        app_commands.Choice(name=choice_name(c), value=c.text[:CHOICE_TEXT_LIMIT])
         for c in choices[:CHOICE_LIMIT]
     ]
 
@@ -183,7 +189,7 @@ def destination_choices(
         if typed_key and not (dst.lower().startswith(typed_key) or typed_key in c.label.lower()):
             continue
         seen.add(value)
-        result.append(app_commands.Choice(name=clip(c.label, CHOICE_TEXT_LIMIT), value=value))
+        result.append(app_commands.Choice(name=choice_name(c), value=value))
         if len(result) == CHOICE_LIMIT:
             break
     return result

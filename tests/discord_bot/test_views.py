@@ -395,7 +395,7 @@ def test_bad_deal_text_is_refused_clearly(text: str) -> None:
 CHOICES = [
     MoveChoice("R6 ACE", "R6 A♠ → Ace pile"),
     MoveChoice("R5 C1", "R5 7♣ → C1 on 4♣"),
-    MoveChoice("A7 C5", "A7 7♥ → C5 on 4♥"),
+    MoveChoice("A7 C5", "A7 7♥ → C5 on 4♥", "leaves a space in row A that no Two can fill yet"),
     MoveChoice("R5 C6", "R5 7♣ → C6 on 4♣"),
     MoveChoice("deal", "Deal (8 more to come)"),
 ]
@@ -407,6 +407,13 @@ def test_from_choices_show_words_and_send_the_move() -> None:
         ("R6 A♠ → Ace pile", "R6 ACE"),
         ("R5 7♣ → C1 on 4♣", "R5 C1"),
     ]
+
+
+def test_a_move_that_leaves_a_space_nothing_can_fill_says_so_in_the_list() -> None:
+    [marked] = [c.name for c in move_choices(CHOICES) if c.value == "A7 C5"]
+    assert marked == "A7 7♥ → C5 on 4♥ (⚠ leaves a space in row A that no Two can fill yet)"
+    [to] = destination_choices(CHOICES, "a7", "")
+    assert (to.name, to.value) == (marked, "C5")
 
 
 def test_from_choices_keep_within_limits() -> None:
