@@ -42,11 +42,17 @@ for native in (True, False):
             Game.new(deal), max_nodes=nodes, max_seconds=1e9, native=native, probe_every_deal=True
         )
         results[native].append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
+# the default of the probe at every deal, as (nodes by default, with it, without it)
+by_default = [
+    solver.solve(Game.new(2), max_nodes=2_000, max_seconds=1e9, probe_every_deal=p).nodes
+    for p in (None, True, False)
+]
 print(json.dumps({{
     "file": solver.__file__,
     "native": solver.NATIVE,
     "results": results[True],
     "without_c": results[False],
+    "by_default": by_default,
 }}))
 """
 
@@ -190,6 +196,17 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     assert solutions[4].nodes > 1
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
+
+
+def test_the_installed_solver_probes_at_every_deal_by_default_with_its_c_loops(
+    tmp_path: Path,
+) -> None:
+    installed = installed_solver(tmp_path)
+    counts = installed["by_default"]
+    assert isinstance(counts, list) and len(counts) == 3
+    default, probed, plain = counts
+    assert probed != plain  # deal 2 at 2,000 nodes: the two searches differ
+    assert default == (probed if installed["native"] else plain)
 
 
 def test_the_solver_answers_the_same_with_and_without_its_c_loops(tmp_path: Path) -> None:
