@@ -98,6 +98,12 @@ def first_proven(
     return None
 
 
+def line_text(line: Iterable[Move]) -> str:
+    """A winning line as stored: moves in notation joined by ";" (the daily's proof in
+    ``daily_deals``, a game's hint line in ``current_games``)."""
+    return ";".join(str(move) for move in line)
+
+
 def find_daily_deal(
     day: date, *, candidates: int = DAILY_CANDIDATES, max_nodes: int = DAILY_NODE_BUDGET
 ) -> DailyDeal:
@@ -112,7 +118,7 @@ def find_daily_deal(
     if found is None:
         return DailyDeal(day, daily_start_number(day), None, None)
     number, line = found
-    return DailyDeal(day, number, ";".join(str(move) for move in line), len(line))
+    return DailyDeal(day, number, line_text(line), len(line))
 
 
 def utc_date(moment: datetime) -> date:

@@ -74,6 +74,7 @@ from . import jobs
 from .daily import (
     DAILY_CANDIDATES,
     DailyDeal,
+    line_text,
     next_daily_start,
     share_text,
     utc_date,
@@ -553,11 +554,6 @@ def _stored_line(deal_number: int, text: str, what: str) -> tuple[Move, ...] | N
         log.warning("the stored line of %s does not replay: %s", what, exc)
         return None
     return game.history
-
-
-def line_text(line: Sequence[Move]) -> str:
-    """A line of moves as stored (the daily's winning line, a game's hint line)."""
-    return MOVE_SEPARATOR.join(str(move) for move in line)
 
 
 @contextlib.contextmanager
