@@ -39,6 +39,20 @@
 
 /* ------------------------------------------------------------------ helpers */
 
+/* How many copies of the card three below c (a 5 or above) can be home together,
+ * by the counts hc: no more than of any card under it in its foundation
+ * (_below in solver.py). */
+static inline long
+cap_below(const long *hc, long c)
+{
+    long d = c - RANK_STEP3;
+    long m = hc[d];
+    for (d -= RANK_STEP3; d >= 4; d -= RANK_STEP3)
+        if (hc[d] < m)
+            m = hc[d];
+    return m;
+}
+
 /* An int object's value: at once for the small ones (every int here is one),
  * through PyLong_AsLong for the others; -1 with an exception set on error. */
 static inline long
@@ -526,11 +540,11 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         if (opened[rank - 1] <= same)
                             break;
                     }
-                    else if (hc[c - RANK_STEP3] <= cnt[c] + same)
+                    else if (cap_below(hc, c) <= cnt[c] + same)
                         break;
                     stack_len[j]--;
                     if (has_trace) {
-                        long spare = rank >= 4 && hc[c - RANK_STEP3] >= cnt[c] + same + 2;
+                        long spare = rank >= 4 && cap_below(hc, c) >= cnt[c] + same + 2;
                         trace[i] = 2 * stamp + spare;
                         stamp++;
                     }
@@ -577,13 +591,13 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         }
                     }
                     else {
-                        ok = hc[c - RANK_STEP3] > cnt[c] + same;
+                        ok = cap_below(hc, c) > cnt[c] + same;
                         if (ok && phase < last)
                             ok = fill_by[a] <= phase;
                     }
                     if (ok) {
                         if (has_trace) {
-                            long spare = rank >= 4 && hc[c - RANK_STEP3] >= cnt[c] + same + 2;
+                            long spare = rank >= 4 && cap_below(hc, c) >= cnt[c] + same + 2;
                             trace[i] = 2 * stamp + spare;
                             stamp++;
                         }
@@ -896,7 +910,7 @@ can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                             if (!above)
                                 same++;
                         }
-                        else {
+                        else if (rank) {  /* (an Ace never waits) */
                             if (!bases[rank - 1])
                                 break;
                             if (!same && !swap_row[rank - 1])
@@ -910,7 +924,7 @@ can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                             break;
                         bases[rank - 1]++;
                     }
-                    else if (hc[c - RANK_STEP3] <= cnt[c] + same)
+                    else if (cap_below(hc, c) <= cnt[c] + same)
                         break;
                     inh[i] = 1;
                     hc[c]++;
@@ -946,7 +960,7 @@ can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                         ok = (swap_ok[a][r] && swap_ok[r][a]) || (opened[r] > same && fill_ok[a]);
                     }
                     else
-                        ok = hc[c - RANK_STEP3] > cnt[c] + same && fill_ok[a];
+                        ok = cap_below(hc, c) > cnt[c] + same && fill_ok[a];
                 }
                 if (ok) {
                     inh[i] = 1;

@@ -29,10 +29,17 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   2. every card that lies above x by phase p (above it in its reserve pile
      now, or dealt onto that pile in a deal up to p) is in H_p: a reserve
      card leaves only to go home, so those must all go home before x;
-  3. a 5 or above: more copies of the card three below in its suit are in
-     H_p than the copies of x that must be home before x (those home now,
-     plus copies of x among the cards above it): each copy takes its own
-     slot. A Two, Three or Four: the spaces its row has now plus its
+  3. a 5 or above: more copies of the card three below in its suit can be
+     home together than the copies of x that must be home before x (those
+     home now, plus copies of x among the cards above it): each copy takes
+     its own slot. The copies that can be home together are the fewest in
+     H_p of any card under x in its foundation (three below, six below, down
+     to the base): each copy home lies on a copy home of the card under it,
+     and every card home before x is in H_p (``_below``). Counting the card
+     three below alone misses cycles through the two copies: a Q under its
+     twin needs both 9s, which that count admits with one 6 each, though the
+     second 6 needs the Three that lies under that Q.
+     A Two, Three or Four: the spaces its row has now plus its
      misplaced cards in H_p (each leaves a space) outnumber the bases of the
      same row among the cards above it; or x is a misplaced card that can
      interchange with one in its row now;
@@ -786,7 +793,7 @@ class _Model:
                                     break
                                 if y not in pile[k + 1 :]:
                                     same += 1
-                            else:
+                            elif rank:  # (an Ace never waits; the tests' random waits may say so)
                                 if not bases[rank - 1]:
                                     break
                                 if not same and not swap_row[rank - 1]:
@@ -797,7 +804,7 @@ class _Model:
                             if opened[rank - 1] <= same:
                                 break
                             bases[rank - 1] = bases[rank - 1] + 1
-                        elif hc[c - _STEP3] <= cnt[c] + same:
+                        elif _below(hc, c) <= cnt[c] + same:
                             break
                         inh[i] = True
                         hc[c] = hc[c] + 1
@@ -827,7 +834,7 @@ class _Model:
                             ok = swap_ok[a][t] and swap_ok[t][a]
                             ok = ok or (opened[t] > same and fill_ok[a])
                         else:
-                            ok = hc[c - _STEP3] > cnt[c] + same and fill_ok[a]
+                            ok = _below(hc, c) > cnt[c] + same and fill_ok[a]
                     if ok:
                         inh[i] = True
                         hc[c] = hc[c] + 1
@@ -1395,11 +1402,11 @@ class _Model:
                         elif rank <= 3:
                             if opened[rank - 1] <= same:
                                 break
-                        elif hc[c - _STEP3] <= cnt[c] + same:
+                        elif _below(hc, c) <= cnt[c] + same:
                             break
                         stack.pop()
                         if trace is not None:
-                            spare = rank >= 4 and hc[c - _STEP3] >= cnt[c] + same + 2
+                            spare = rank >= 4 and _below(hc, c) >= cnt[c] + same + 2
                             trace[i] = 2 * stamp + spare
                             stamp += 1
                         inh[i] = True
@@ -1435,12 +1442,12 @@ class _Model:
                                 if ok and phase < last:
                                     ok = fill_by[a] <= phase
                         else:
-                            ok = hc[c - _STEP3] > cnt[c] + same
+                            ok = _below(hc, c) > cnt[c] + same
                             if ok and phase < last:
                                 ok = fill_by[a] <= phase
                         if ok:
                             if trace is not None:
-                                spare = rank >= 4 and hc[c - _STEP3] >= cnt[c] + same + 2
+                                spare = rank >= 4 and _below(hc, c) >= cnt[c] + same + 2
                                 trace[i] = 2 * stamp + spare
                                 stamp += 1
                             inh[i] = True
@@ -1462,6 +1469,20 @@ class _Model:
                         joined[i] = base[i]
                 return joined
         return None if left else joined
+
+
+def _below(hc: list[int], c: int) -> int:
+    """How many copies of the card three below ``c`` (a 5 or above) can be home
+    together, by the counts ``hc``: no more than of any card under it in its
+    foundation (condition 3 of "Dead cards" in the module docstring)."""
+    d = c - _STEP3
+    m = hc[d]
+    d -= _STEP3
+    while d >= 4:
+        if hc[d] < m:
+            m = hc[d]
+        d -= _STEP3
+    return m
 
 
 @dataclass(slots=True)

@@ -89,7 +89,7 @@ def _slow_fixpoint(
                     else:
                         ok = opened[t] > same and (a < 0 or phase == last or fill_by[a] <= phase)
                 else:  # condition 3, and condition 4 for a card leaving a row
-                    ok = hc[c - RANK_STEP3] > cnt[c] + same
+                    ok = min(hc[d] for d in range(c - RANK_STEP3, 3, -RANK_STEP3)) > cnt[c] + same
                     ok = ok and (a < 0 or phase == last or fill_by[a] <= phase)
                 if ok:
                     inh[i] = True

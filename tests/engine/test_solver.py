@@ -175,6 +175,27 @@ def test_two_copies_that_each_must_go_second_are_lost() -> None:
         assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
 
 
+def test_a_jack_under_its_twin_over_the_two_its_pile_needs_is_lost() -> None:
+    # R1 holds, from the bottom, the second 2♠ and two J♠; A5 is a space and A1 the
+    # only spade pile of row A. The J♠ under its twin must be the second J♠ home, so
+    # it needs a second 8♠ home, on a second 5♠, on the second 2♠: the one under it.
+    # Each 8♠ and each 5♠ alone finds a copy of the card three below, so counting
+    # those lets every card join; the fewest copies along the foundation (one 2♠)
+    # do not, and the closure proves it at the root.
+    position = board(
+        WON_ROWS | HEARTS_TO_PLAY | {"A1": "2S", "A5": "-"},
+        ["2SJSJS", "5S", "5S", "8S", "8S", "JH8H"],
+        aces=8,
+        stock="-",
+    )
+    game = Game.from_position(position)
+    for native in (True, False):
+        assert _Model(game, native).dead()
+    assert solve(game).nodes == 1
+    for dead_check in (True, False):
+        assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
+
+
 def test_a_won_position_is_won_with_an_empty_line() -> None:
     game = Game.from_position(board(WON_ROWS, aces=8, stock="-"))
     solution = solve(game)
@@ -660,13 +681,13 @@ def test_the_probe_at_every_deal_keeps_every_verdict_earlier_in_the_game() -> No
 
 
 def test_the_probe_at_every_deal_is_on_by_default_where_the_c_loops_run() -> None:
-    # Deal 2 is won in 1,028 nodes with it, and not within 2,000 without it.
-    probed = solve(Game.new(2), max_nodes=2_000, max_seconds=60, probe_every_deal=True)
-    plain = solve(Game.new(2), max_nodes=2_000, max_seconds=60, probe_every_deal=False)
-    assert (probed.verdict, probed.nodes, plain.verdict) == (Verdict.WON, 1_028, Verdict.UNKNOWN)
-    default = solve(Game.new(2), max_nodes=2_000, max_seconds=60)
+    # Deal 9 is won in 1,018 nodes with it, and not within 2,000 without it.
+    probed = solve(Game.new(9), max_nodes=2_000, max_seconds=60, probe_every_deal=True)
+    plain = solve(Game.new(9), max_nodes=2_000, max_seconds=60, probe_every_deal=False)
+    assert (probed.verdict, probed.nodes, plain.verdict) == (Verdict.WON, 1_018, Verdict.UNKNOWN)
+    default = solve(Game.new(9), max_nodes=2_000, max_seconds=60)
     assert default.nodes == (probed if solver.NATIVE else plain).nodes
-    python_twins = solve(Game.new(2), max_nodes=2_000, max_seconds=60, native=False)
+    python_twins = solve(Game.new(9), max_nodes=2_000, max_seconds=60, native=False)
     assert python_twins.nodes == plain.nodes
 
 

@@ -44,7 +44,7 @@ for native in (True, False):
         results[native].append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
 # the default of the probe at every deal, as (nodes by default, with it, without it)
 by_default = [
-    solver.solve(Game.new(2), max_nodes=2_000, max_seconds=1e9, probe_every_deal=p).nodes
+    solver.solve(Game.new(9), max_nodes=2_000, max_seconds=1e9, probe_every_deal=p).nodes
     for p in (None, True, False)
 ]
 print(json.dumps({{
@@ -205,7 +205,7 @@ def test_the_installed_solver_probes_at_every_deal_by_default_with_its_c_loops(
     counts = installed["by_default"]
     assert isinstance(counts, list) and len(counts) == 3
     default, probed, plain = counts
-    assert probed != plain  # deal 2 at 2,000 nodes: the two searches differ
+    assert probed != plain  # deal 9 at 2,000 nodes: the two searches differ
     assert default == (probed if installed["native"] else plain)
 
 
