@@ -375,6 +375,12 @@ SEED: Final = 1
 P_SHUFFLE: Final = 0.6
 P_WAIT_FIRST: Final = 0.3
 P_DEAL_FIRST: Final = 0.2
+# The clocks a budget in seconds can be read on (``solve``'s ``clock``), by name: wall
+# time, or the CPU time of this process (on a machine shared with other work).
+CLOCKS: Final[dict[str, Callable[[], float]]] = {
+    "wall": time.perf_counter,
+    "cpu": time.process_time,
+}
 # Beams (see "Beams" in the module docstring): (nodes of the search before it
 # starts, positions kept at each deal, endings kept from each position, nodes
 # spent enumerating the endings of one position).
