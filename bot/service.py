@@ -546,8 +546,9 @@ def _proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
 
 
 def _stored_line(deal_number: int, text: str, what: str) -> tuple[Move, ...] | None:
-    """A winning line stored as text (``line_text``), as moves; None, logged, if it no
-    longer replays from deal ``deal_number`` (``what`` names it in the log)."""
+    """Moves stored as text (``line_text``: a winning line, or the moves of a proof of
+    loss), as moves; None, logged, if they no longer replay from deal ``deal_number``
+    (``what`` names them in the log)."""
     try:
         game, _ = replay(DEFAULT_VARIANT, deal_number, text)
     except _ReplayError as exc:
@@ -1139,9 +1140,9 @@ class GameService:
         hints come from it at once, with no search (``engine.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. A daily, or a deal the winnable setting dealt,
-        starts with the solver's proof as its line. The line is stored with the
-        game (``CurrentGame.hint_line``), so it outlives a restart; a proof of
-        loss is kept in memory only, and after a restart the next hint searches.
+        starts with the solver's proof as its line. The line and a proof of loss
+        are stored with the game (``CurrentGame.hint_line``, ``lost_line``), so
+        they outlive a restart.
         ``on_search`` is called just before a search starts (a front end can say
         that it is thinking), and not when the answer is known already.
         When the solver proves the game lost, a second job in the pool looks back
@@ -1182,6 +1183,7 @@ class GameService:
                     self._reset_pool()
                     raise HintUnavailableError() from exc
             new_line = None  # a winning line the hint found, to store with the game
+            new_loss = None  # or a new proof of loss
             if found.source == "solver" and history + found.line != entry.hint_line:
                 entry.hint_line = history + found.line
                 new_line = line_text(entry.hint_line)
@@ -1189,10 +1191,13 @@ class GameService:
                 back = await self._winnable_before(user_id, game)
                 back = None if back is None else undo_target(entry.chained, back)
                 entry.lost_after = (history, back)
+                new_loss = (line_text(history), back)
             newly = not entry.assisted
-            if newly or new_line is not None:
+            if newly or new_line is not None or new_loss is not None:
                 try:
-                    marked = await self._store.mark_assisted(user_id, entry.version, new_line)
+                    marked = await self._store.mark_assisted(
+                        user_id, entry.version, new_line, new_loss
+                    )
                 except (sqlite3.Error, StoreError) as exc:
                     raise self._storage_failure(user_id, exc) from exc
                 if not marked:
@@ -1560,6 +1565,15 @@ class GameService:
                 proof = _proof_of(known)  # a daily started before hint lines were stored
         if row.hint_line is not None:  # the line the hints continue, as before the restart
             proof = _stored_line(row.deal_number, row.hint_line, f"the game of user {user_id}")
+        lost_after = None  # a hint's proof of loss, as before the restart
+        if row.lost_line is not None:
+            played = _stored_line(row.deal_number, row.lost_line, f"the loss of user {user_id}")
+            back = row.lost_back
+            if played is not None and back is not None and not 0 <= back <= len(played):
+                log.warning("user %s: no move %s to undo back to in the stored loss", user_id, back)
+                back = None
+            if played is not None:
+                lost_after = (played, back)
         entry = _Entry(
             game=game,
             chained=chained,
@@ -1573,6 +1587,7 @@ class GameService:
             scored=row.scored,
             assisted=row.assisted,
             hint_line=proof or (),
+            lost_after=lost_after,
         )
         self._cache_put(user_id, entry)
         return entry

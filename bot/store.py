@@ -88,6 +88,11 @@ class CurrentGame:
     # the deal, or the moves and line of the last hint that found one), in the
     # notation of ``moves`` without marks; None when no line is known.
     hint_line: str | None = None
+    # A hint's proof that the game is lost: the moves played when the solver proved
+    # it (same notation; "" for the deal itself), and the move count from which it
+    # could still be won (None: none found); lost_line None when there is no proof.
+    lost_line: str | None = None
+    lost_back: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +417,12 @@ def _v6_hint_line(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v7_lost_proof(conn: sqlite3.Connection) -> None:
+    """v7: a hint's proof that a current game is lost, kept across a restart."""
+    conn.execute("ALTER TABLE current_games ADD COLUMN lost_line TEXT")  # NULL: no proof
+    conn.execute("ALTER TABLE current_games ADD COLUMN lost_back INTEGER")
+
+
 # Migration n (1-based) takes a database from user_version n - 1 to n. Append
 # new ones; never edit or reorder one that has shipped.
 MIGRATIONS: Final[Sequence[Migration]] = (
@@ -421,6 +432,7 @@ MIGRATIONS: Final[Sequence[Migration]] = (
     _v4_daily_deals,
     _v5_winnable_setting,
     _v6_hint_line,
+    _v7_lost_proof,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -468,7 +480,7 @@ def _text(value: object, column: str) -> str:
 
 def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
-    started_at, updated_at, daily_date, scored, assisted, hint_line = row[8:]
+    started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back = row[8:]
     if scored not in (0, 1):
         raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
     if assisted not in (0, 1):
@@ -488,6 +500,8 @@ def _current_from_row(row: sqlite3.Row | tuple[Any, ...]) -> CurrentGame:
         scored=bool(scored),
         assisted=bool(assisted),
         hint_line=None if hint_line is None else _text(hint_line, "hint_line"),
+        lost_line=None if lost_line is None else _text(lost_line, "lost_line"),
+        lost_back=_opt_int(lost_back, "lost_back"),
     )
 
 
@@ -529,7 +543,7 @@ def _finished_from_row(row: sqlite3.Row | tuple[Any, ...]) -> FinishedGame:
 
 _CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
-    "started_at, updated_at, daily_date, scored, assisted, hint_line"
+    "started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back"
 )
 _FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
@@ -599,7 +613,9 @@ _START_SQL: Final = """
         daily_date = excluded.daily_date,
         scored = excluded.scored,
         assisted = 0,
-        hint_line = excluded.hint_line
+        hint_line = excluded.hint_line,
+        lost_line = NULL,
+        lost_back = NULL
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -895,20 +911,37 @@ class Store:
             return False
         return True
 
-    async def mark_assisted(self, user_id: int, version: int, hint_line: str | None = None) -> bool:
+    async def mark_assisted(
+        self,
+        user_id: int,
+        version: int,
+        hint_line: str | None = None,
+        lost: tuple[str, int | None] | None = None,
+    ) -> bool:
         """Mark the user's current game assisted (a hint was asked for), and keep
-        ``hint_line`` as its hint line if given (None keeps the one stored); its
-        version stays.
+        ``hint_line`` as its hint line if given, and ``lost`` (``lost_line``,
+        ``lost_back``) as its proof of loss if given (None keeps what is stored);
+        its version stays.
 
         Returns False, writing nothing, if the row is no longer at ``version``.
         """
+        lost_line, lost_back = (None, None) if lost is None else lost
         return await self._run(
             lambda conn: (
                 conn.execute(
                     "UPDATE current_games SET assisted = 1,"
-                    " hint_line = coalesce(:hint_line, hint_line)"
+                    " hint_line = coalesce(:hint_line, hint_line),"
+                    " lost_back = CASE WHEN :lost_line IS NULL THEN lost_back"
+                    " ELSE :lost_back END,"
+                    " lost_line = coalesce(:lost_line, lost_line)"
                     " WHERE user_id = :user_id AND version = :version",
-                    {"user_id": user_id, "version": version, "hint_line": hint_line},
+                    {
+                        "user_id": user_id,
+                        "version": version,
+                        "hint_line": hint_line,
+                        "lost_line": lost_line,
+                        "lost_back": lost_back,
+                    },
                 ).rowcount
                 == 1
             )

@@ -376,6 +376,34 @@ async def test_a_lost_game_says_how_far_back_it_could_still_be_won(
     assert again.winnable_at == 5
 
 
+async def test_a_proof_of_loss_survives_a_restart(
+    counted: tuple[GameService, list[str]], store: Store, clock: Any
+) -> None:
+    service, searched = counted
+    view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+    for _ in range(3):
+        found = await service.hint(USER, view.version)
+        assert found.move is not None
+        view = await service.move(USER, found.move, view.version)
+    view = await service.move(USER, "C3 ACE", view.version)  # lost at once (above)
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "lost" and answer.winnable_at == 3
+    searches = len(searched)
+    view = await service.move(USER, str(answer.move), view.version)
+    pool = ThreadPoolExecutor(1)
+    restarted = GameService(store, clock=clock, executor=pool)  # the same database
+    try:  # nothing in memory: the proof, and the move to undo back to, from the database
+        again = await restarted.hint(USER, view.version)
+        assert (again.source, again.winnable_at) == ("lost", 3)
+        assert "It still could be at move 3: undo back to there." in again.message
+        assert len(searched) == searches
+        # Undone to before the proof, the game is a new question.
+        view = await restarted.undo_to(USER, 3, view.version)
+        assert (await restarted.hint(USER, view.version)).source == "solver"
+    finally:
+        pool.shutdown()
+
+
 async def test_the_move_to_undo_back_to_is_one_that_undo_reaches(
     store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -330,6 +330,19 @@ def _written_by_v6(path: Path) -> None:
         )
 
 
+def _written_by_v7(path: Path) -> None:
+    _written_by_v6(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE current_games ADD COLUMN lost_line TEXT;
+            ALTER TABLE current_games ADD COLUMN lost_back INTEGER;
+            UPDATE current_games SET lost_line = 'R6 ACE', lost_back = 0 WHERE user_id = 7;
+            PRAGMA user_version = 7;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -338,6 +351,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     4: _written_by_v4,
     5: _written_by_v5,
     6: _written_by_v6,
+    7: _written_by_v7,
 }
 
 
@@ -602,6 +616,44 @@ async def test_a_v6_file_keeps_its_hint_lines(db_path: Path) -> None:
     async with Store(db_path) as store:
         game = await store.load_game(7)
         assert game is not None and game.hint_line == "R6 ACE;deal"
+
+
+async def test_v7_keeps_the_games_with_no_proof_of_loss(db_path: Path) -> None:
+    _written_by_v6(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.hint_line == "R6 ACE;deal"
+        assert (game.lost_line, game.lost_back) == (None, None)
+
+
+async def test_a_v7_file_keeps_its_proofs_of_loss(db_path: Path) -> None:
+    _written_by_v7(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and (game.lost_line, game.lost_back) == ("R6 ACE", 0)
+
+
+async def test_a_proof_of_loss_is_kept_by_a_hint_until_a_new_game(store: Store) -> None:
+    version = await start(store)
+    assert version is not None
+    game = await store.load_game(1)
+    assert game is not None and (game.lost_line, game.lost_back) == (None, None)
+    assert not await store.mark_assisted(1, version + 1, lost=("R6 ACE", 0))  # wrong version
+    assert (await store.load_game(1)).lost_line is None  # type: ignore[union-attr]
+    assert await store.mark_assisted(1, version, lost=("R6 ACE", 0))
+    game = await store.load_game(1)
+    assert game is not None and (game.lost_line, game.lost_back) == ("R6 ACE", 0)
+    assert await store.mark_assisted(1, version, "R6 ACE;deal")  # no proof given: it stays
+    game = await store.load_game(1)
+    assert game is not None and (game.lost_line, game.lost_back) == ("R6 ACE", 0)
+    assert await store.mark_assisted(1, version, lost=("", None))  # the deal, nothing back
+    game = await store.load_game(1)
+    assert game is not None and (game.lost_line, game.lost_back) == ("", None)
+    assert await store.save_game(update(version + 1, version))  # a move keeps it
+    assert (await store.load_game(1)).lost_line == ""  # type: ignore[union-attr]
+    await start(store, replaces_version=version + 1)  # a new game has none
+    game = await store.load_game(1)
+    assert game is not None and (game.lost_line, game.lost_back) == (None, None)
 
 
 async def test_a_hint_line_is_kept_from_the_start_and_by_a_hint(store: Store) -> None:
