@@ -587,6 +587,18 @@ def test_a_phase_the_dead_end_test_closes_is_not_won_without_it() -> None:
     assert proven >= len(positions) // 2  # most are small enough to search through
 
 
+def test_a_waiting_ace_is_no_wait_in_the_dead_end_test() -> None:
+    # An Ace never waits in a search, but the tests of the C twin make random cards
+    # wait: one on the only Two that can fill A5 must not block it (it read the
+    # count of the bases of the row before the first, which is out of bounds in C).
+    game = Game.from_position(board(WON_ROWS | {"A5": "-"}, ["2SAS"], aces=7, stock="5S8SJS"))
+    model = _Model(game, native=False)
+    bounds = model.bounds()
+    assert bounds is not None and model.can_end_phase(bounds.joined, 0)
+    model.waiting = 1 << next(i for i, c in enumerate(model.card) if c < 4 and not model.home[i])
+    assert model.can_end_phase(bounds.joined, 0)
+
+
 def test_a_winning_line_has_the_due_cards_home_before_each_deal() -> None:
     # Along the solver's winning lines: just after each deal but the last, the
     # cards the deadline analysis calls due are all moved before the next deal.
