@@ -82,17 +82,21 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   since either may be first. But every winning line puts one of them home
   after the other, and that one needs a second slot. So run the fixpoint
   with "x after y" added (x joins only once y has, and y counts as a copy
-  before x: one more slot), and again with "y after x". The induction above
+  before x: one more slot), and again with "y after x". Two copies of a base
+  (a Two, Three or Four, neither home) are probed alike: the second one
+  home needs one more space of its row, since the first took a space or,
+  by an interchange, the place of a misplaced card whose leaving the count
+  of spaces holds. The induction above
   holds for the lines with that order, so if both runs leave a card out, no
   line wins. If only one order leaves a card out, every winning line has the
   other: it is kept for the probes of the next pairs, round after round
   until no order is learnt, and the phases of the last run are the ``soon``
   of the node. The orders learnt also settle the search's ordering
   decisions (see "Ordering decisions" below): at a decision on a card ordered
-  against its other copy, only the child of that order is searched. The
-  probe runs at every deal (see "The probe at every deal" below). (Trying
-  the same for pairs of bases of one row competing for spaces proved nothing
-  more on deals 1-200, so it is not done.)
+  against its other copy, only the child of that order is searched (a
+  base's decision is against every base of its row, so the orders of bases
+  serve the probes and the due cards only). The probe runs at every deal
+  (see "The probe at every deal" below).
 
 - **Too early** (``moves(soon)``): the closure also gives, for each card,
   the first phase ``soon[i]`` whose H holds it. Every winning line from a
@@ -1045,8 +1049,9 @@ class _Model:
         if trace is not None:
             by_card: dict[int, list[int]] = {}
             for i in pending:
-                if card[i] >= 16 and self.cnt[card[i] - _STEP3] < 2:
-                    by_card.setdefault(card[i], []).append(i)
+                c = card[i]
+                if (c >= 16 and self.cnt[c - _STEP3] < 2) or 4 <= c < 16:  # or a base
+                    by_card.setdefault(c, []).append(i)
             pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
             probed = self._probe(arrive, seqs, last, fill_by, after, pairs, joined, trace)
             if probed is None:

@@ -373,11 +373,13 @@ def test_the_fast_closure_agrees_with_the_slow_one() -> None:
 
 
 def copy_pairs(model: _Model, b: solver._Bounds) -> list[tuple[int, int]]:
-    """The pairs of copies the ordering probe asks about, in its order."""
+    """The pairs of copies the ordering probe asks about, in its order: of a card of
+    rank 5 up with a slot to compete for, or of a base."""
     by_card: dict[int, list[int]] = {}
     for i in b.pending:
-        if model.card[i] >= 16 and model.cnt[model.card[i] - RANK_STEP3] < 2:
-            by_card.setdefault(model.card[i], []).append(i)
+        c = model.card[i]
+        if (c >= 16 and model.cnt[c - RANK_STEP3] < 2) or 4 <= c < 16:
+            by_card.setdefault(c, []).append(i)
     return [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
 
 
@@ -693,24 +695,34 @@ def test_the_probe_at_every_deal_keeps_every_verdict_earlier_in_the_game() -> No
 
 
 def test_the_probe_at_every_deal_is_on_by_default_where_the_c_loops_run() -> None:
-    # Deal 9 is won in 1,018 nodes with it, and not within 2,000 without it.
-    probed = solve(Game.new(9), max_nodes=2_000, max_seconds=60, probe_every_deal=True)
-    plain = solve(Game.new(9), max_nodes=2_000, max_seconds=60, probe_every_deal=False)
-    assert (probed.verdict, probed.nodes, plain.verdict) == (Verdict.WON, 1_018, Verdict.UNKNOWN)
-    default = solve(Game.new(9), max_nodes=2_000, max_seconds=60)
+    # Deal 13 is won in 126 nodes with it, and not within 2,000 without it.
+    probed = solve(Game.new(13), max_nodes=2_000, max_seconds=60, probe_every_deal=True)
+    plain = solve(Game.new(13), max_nodes=2_000, max_seconds=60, probe_every_deal=False)
+    assert (probed.verdict, probed.nodes, plain.verdict) == (Verdict.WON, 126, Verdict.UNKNOWN)
+    default = solve(Game.new(13), max_nodes=2_000, max_seconds=60)
     assert default.nodes == (probed if solver.NATIVE else plain).nodes
-    python_twins = solve(Game.new(9), max_nodes=2_000, max_seconds=60, native=False)
+    python_twins = solve(Game.new(13), max_nodes=2_000, max_seconds=60, native=False)
     assert python_twins.nodes == plain.nodes
 
 
 def test_a_lost_deal_is_proven_by_the_probe_at_every_deal() -> None:
-    # Deal 73 is lost: without the probe at every deal the search needs about
-    # 866,000 nodes to prove it; with it, a handful.
-    plain = solve(Game.new(73), max_nodes=20_000, max_seconds=60, probe_every_deal=False)
+    # Deal 317 is lost: without the probe at every deal the search does not prove
+    # it within 20,000 nodes; with it, in a handful.
+    plain = solve(Game.new(317), max_nodes=20_000, max_seconds=60, probe_every_deal=False)
     assert plain.verdict is Verdict.UNKNOWN
-    assert not _Model(Game.new(73)).dead(probe=True)  # the root's probe alone does not
-    probed = solve(Game.new(73), max_nodes=20_000, max_seconds=60, probe_every_deal=True)
-    assert probed.verdict is Verdict.UNWINNABLE
+    assert not _Model(Game.new(317)).dead(probe=True)  # the root's probe alone does not
+    probed = solve(Game.new(317), max_nodes=20_000, max_seconds=60, probe_every_deal=True)
+    assert probed.verdict is Verdict.UNWINNABLE and probed.nodes < 100
+
+
+def test_the_probe_orders_the_two_copies_of_a_base_too() -> None:
+    # Deal 73 is lost, and the probe proves it at the root only with its pairs of
+    # copies of a base (before, it took the probe at the next deals, and 866,253
+    # nodes without them).
+    model = _Model(Game.new(73))
+    assert not model.dead()
+    assert model.dead(probe=True)
+    assert solve(Game.new(73), max_nodes=20_000, max_seconds=60).nodes == 1
 
 
 def internal_winning_line(
