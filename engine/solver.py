@@ -1047,17 +1047,24 @@ class _Model:
                 break
             fill_by = nxt
         if trace is not None:
-            by_card: dict[int, list[int]] = {}
-            for i in pending:
-                c = card[i]
-                if (c >= 16 and self.cnt[c - _STEP3] < 2) or 4 <= c < 16:  # or a base
-                    by_card.setdefault(c, []).append(i)
-            pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+            pairs = self.probe_pairs(pending)
             probed = self._probe(arrive, seqs, last, fill_by, after, pairs, joined, trace)
             if probed is None:
                 return None
             joined, after = probed
         return _Bounds(arrive, seqs, last, pending, bases, fill_by, after, joined)
+
+    def probe_pairs(self, pending: list[int]) -> list[tuple[int, int]]:
+        """The pairs of copies the ordering probe asks about, in its order, among the
+        instances ``pending`` (not home): two copies of a card of rank 5 up with
+        fewer than two copies of the card three below home, or of a base."""
+        card = self.card
+        by_card: dict[int, list[int]] = {}
+        for i in pending:
+            c = card[i]
+            if (c >= 16 and self.cnt[c - _STEP3] < 2) or 4 <= c < 16:
+                by_card.setdefault(c, []).append(i)
+        return [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
 
     def _probe(
         self,

@@ -13,7 +13,6 @@ from positions import WON_ROWS, board
 from slow_closure import slow_closure
 
 from engine import DEAL, Game, Move, Status, solver
-from engine.cards import RANK_STEP3
 from engine.solver import Solution, Verdict, _Model, position_key, solve
 from engine.variant import THREE_UP
 
@@ -372,17 +371,6 @@ def test_the_fast_closure_agrees_with_the_slow_one() -> None:
     assert dead >= 20
 
 
-def copy_pairs(model: _Model, b: solver._Bounds) -> list[tuple[int, int]]:
-    """The pairs of copies the ordering probe asks about, in its order: of a card of
-    rank 5 up with a slot to compete for, or of a base."""
-    by_card: dict[int, list[int]] = {}
-    for i in b.pending:
-        c = model.card[i]
-        if (c >= 16 and model.cnt[c - RANK_STEP3] < 2) or 4 <= c < 16:
-            by_card.setdefault(c, []).append(i)
-    return [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
-
-
 def probe_by_runs_from_the_start(model: _Model) -> tuple[dict[int, int], list[int]] | None:
     """The ordering probe as first written: every order tried by a run of the
     fixpoint of its own from the phase's start, learnt orders rerun at the end."""
@@ -393,7 +381,7 @@ def probe_by_runs_from_the_start(model: _Model) -> tuple[dict[int, int], list[in
     changed = True
     while changed:
         changed = False
-        for x, y in copy_pairs(model, b):
+        for x, y in model.probe_pairs(b.pending):
             if x in ordered or y in ordered:
                 continue
             x_late = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered | {x: y})
@@ -451,7 +439,7 @@ def test_a_resumed_run_of_the_fixpoint_is_the_run_from_the_start() -> None:
         trace = [0] * size
         base = model._fixpoint(*args, b.after, trace=trace)
         assert base == b.joined
-        for x, y in copy_pairs(model, b):
+        for x, y in model.probe_pairs(b.pending):
             for late, first in ((x, y), (y, x)):
                 after = b.after | {late: first}
                 whole = [0] * size
