@@ -180,7 +180,9 @@ typedef struct {
     Py_ssize_t n_piles;
     /* scratch space for one call */
     long *joined, *first_of, *base, *trace, *trace0, *home, *stacks, *stack_len, *dealt, *loose, *mis_all,
-        *behind, *tops, *pairs, *learnt, *probe_buf;
+        *behind, *tops, *learnt, *probe_buf;
+    long *pairs;  /* the probe's pairs, at most ``max_pairs`` (its own block) */
+    Py_ssize_t max_pairs;
     char *inh;
     long *mem;
 } Tables;
@@ -192,6 +194,7 @@ tables_dealloc(Tables *t)
     Py_XDECREF(t->seqs_obj);
     Py_XDECREF(t->soon_obj);
     free(t->mem);
+    free(t->pairs);
     free(t->inh);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
@@ -220,6 +223,8 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->n = n;
     t->arrive_obj = t->seqs_obj = t->soon_obj = NULL;
     t->n_piles = 0;
+    t->pairs = NULL;
+    t->max_pairs = 0;
     /* every list below holds at most n items; piles and phases are at most m each */
     Py_ssize_t m = n + EXTRA;
     size_t longs = 24 * (size_t)n + 8 * (size_t)m;
@@ -251,7 +256,6 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->mis_all = p; p += n;
     t->behind = p; p += m;
     t->tops = p; p += m;
-    t->pairs = p; p += n;
     t->learnt = p; p += n;
     t->probe_buf = p; p += 6 * n;
     if (read_ints(args[0], n, t->card, "card") || read_ints(args[1], n, t->row_of, "row_of")
@@ -266,6 +270,22 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(t);
             return NULL;
         }
+    }
+    /* the probe pairs two copies of a card (at most n / 2 pairs) and any two bases
+     * of one row */
+    Py_ssize_t bases[3] = {0, 0, 0};
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long r = (t->card[k] >> 2) - 1;
+        if (r >= 0 && r <= 2)
+            bases[r]++;
+    }
+    t->max_pairs = n / 2;
+    for (int r = 0; r < 3; r++)
+        t->max_pairs += bases[r] * (bases[r] - 1) / 2;
+    t->pairs = (long *)malloc(2 * (size_t)t->max_pairs * sizeof(long) + 1);
+    if (!t->pairs) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
     }
     return (PyObject *)t;
 }
@@ -697,7 +717,7 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (read_orders(t, after_d, first_of) < 0)
         return NULL;
     if (!PyList_Check(pairs_l) || PyList_GET_SIZE(pairs_l) % 2
-        || PyList_GET_SIZE(pairs_l) > n) {
+        || PyList_GET_SIZE(pairs_l) > 2 * t->max_pairs) {
         PyErr_SetString(PyExc_TypeError, "probe(): pairs must be a flat list of pairs");
         return NULL;
     }

@@ -82,21 +82,23 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   since either may be first. But every winning line puts one of them home
   after the other, and that one needs a second slot. So run the fixpoint
   with "x after y" added (x joins only once y has, and y counts as a copy
-  before x: one more slot), and again with "y after x". Two copies of a base
-  (a Two, Three or Four, neither home) are probed alike: the second one
-  home needs one more space of its row, since the first took a space or,
-  by an interchange, the place of a misplaced card whose leaving the count
-  of spaces holds. The induction above
+  before x: one more slot), and again with "y after x". Any two bases of
+  one row (Twos, Threes or Fours, neither home: the two copies of a card or
+  two different cards) are probed alike: the second one home needs one more
+  space of its row, since the first took a space or, by an interchange, the
+  place of a misplaced card whose leaving the count of spaces holds. The
+  induction above
   holds for the lines with that order, so if both runs leave a card out, no
   line wins. If only one order leaves a card out, every winning line has the
   other: it is kept for the probes of the next pairs, round after round
   until no order is learnt, and the phases of the last run are the ``soon``
   of the node. The orders learnt also settle the search's ordering
   decisions (see "Ordering decisions" below): at a decision on a card ordered
-  against its other copy, only the child of that order is searched (a
-  base's decision is against every base of its row, so the orders of bases
-  serve the probes and the due cards only). The probe runs at every deal
-  (see "The probe at every deal" below).
+  against its other copy, only the child of that order is searched, and at
+  a decision on a base ordered after another base of its row not yet home,
+  only the wait (a base's wait ends when any base of its row goes home, so
+  an order that puts it first serves the probes and the due cards only).
+  The probe runs at every deal (see "The probe at every deal" below).
 
 - **Too early** (``moves(soon)``): the closure also gives, for each card,
   the first phase ``soon[i]`` whose H holds it. Every winning line from a
@@ -189,7 +191,8 @@ deal runs the ordering probe, as it does at the root, and the search keeps
 what it learns for the phase: the due cards are found with the probe's
 orders (``must`` holds the learnt orders as it holds the waits), and at an
 ordering decision on a card that the probe has ordered against its other
-copy, the search takes only the child of that order. At the next deal the
+copy, the search takes only the child of that order (for a base ordered
+after another base of its row, the wait). At the next deal the
 orders are kept (for the pairs still out) and the probe asks only about the
 other pairs. All this is sound by the arguments above: the probe's orders
 hold for every winning line from the phase's start, so for every line from a
@@ -930,6 +933,10 @@ class _Model:
             return [(_HOME, i, -1)]
         if twin >= 0 and after.get(i, -1) == twin:
             return [(_WAIT, i, -1)]
+        if 1 <= self.card[i] >> 2 <= 3:
+            first = after.get(i, -1)  # a base goes home after another base of its row
+            if first >= 0 and not self.home[first]:
+                return [(_WAIT, i, -1)]
         if must >> i & 1 and soon is not None and self.stuck_waiting(i, soon):
             return [(_HOME, i, -1)]  # waiting would keep it out past the deal
         return [(_HOME, i, -1), (_WAIT, i, -1)]
@@ -1055,16 +1062,25 @@ class _Model:
         return _Bounds(arrive, seqs, last, pending, bases, fill_by, after, joined)
 
     def probe_pairs(self, pending: list[int]) -> list[tuple[int, int]]:
-        """The pairs of copies the ordering probe asks about, in its order, among the
-        instances ``pending`` (not home): two copies of a card of rank 5 up with
-        fewer than two copies of the card three below home, or of a base."""
+        """The pairs the ordering probe asks about, in its order, among the
+        instances ``pending`` (not home): the two copies of a card of rank 5 up
+        with fewer than two copies of the card three below home, or of a base;
+        then any two other bases of one row (they compete for its spaces)."""
         card = self.card
         by_card: dict[int, list[int]] = {}
         for i in pending:
             c = card[i]
             if (c >= 16 and self.cnt[c - _STEP3] < 2) or 4 <= c < 16:
                 by_card.setdefault(c, []).append(i)
-        return [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+        pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+        rows: list[list[int]] = [[], [], []]
+        for c, copies in by_card.items():
+            if c < 16:
+                rows[(c >> 2) - 1].extend(copies)
+        for bases in rows:
+            for k, x in enumerate(bases):
+                pairs.extend((x, y) for y in bases[k + 1 :] if card[y] != card[x])
+        return pairs
 
     def _probe(
         self,

@@ -713,6 +713,46 @@ def test_the_probe_orders_the_two_copies_of_a_base_too() -> None:
     assert solve(Game.new(73), max_nodes=20_000, max_seconds=60).nodes == 1
 
 
+def test_the_probe_orders_two_different_bases_of_a_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 286 is lost, and the probe proves it at the root only with its pairs of
+    # two different bases of one row (both need a space of it): with the pairs of
+    # copies alone it does not, and the search took 38 nodes.
+    model = _Model(Game.new(286))
+    assert model.dead(probe=True)
+    pairs_of = _Model.probe_pairs
+
+    def copies_only(self: _Model, pending: list[int]) -> list[tuple[int, int]]:
+        return [(x, y) for x, y in pairs_of(self, pending) if self.card[x] == self.card[y]]
+
+    monkeypatch.setattr(_Model, "probe_pairs", copies_only)
+    assert not _Model(Game.new(286)).dead(probe=True)
+
+
+def test_a_base_ordered_after_another_base_of_its_row_only_waits() -> None:
+    # At an ordering decision on a base, an order learnt by the probe that puts it
+    # after another base of its row not yet home leaves the wait alone; once that
+    # base is home, both children again.
+    model = _Model(Game.new(1))
+    decided = 0
+    for i in range(len(model.card)):
+        rank = model.card[i] >> 2
+        if not 1 <= rank <= 3 or model.home[i]:
+            continue
+        rival = next(
+            j
+            for j in range(len(model.card))
+            if j != i and model.card[j] >> 2 == rank and not model.home[j]
+        )
+        both = model.decision_moves(i, False, None, 0, {})
+        assert both == [(solver._HOME, i, -1), (solver._WAIT, i, -1)]
+        assert model.decision_moves(i, False, None, 0, {i: rival}) == [(solver._WAIT, i, -1)]
+        model.home[rival] = True
+        assert model.decision_moves(i, False, None, 0, {i: rival}) == both
+        model.home[rival] = False
+        decided += 1
+    assert decided >= 10
+
+
 def internal_winning_line(
     monkeypatch: pytest.MonkeyPatch, game: Game
 ) -> list[tuple[int, int, int]]:
@@ -735,8 +775,8 @@ def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
 ) -> None:
     # Along winning lines found without them, at the start and after each deal:
     # the probe's orders, with those of the deal before kept (as the search keeps
-    # them), never put a copy first that the line puts second.
-    checked = kept = 0
+    # them), never put a copy (or a base) first that the line puts second.
+    checked = kept = bases = 0
     for deal in QUICK_WINS:
         game = Game.new(deal)
         line = internal_winning_line(monkeypatch, game)
@@ -758,8 +798,10 @@ def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
                 assert first_home[y] < first_home[x], (deal, step, x, y)
                 checked += 1
                 kept += x in known
+                bases += model.card[x] < 16 and model.card[x] != model.card[y]
             known = bounds.after
     assert checked >= 100 and kept >= 60  # the kept orders are most of them
+    assert bases >= 10  # orders of two different bases of a row among them
 
 
 # ---------------------------------------------------------------- beams
@@ -800,12 +842,13 @@ def test_the_beam_respects_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Deal 286 is lost, though not at once: the beam finds no win, and the
-    # depth-first search after it still proves the loss.
-    alone = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
+    # Deal 317 is lost, though not at once (with the probe at every deal, here in
+    # pure Python too): the beam finds no win, and the depth-first search after it
+    # still proves the loss.
+    alone = solve(Game.new(317), max_nodes=100_000, max_seconds=60, probe_every_deal=True)
     assert alone.verdict is Verdict.UNWINNABLE and alone.nodes > 1
     monkeypatch.setattr(solver, "BEAMS", ((0, 20, 50, 3_000),))
-    after_beam = solve(Game.new(286), max_nodes=100_000, max_seconds=60)
+    after_beam = solve(Game.new(317), max_nodes=100_000, max_seconds=60, probe_every_deal=True)
     assert after_beam.verdict is Verdict.UNWINNABLE
     assert after_beam.nodes > alone.nodes  # the beam's nodes are counted too
 
