@@ -564,7 +564,8 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         break;
                     stack_len[j]--;
                     if (has_trace) {
-                        long spare = rank >= 4 && cap_below(hc, c) >= cnt[c] + same + 2;
+                        long spare = rank >= 4 ? cap_below(hc, c) >= cnt[c] + same + 2
+                                               : rank > 0 && opened[rank - 1] >= same + 2;
                         trace[i] = 2 * stamp + spare;
                         stamp++;
                     }
@@ -617,7 +618,15 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                     }
                     if (ok) {
                         if (has_trace) {
-                            long spare = rank >= 4 && cap_below(hc, c) >= cnt[c] + same + 2;
+                            long spare;
+                            if (rank >= 4)
+                                spare = cap_below(hc, c) >= cnt[c] + same + 2;
+                            else if (rank) {
+                                long r = rank - 1;
+                                spare = (swap_ok[a][r] && swap_ok[r][a]) || opened[r] >= same + 2;
+                            }
+                            else
+                                spare = 0;
                             trace[i] = 2 * stamp + spare;
                             stamp++;
                         }
@@ -759,7 +768,7 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             first_of[x] = -1;
             if (x_ok < 0)
                 return NULL;
-            /* y after x: the current run itself if y found a slot to spare in it */
+            /* y after x: the current run itself if y found a slot (or a space) to spare in it */
             int y_ok;
             int y_same = cur_t[y] & 1;
             if (y_same)
