@@ -37,7 +37,7 @@ DAILY_CANDIDATES: Final = 50
 """Deals tried from the starting number before falling back to the starting number itself."""
 WINNABLE_NODE_BUDGET: Final = 5_000
 """Solver nodes per candidate for a random new game proven winnable (the setting): the
-player waits for it, so a quick proof (median 0.05 s, 0.4 s at most in 60 tries)."""
+player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 tries)."""
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
 
