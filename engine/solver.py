@@ -87,9 +87,8 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   two different cards) are probed alike: the second one home needs one more
   space of its row, since the first took a space or, by an interchange, the
   place of a misplaced card whose leaving the count of spaces holds. The
-  induction above
-  holds for the lines with that order, so if both runs leave a card out, no
-  line wins. If only one order leaves a card out, every winning line has the
+  induction above holds for the lines with that order, so if both runs leave
+  a card out, no line wins. If only one order leaves a card out, every winning line has the
   other: it is kept for the probes of the next pairs, round after round
   until no order is learnt, and the phases of the last run are the ``soon``
   of the node. The orders learnt also settle the search's ordering
@@ -1067,7 +1066,8 @@ class _Model:
         """The pairs the ordering probe asks about, in its order, among the
         instances ``pending`` (not home): the two copies of a card of rank 5 up
         with fewer than two copies of the card three below home, or of a base;
-        then any two other bases of one row (they compete for its spaces)."""
+        then any two bases of one row that are not copies (they compete for its
+        spaces as copies do)."""
         card = self.card
         by_card: dict[int, list[int]] = {}
         for i in pending:

@@ -730,8 +730,8 @@ def test_the_probe_orders_two_different_bases_of_a_row(monkeypatch: pytest.Monke
 
 def test_a_base_ordered_after_another_base_of_its_row_only_waits() -> None:
     # At an ordering decision on a base, an order learnt by the probe that puts it
-    # after another base of its row not yet home leaves the wait alone; once that
-    # base is home, both children again.
+    # after another base of its row not yet home leaves only the wait child; once
+    # that base is home, both children again.
     model = _Model(Game.new(1))
     decided = 0
     for i in range(len(model.card)):
