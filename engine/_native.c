@@ -554,19 +554,20 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                                 same++;
                         }
                     }
-                    if (rank == 0) {
-                    }
-                    else if (rank <= 3) {
-                        if (opened[rank - 1] <= same)
-                            break;
-                    }
-                    else if (cap_below(hc, c) <= cnt[c] + same)
+                    /* room: the slots (rank 5 up) or spaces (a base) beyond the one
+                     * it needs; below 0, it cannot join yet */
+                    long room;
+                    if (rank == 0)
+                        room = 0;
+                    else if (rank <= 3)
+                        room = opened[rank - 1] - same - 1;
+                    else
+                        room = cap_below(hc, c) - cnt[c] - same - 1;
+                    if (room < 0)
                         break;
                     stack_len[j]--;
                     if (has_trace) {
-                        long spare = rank >= 4 ? cap_below(hc, c) >= cnt[c] + same + 2
-                                               : rank > 0 && opened[rank - 1] >= same + 2;
-                        trace[i] = 2 * stamp + spare;
+                        trace[i] = 2 * stamp + (room > 0);
                         stamp++;
                     }
                     inh[i] = 1;
@@ -598,36 +599,24 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         }
                     }
                     long a = row_of[i];
-                    int ok;
+                    /* room as above; a card leaving its row before the last phase
+                     * needs a filler base too */
+                    long room;
                     if (rank == 0)
-                        ok = 1;
-                    else if (rank <= 3) {
-                        long r = rank - 1;
-                        if (swap_ok[a][r] && swap_ok[r][a])
-                            ok = 1;
-                        else {
-                            ok = opened[r] > same;
-                            if (ok && phase < last)
-                                ok = fill_by[a] <= phase;
-                        }
-                    }
+                        room = 0;
+                    else if (rank <= 3 && swap_ok[a][rank - 1] && swap_ok[rank - 1][a])
+                        room = 1;  /* an interchange, which takes no space */
                     else {
-                        ok = cap_below(hc, c) > cnt[c] + same;
-                        if (ok && phase < last)
-                            ok = fill_by[a] <= phase;
+                        if (rank <= 3)
+                            room = opened[rank - 1] - same - 1;
+                        else
+                            room = cap_below(hc, c) - cnt[c] - same - 1;
+                        if (room >= 0 && phase < last && fill_by[a] > phase)
+                            room = -1;
                     }
-                    if (ok) {
+                    if (room >= 0) {
                         if (has_trace) {
-                            long spare;
-                            if (rank >= 4)
-                                spare = cap_below(hc, c) >= cnt[c] + same + 2;
-                            else if (rank) {
-                                long r = rank - 1;
-                                spare = (swap_ok[a][r] && swap_ok[r][a]) || opened[r] >= same + 2;
-                            }
-                            else
-                                spare = 0;
-                            trace[i] = 2 * stamp + spare;
+                            trace[i] = 2 * stamp + (room > 0);
                             stamp++;
                         }
                         inh[i] = 1;

@@ -88,10 +88,10 @@ Pruning (sound: it only ever cuts positions that cannot be won):
   space of its row, since the first took a space or, by an interchange, the
   place of a misplaced card whose leaving the count of spaces holds. The
   induction above holds for the lines with that order, so if both runs leave
-  a card out, no line wins. If only one order leaves a card out, every winning line has the
-  other: it is kept for the probes of the next pairs, round after round
-  until no order is learnt, and the phases of the last run are the ``soon``
-  of the node. The orders learnt also settle the search's ordering
+  a card out, no line wins. If only one order leaves a card out, every
+  winning line has the other: it is kept for the probes of the next pairs,
+  round after round until no order is learnt, and the phases of the last run
+  are the ``soon`` of the node. The orders learnt also settle the search's ordering
   decisions (see "Ordering decisions" below): at a decision on a card ordered
   against its other copy, only the child of that order is searched, and at
   a decision on a base ordered after another base of its row not yet home,
@@ -1434,20 +1434,19 @@ class _Model:
                                     u += 1
                                 if u == top:  # not above it: one more slot
                                     same += 1
+                        # room: the slots (rank 5 up) or spaces (a base) beyond the
+                        # one it needs; below 0, it cannot join yet
                         if rank == 0:
-                            pass
+                            room = 0
                         elif rank <= 3:
-                            if opened[rank - 1] <= same:
-                                break
-                        elif _below(hc, c) <= cnt[c] + same:
+                            room = opened[rank - 1] - same - 1
+                        else:
+                            room = _below(hc, c) - cnt[c] - same - 1
+                        if room < 0:
                             break
                         stack.pop()
                         if trace is not None:
-                            if rank >= 4:
-                                spare = _below(hc, c) >= cnt[c] + same + 2
-                            else:
-                                spare = rank > 0 and opened[rank - 1] >= same + 2
-                            trace[i] = 2 * stamp + spare
+                            trace[i] = 2 * stamp + (room > 0)
                             stamp += 1
                         inh[i] = True
                         joined[i] = phase
@@ -1471,31 +1470,22 @@ class _Model:
                                     continue
                                 same = 1
                         a = row_of[i]
+                        # room as above; a card leaving its row before the last
+                        # phase needs a filler base too
                         if rank == 0:
-                            ok = True
-                        elif rank <= 3:
-                            t = rank - 1
-                            if swap_ok[a][t] and swap_ok[t][a]:
-                                ok = True
-                            else:
-                                ok = opened[t] > same
-                                if ok and phase < last:
-                                    ok = fill_by[a] <= phase
+                            room = 0
+                        elif rank <= 3 and swap_ok[a][rank - 1] and swap_ok[rank - 1][a]:
+                            room = 1  # an interchange, which takes no space
                         else:
-                            ok = _below(hc, c) > cnt[c] + same
-                            if ok and phase < last:
-                                ok = fill_by[a] <= phase
-                        if ok:
+                            if rank <= 3:
+                                room = opened[rank - 1] - same - 1
+                            else:
+                                room = _below(hc, c) - cnt[c] - same - 1
+                            if room >= 0 and phase < last and fill_by[a] > phase:
+                                room = -1
+                        if room >= 0:
                             if trace is not None:
-                                if rank >= 4:
-                                    spare = _below(hc, c) >= cnt[c] + same + 2
-                                elif rank:  # an interchange takes no space
-                                    t = rank - 1
-                                    swap = swap_ok[a][t] and swap_ok[t][a]
-                                    spare = swap or opened[t] >= same + 2
-                                else:
-                                    spare = False
-                                trace[i] = 2 * stamp + spare
+                                trace[i] = 2 * stamp + (room > 0)
                                 stamp += 1
                             inh[i] = True
                             joined[i] = phase
