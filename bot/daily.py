@@ -40,6 +40,8 @@ WINNABLE_NODE_BUDGET: Final = 5_000
 player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 tries)."""
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
+MOVE_SEPARATOR: Final = ";"
+"""What joins the moves of a stored line (``line_text``) and of a game's stored moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +101,9 @@ def first_proven(
 
 
 def line_text(line: Iterable[Move]) -> str:
-    """A winning line as stored: moves in notation joined by ";" (the daily's proof in
-    ``daily_deals``, a game's hint line in ``current_games``)."""
-    return ";".join(str(move) for move in line)
+    """A winning line as stored: moves in notation joined by ``MOVE_SEPARATOR`` (the
+    daily's proof in ``daily_deals``, a game's hint line in ``current_games``)."""
+    return MOVE_SEPARATOR.join(str(move) for move in line)
 
 
 def find_daily_deal(

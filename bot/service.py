@@ -73,6 +73,7 @@ from engine.hints import REWIND_NODES, HintSource, known_hint, line_left
 from . import jobs
 from .daily import (
     DAILY_CANDIDATES,
+    MOVE_SEPARATOR,
     DailyDeal,
     line_text,
     next_daily_start,
@@ -96,7 +97,6 @@ T = TypeVar("T")
 RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_CHOICE_CHARS: Final = 100
 MAX_MOVE_TEXT: Final = 100
-MOVE_SEPARATOR: Final = ";"
 AUTO_MARK: Final = "+"
 DEFAULT_VARIANT: Final = "vr"
 FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
