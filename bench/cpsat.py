@@ -9,7 +9,7 @@ schedule played through the engine to a win), ``unknown``, or ``no line`` (a
 schedule that did not play: that would be a flaw of the model). A deal that
 the solver's dead-card fixpoint alone proves lost is reported unwinnable at
 once, without CP-SAT. See
-docs/winnability.md, "A second prover", for what it found and why it is not
+docs/solver-log.md, "A second prover", for what it found and why it is not
 part of the solver.
 
 The model. Number the moves of a winning line 0, 1, 2 ...: the search's

@@ -201,7 +201,7 @@ with "soon". It first came in for hard deals only, after 30,000 nodes, since it 
 node dearer. With the probe's loop in C it costs a node a few per cent, and
 from the first node it decides far more deals within small budgets: at most
 5,000 nodes, 231 of deals 1-400 against 164; at most 30,000, 282 against 233
-(figures in docs/winnability.md). Its Python twin makes a node about ten
+(figures in docs/solver-log.md). Its Python twin makes a node about ten
 times dearer, which no budget in seconds repays. So the switch is on by
 default where the C loops run (``NATIVE``, and ``native`` not turned off),
 and off in pure Python. Off, the probe runs at the root and after the last
