@@ -234,10 +234,18 @@ async def test_close_shuts_the_solver_pool_down(store: Store, clock: Any) -> Non
 async def test_the_solver_workers_leave_ctrl_c_to_the_game(pooled: GameService) -> None:
     # Ctrl-C at the terminal reaches every process of the group: the workers must ignore
     # it (no KeyboardInterrupt traceback from each), and the game keeps its own handler.
-    ours = signal.getsignal(signal.SIGINT)
-    in_worker = await pooled._in_pool(signal.getsignal, signal.SIGINT)
-    assert in_worker == signal.SIG_IGN
-    assert signal.getsignal(signal.SIGINT) == ours != signal.SIG_IGN
+    # The game's handler is set here: a test run started in the background (``cmd &``
+    # in a script) inherits SIGINT ignored, which would prove nothing.
+    def ours(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, ours)
+    try:
+        in_worker = await pooled._in_pool(signal.getsignal, signal.SIGINT)  # starts the pool
+        assert in_worker == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is ours
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------------- the next hints, no search
