@@ -622,13 +622,16 @@ class _Model:
         return self.cnt[pred] > self.cnt[card]
 
     def available(self) -> list[int]:
+        """The reserve tops, then the misplaced cards (one copy of a card per row:
+        two misplaced copies in one row are interchangeable)."""
         out = [p[-1] for p in self.res if p]
-        for r in range(3):
-            seen: set[int] = set()
-            for i in self.mis[r]:
-                c = self.card[i]
-                if c not in seen:
-                    seen.add(c)
+        card = self.card
+        for row in self.mis:
+            seen = 0  # the cards met in this row, as bits
+            for i in row:
+                bit = 1 << card[i]
+                if not seen & bit:
+                    seen |= bit
                     out.append(i)
         return out
 
@@ -1069,19 +1072,33 @@ class _Model:
         then any two bases of one row that are not copies (they compete for its
         spaces as copies do)."""
         card = self.card
-        by_card: dict[int, list[int]] = {}
+        cnt = self.cnt
+        group_of = [-1] * len(cnt)  # a card -> its group of copies (-1: none yet)
+        groups: list[list[int]] = []  # the copies of each card asked about, in order
         for i in pending:
             c = card[i]
-            if (c >= 16 and self.cnt[c - _STEP3] < 2) or 4 <= c < 16:
-                by_card.setdefault(c, []).append(i)
-        pairs = [(c[0], c[1]) for c in by_card.values() if len(c) == 2]
+            if (c >= 16 and cnt[c - _STEP3] < 2) or 4 <= c < 16:
+                at = group_of[c]
+                if at < 0:
+                    group_of[c] = len(groups)
+                    groups.append([i])
+                else:
+                    groups[at].append(i)
+        pairs = [(g[0], g[1]) for g in groups if len(g) == 2]
         rows: list[list[int]] = [[], [], []]
-        for c, copies in by_card.items():
+        for g in groups:
+            c = card[g[0]]
             if c < 16:
-                rows[(c >> 2) - 1].extend(copies)
+                rows[(c >> 2) - 1].extend(g)
         for bases in rows:
-            for k, x in enumerate(bases):
-                pairs.extend((x, y) for y in bases[k + 1 :] if card[y] != card[x])
+            n = len(bases)
+            for k in range(n):
+                x = bases[k]
+                cx = card[x]
+                for m in range(k + 1, n):
+                    y = bases[m]
+                    if card[y] != cx:
+                        pairs.append((x, y))
         return pairs
 
     def _probe(
@@ -1680,8 +1697,8 @@ def _dfs(
         played.append(forced)
     if model.mask == 0:
         return True
-    key = model.key
-    if key not in failed:
+    key = model.key if played else entry  # (not in ``failed``: asked above)
+    if not played or key not in failed:
         ok = True
         if check and search.opts.dead_check:
             probe = search.opts.probe_every_deal or model.dealt >= len(model.stock)
@@ -1729,7 +1746,8 @@ def _dfs(
                 line.pop()
                 model.undo(move)
         failed.add(key)
-    failed.add(entry)
+    if played:
+        failed.add(entry)
     for move in reversed(played):
         line.pop()
         model.undo(move)
