@@ -53,6 +53,20 @@ cap_below(const long *hc, long c)
     return m;
 }
 
+/* The slots (card c of rank 5 up) or spaces (a base) beyond the one it needs,
+ * with ``same`` cards before it taking the same resource: below 0 it cannot
+ * join yet, above 0 it has one to spare; 0 for an Ace (_room in solver.py). */
+static inline long
+room_for(const long *hc, const long *cnt, const long *opened, long c, long same)
+{
+    long rank = c >> 2;
+    if (rank == 0)
+        return 0;
+    if (rank <= 3)
+        return opened[rank - 1] - same - 1;
+    return cap_below(hc, c) - cnt[c] - same - 1;
+}
+
 /* An int object's value: at once for the small ones (every int here is one),
  * through PyLong_AsLong for the others; -1 with an exception set on error. */
 static inline long
@@ -537,7 +551,6 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                     if (i == hold && phase < until)
                         break;
                     long c = card[i];
-                    long rank = c >> 2;
                     /* the cards above i by this phase are all in; count those that
                      * used the same resource */
                     long top = dealt[j];
@@ -554,15 +567,7 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                                 same++;
                         }
                     }
-                    /* room: the slots (rank 5 up) or spaces (a base) beyond the one
-                     * it needs; below 0, it cannot join yet */
-                    long room;
-                    if (rank == 0)
-                        room = 0;
-                    else if (rank <= 3)
-                        room = opened[rank - 1] - same - 1;
-                    else
-                        room = cap_below(hc, c) - cnt[c] - same - 1;
+                    long room = room_for(hc, cnt, opened, c, same);
                     if (room < 0)
                         break;
                     stack_len[j]--;
@@ -599,19 +604,15 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         }
                     }
                     long a = row_of[i];
-                    /* room as above; a card leaving its row before the last phase
-                     * needs a filler base too */
+                    /* a card leaving its row before the last phase needs a filler
+                     * base too (not an Ace, nor a base going by an interchange,
+                     * which takes no space) */
                     long room;
-                    if (rank == 0)
-                        room = 0;
-                    else if (rank <= 3 && swap_ok[a][rank - 1] && swap_ok[rank - 1][a])
-                        room = 1;  /* an interchange, which takes no space */
+                    if (rank >= 1 && rank <= 3 && swap_ok[a][rank - 1] && swap_ok[rank - 1][a])
+                        room = 1;
                     else {
-                        if (rank <= 3)
-                            room = opened[rank - 1] - same - 1;
-                        else
-                            room = cap_below(hc, c) - cnt[c] - same - 1;
-                        if (room >= 0 && phase < last && fill_by[a] > phase)
+                        room = room_for(hc, cnt, opened, c, same);
+                        if (rank && room >= 0 && phase < last && fill_by[a] > phase)
                             room = -1;
                     }
                     if (room >= 0) {

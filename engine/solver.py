@@ -1436,7 +1436,6 @@ class _Model:
                         if i == hold and phase < until:
                             break
                         c = card[i]
-                        rank = c >> 2
                         # the cards above i by this phase are all in; count those that
                         # used the same resource (a slot on c's pile, a space of c's row)
                         top = dealt[j]
@@ -1451,14 +1450,7 @@ class _Model:
                                     u += 1
                                 if u == top:  # not above it: one more slot
                                     same += 1
-                        # room: the slots (rank 5 up) or spaces (a base) beyond the
-                        # one it needs; below 0, it cannot join yet
-                        if rank == 0:
-                            room = 0
-                        elif rank <= 3:
-                            room = opened[rank - 1] - same - 1
-                        else:
-                            room = _below(hc, c) - cnt[c] - same - 1
+                        room = _room(hc, cnt, opened, c, same)
                         if room < 0:
                             break
                         stack.pop()
@@ -1487,18 +1479,14 @@ class _Model:
                                     continue
                                 same = 1
                         a = row_of[i]
-                        # room as above; a card leaving its row before the last
-                        # phase needs a filler base too
-                        if rank == 0:
-                            room = 0
-                        elif rank <= 3 and swap_ok[a][rank - 1] and swap_ok[rank - 1][a]:
-                            room = 1  # an interchange, which takes no space
+                        # a card leaving its row before the last phase needs a
+                        # filler base too (not an Ace, nor a base going by an
+                        # interchange, which takes no space)
+                        if 1 <= rank <= 3 and swap_ok[a][rank - 1] and swap_ok[rank - 1][a]:
+                            room = 1
                         else:
-                            if rank <= 3:
-                                room = opened[rank - 1] - same - 1
-                            else:
-                                room = _below(hc, c) - cnt[c] - same - 1
-                            if room >= 0 and phase < last and fill_by[a] > phase:
+                            room = _room(hc, cnt, opened, c, same)
+                            if rank and room >= 0 and phase < last and fill_by[a] > phase:
                                 room = -1
                         if room >= 0:
                             if trace is not None:
@@ -1523,6 +1511,20 @@ class _Model:
                         joined[i] = base[i]
                 return joined
         return None if left else joined
+
+
+def _room(hc: list[int], cnt: list[int], opened: list[int], c: int, same: int) -> int:
+    """The slots (card ``c`` of rank 5 up) or spaces (a base) beyond the one it
+    needs, with ``same`` cards before it taking the same resource: below 0 it
+    cannot join yet, above 0 it has one to spare (0 for an Ace). ``hc``: the
+    copies home or joined, ``cnt``: those home now, ``opened``: each row's
+    spaces, now or to come."""
+    rank = c >> 2
+    if rank == 0:
+        return 0
+    if rank <= 3:
+        return opened[rank - 1] - same - 1
+    return _below(hc, c) - cnt[c] - same - 1
 
 
 def _below(hc: list[int], c: int) -> int:
