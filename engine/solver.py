@@ -185,6 +185,20 @@ compiled), so quick wins, and the daily's proofs within 20,000 nodes, never
 meet one; it wins most of its deals within about 30,000 nodes of its own, so
 starting it there rather than at 50,000 brings several of them under 1 s.
 
+Splits. A run of the search that starts down a wrong first phase can spend
+all its nodes below it: the 81 deals that the search of ``7614a87`` won and
+the search of ``a6f80eb`` (no splits) left unknown at 10 s are each won
+within 20,000 nodes from a position 5 to 35 moves into the old line
+(docs/solver-log.md, item 39). So once the
+search has used the nodes given first in each entry of ``SPLITS``, it lists
+the endings of the first phase as the beam lists them (a dozen for most
+deals, at most ``SPLIT_ENDINGS``), and searches below each in turn, best
+scored first, with restarts of its own and at most its share of the
+stage's nodes. The transposition table is shared (its positions are lost
+whichever search failed them), so the work below an ending lost is not done
+again. A win is checked like any other; a split that finds none proves
+nothing, and the search goes on where it was.
+
 The probe at every deal (switch ``probe_every_deal``). The closure at every
 deal runs the ordering probe, as it does at the root, and the search keeps
 what it learns for the phase: the due cards are found with the probe's
@@ -389,6 +403,14 @@ CLOCKS: Final[dict[str, Callable[[], float]]] = {
     "wall": time.perf_counter,
     "cpu": time.process_time,
 }
+# The splits (see "Splits" in the module docstring): (the search's nodes at
+# which a split starts, the most nodes below one ending, the most for the split)
+SPLITS: tuple[tuple[int, int, int], ...] = (
+    (5_000, 4_000, 60_000),
+    (60_000, 20_000, 300_000),
+)
+SPLIT_ENDINGS: Final = 2_000  # a split lists at most so many endings of the phase,
+SPLIT_LISTING: Final = 20_000  # in at most so many nodes
 # Beams (see "Beams" in the module docstring): (nodes of the search before it
 # starts, positions kept at each deal, endings kept from each position, nodes
 # spent enumerating the endings of one position).
@@ -1609,7 +1631,19 @@ def solve(
         return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
     beams = list(BEAMS) if dead_check else []
+    splits = list(SPLITS) if dead_check else []
     while True:
+        if splits and search.nodes >= splits[0][0]:
+            _, per_ending, total = splits.pop(0)
+            try:
+                split_line = _split(search, game, per_ending, total)
+            except _OutOfBudget:
+                return _unknown(search, max_nodes, clock() - start)
+            search.model = _Model(game, native)
+            search.line = []
+            if split_line is not None:
+                line = _translate(game, _Model(game), split_line)
+                return Solution(Verdict.WON, line, search.nodes, clock() - start)
         if beams and search.nodes >= beams[0][0]:
             _, width, endings, per_position = beams.pop(0)
             search.limit = max_nodes
@@ -1754,6 +1788,47 @@ def _dfs(
         line.pop()
         model.undo(move)
     return False
+
+
+def _split(search: _Search, game: Game, per_ending: int, total: int) -> list[_IMove] | None:
+    """Search below each ending of the first phase in turn, for a win.
+
+    The endings are listed as the beam lists them and taken best first; each
+    gets its own restarts and at most ``per_ending`` nodes (fewer when there are
+    so many that ``total`` would not cover them), and the transposition table is
+    shared. Returns a winning line from the start of ``game``, or None (which
+    proves nothing). Raises ``_OutOfBudget`` when the budget or deadline runs out.
+    """
+    native = search.model.native
+    kept: dict[int, tuple[float, list[_IMove]]] = {}
+    search.limit = search.max_nodes
+    won = _endings(search, _Model(game, native), [], kept, SPLIT_ENDINGS, SPLIT_LISTING)
+    if won is not None or not kept:
+        return won
+    ranked = sorted(kept.values(), key=lambda entry: -entry[0])
+    each = max(RESTART_FIRST, min(per_ending, total // len(ranked)))
+    for _, prefix in ranked:
+        stop = search.nodes + each
+        run = RESTART_FIRST
+        while True:
+            model = _Model(game, native)
+            for move in prefix:
+                model.play(move)
+            search.model = model
+            search.line = list(prefix)
+            search.limit = min(search.max_nodes, search.nodes + run, stop)
+            try:
+                if _dfs(search, True, None, 0):
+                    return search.line
+                break  # this ending is lost
+            except _OutOfBudget:
+                if search.nodes >= search.max_nodes or search.clock() > search.deadline:
+                    raise
+                if search.nodes >= stop:
+                    break
+            search.rng = search.rng or random.Random(SEED)
+            run = int(run * RESTART_GROWTH)
+    return None
 
 
 def _beam(

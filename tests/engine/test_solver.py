@@ -853,6 +853,61 @@ def test_a_beam_that_dies_out_proves_nothing(monkeypatch: pytest.MonkeyPatch) ->
     assert after_beam.nodes > alone.nodes  # the beam's nodes are counted too
 
 
+# ---------------------------------------------------------------- splits
+
+
+def split_first(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """A split before any run of the search, and no beam; the split's answers, in order."""
+    monkeypatch.setattr(solver, "SPLITS", ((0, 5_000, 60_000),))
+    monkeypatch.setattr(solver, "BEAMS", ())
+    answers: list[object] = []
+    split = solver._split
+
+    def recorded(*args: object) -> object:
+        line = split(*args)  # type: ignore[arg-type]
+        answers.append(line)
+        return line
+
+    monkeypatch.setattr(solver, "_split", recorded)
+    return answers
+
+
+@pytest.mark.parametrize("deal", (16, 19))
+def test_a_win_found_by_the_split_replays_to_a_win(
+    monkeypatch: pytest.MonkeyPatch, deal: int
+) -> None:
+    # The win the split returns is the solution's, and it replays from the deal's start.
+    answers = split_first(monkeypatch)
+    solution = solve(Game.new(deal), max_nodes=100_000, max_seconds=60)
+    assert answers and answers[0] is not None  # the split won
+    assert solution.verdict is Verdict.WON
+    assert replays_to_a_win(Game.new(deal), solution)
+
+
+def test_the_split_respects_the_node_and_time_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = split_first(monkeypatch)
+    for budget in (10, 500, 3_000):  # deal 58 is not won within 20,000 nodes
+        solution = solve(Game.new(58), max_nodes=budget, max_seconds=60)
+        assert solution.verdict is Verdict.UNKNOWN
+        assert solution.nodes <= budget
+        assert solution.stopped_by == "nodes"
+    solution = solve(Game.new(58), max_nodes=10**9, max_seconds=0.0)
+    assert solution.verdict is Verdict.UNKNOWN
+    assert solution.nodes < 1_000  # the clock is read every 256 nodes
+    assert solution.stopped_by == "time"
+    assert not answers  # each run ended inside the split, which never answered
+
+
+def test_a_split_that_finds_no_win_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 317 is lost, though not at once: the split's searches below the
+    # first phase's endings find no win, and the search after them, with their
+    # failed positions, still proves the loss.
+    answers = split_first(monkeypatch)
+    solution = solve(Game.new(317), max_nodes=100_000, max_seconds=60, probe_every_deal=True)
+    assert answers == [None]
+    assert solution.verdict is Verdict.UNWINNABLE and solution.nodes > 1
+
+
 def test_the_key_keeps_waiting_cards_apart_from_cards_out_in_a_three_pack_game() -> None:
     # Three Up has more than 128 instances. A key that put the waiting cards 128
     # bits above the cards out made "instance 1 waits, 129 is home" and "nothing

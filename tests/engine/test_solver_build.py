@@ -5,8 +5,8 @@ the install found a C compiler, holds the same module compiled by mypyc, and
 its hottest loops (the dead-card fixpoint, the ordering probe and the dead-end
 test) in C, ``engine/_native.c`` (setup.py). These tests run the installed one
 in a fresh interpreter, away from the source tree, and compare it with the source on
-deals that end won, lost, out of budget, won by a beam, and lost past the
-start of the pruning for hard deals: same verdict, same node count, same line,
+deals that end won, lost, out of budget, won by a split, won by a beam, and lost
+past the start of the pruning for hard deals: same verdict, same node count, same line,
 with the C loops and without them. And the C loops against their Python
 twins, call by call, on thousands of positions of winning lines and of random
 play off them.
@@ -27,9 +27,17 @@ from engine import solver as source_solver
 from engine.solver import solve
 
 # (deal, node budget): won quickly, lost at the root, out of budget, won by the
-# first beam (which starts after BEAMS[0][0] nodes), and proven lost by the probe
+# first split (which starts after SPLITS[0][0] nodes), won by the first beam
+# (after BEAMS[0][0] nodes and the first split), and proven lost by the probe
 # after a deal (not at the root)
-DEALS = ((3, 20_000), (53, 20_000), (58, 20_000), (157, 100_000), (37, 100_000))
+DEALS = (
+    (3, 20_000),
+    (53, 20_000),
+    (58, 20_000),
+    (157, 100_000),
+    (131, 100_000),
+    (37, 100_000),
+)
 
 SCRIPT = f"""
 import json
@@ -176,6 +184,10 @@ def solver_beam_start() -> int:
     return min(start for start, *_ in source_solver.BEAMS)
 
 
+def solver_split_start() -> int:
+    return min(start for start, *_ in source_solver.SPLITS)
+
+
 def test_the_tests_run_the_pure_python_source() -> None:
     assert source_solver.__file__ is not None
     assert source_solver.__file__.endswith(".py")
@@ -191,9 +203,10 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
         for deal, nodes in DEALS
     ]
     verdicts = [s.verdict.value for s in solutions]
-    assert verdicts == ["won", "unwinnable", "unknown", "won", "unwinnable"]
-    assert solutions[3].nodes > solver_beam_start()
-    assert solutions[4].nodes > 1
+    assert verdicts == ["won", "unwinnable", "unknown", "won", "won", "unwinnable"]
+    assert solver_split_start() < solutions[3].nodes < solver_beam_start()
+    assert solutions[4].nodes > solver_beam_start()
+    assert solutions[5].nodes > 1
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
 
