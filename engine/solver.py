@@ -1790,6 +1790,14 @@ def _dfs(
     return False
 
 
+def _model_after(game: Game, native: bool, prefix: list[_IMove]) -> _Model:
+    """A fresh model of ``game`` with the internal moves ``prefix`` played."""
+    model = _Model(game, native)
+    for move in prefix:
+        model.play(move)
+    return model
+
+
 def _split(search: _Search, game: Game, per_ending: int, total: int) -> list[_IMove] | None:
     """Search below each ending of the first phase in turn, for a win.
 
@@ -1811,10 +1819,7 @@ def _split(search: _Search, game: Game, per_ending: int, total: int) -> list[_IM
         stop = search.nodes + each
         run = RESTART_FIRST
         while True:
-            model = _Model(game, native)
-            for move in prefix:
-                model.play(move)
-            search.model = model
+            search.model = _model_after(game, native, prefix)
             search.line = list(prefix)
             search.limit = min(search.max_nodes, search.nodes + run, stop)
             try:
@@ -1844,9 +1849,7 @@ def _beam(
     while states:
         kept: dict[int, tuple[float, list[_IMove]]] = {}
         for prefix in states:
-            model = _Model(game, search.model.native)
-            for move in prefix:
-                model.play(move)
+            model = _model_after(game, search.model.native, prefix)
             won = _endings(search, model, prefix, kept, endings, per_position)
             if won is not None:
                 return won
