@@ -1691,7 +1691,10 @@ class FakeDiscord:
             and original is not None
             and original.loading
         ):
-            # The first follow-up after a "thinking…" defer fills in that message.
+            # The first follow-up after a "thinking…" defer fills in that message,
+            # which keeps the defer's flags (Discord: a follow-up that finds the
+            # message loading resolves it, and its ephemeral flag cannot change;
+            # discord-api-docs issue 2742, pull request 3466).
             errors = message_errors(self._merged(original, payload))
             if errors:
                 return self._invalid(errors, interaction, "follow-up")

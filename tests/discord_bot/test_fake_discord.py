@@ -103,6 +103,12 @@ class TinyBot(commands.Bot):
             await interaction.response.defer(thinking=True, ephemeral=True)
             await interaction.followup.send("done thinking", ephemeral=True)
 
+        @group.command(name="twice", description="Think privately, then answer twice")
+        async def twice(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True, ephemeral=True)
+            await interaction.followup.send("first", ephemeral=False)
+            await interaction.followup.send("second", ephemeral=False)
+
         self.tree.add_command(group)
 
         @self.tree.error
@@ -131,7 +137,7 @@ async def test_bot_logs_in_connects_and_syncs_commands(fake: FakeDiscord, start_
     assert guild is not None and guild.get_channel(fake.guild.channel_id) is not None
     [command] = fake.guild_commands[fake.guild.id]
     assert command["name"] == "t"
-    assert [o["name"] for o in command["options"]] == ["pick", "big", "later"]
+    assert [o["name"] for o in command["options"]] == ["pick", "big", "later", "twice"]
     assert [c["name"] for c in fake.global_commands] == ["t"]
     assert fake.connected
 
@@ -257,6 +263,21 @@ async def test_a_deferred_answer_is_filled_in_by_the_first_followup(
     assert result.callback_type == DEFERRED_CHANNEL_MESSAGE
     message = await result.wait_message()
     assert message.content == "done thinking" and message.ephemeral and not message.loading
+
+
+async def test_the_first_followup_after_a_defer_keeps_the_defers_flags(
+    fake: FakeDiscord, start_bot: Any
+) -> None:
+    # Discord's rule (discord-api-docs issue 2742 and pull request 3466): a
+    # follow-up sent while the "thinking…" message is loading resolves that
+    # message, and its ephemeral flag cannot change; later follow-ups are new
+    # messages with their own flags.
+    await start_bot(TinyBot(fake.guild.id))
+    result = await fake.slash(fake.user("alice"), "t", sub="twice")
+    first, second = await result.wait_followups(2)
+    assert first.id == result.message_id and first.content == "first"
+    assert first.ephemeral and not first.loading
+    assert second.id != first.id and second.content == "second" and not second.ephemeral
 
 
 async def test_the_bot_resumes_its_gateway_session_after_a_reconnect(
