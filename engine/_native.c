@@ -12,7 +12,11 @@
  * tests compare them on the positions of real searches
  * (tests/engine/test_solver_build.py). The Python functions are the reference,
  * with the reasoning, in the module docstring of engine/solver.py; this file
- * follows them line by line.
+ * follows them line by line, with two savings of work whose answer is known
+ * (the same runs, the same cards in the same order, the same orders learnt):
+ * a run of the fixpoint does not ask again a card that could not join, until
+ * what stopped it changes (``run``), and the probe does not rerun a pair whose
+ * two runs kept every order learnt since it last ran them (``probe``).
  *
  * A ``Tables`` object holds what does not change during a search: each
  * instance's card, row (of a misplaced card) and other copy. It also keeps a
@@ -191,12 +195,22 @@ typedef struct {
     /* the last arrive and seqs lists of fixpoint(), and soon of can_end_phase() */
     PyObject *arrive_obj, *seqs_obj, *soon_obj;
     long *arrive, *soon, *seqs, *seq_start, *seq_len;
+    /* for each place k of ``seqs``: the next place up its pile with a card taking
+     * the same resource (its pile's length if none); each instance's place in its
+     * pile (-1 if in none) */
+    long *seq_next, *pos_of;
     Py_ssize_t n_piles;
     /* scratch space for one call */
     long *joined, *first_of, *base, *trace, *trace0, *home, *stacks, *stack_len, *dealt, *loose, *mis_all,
         *behind, *tops, *learnt, *probe_buf;
+    /* a run's record of why each pile's top, or each misplaced card, did not join
+     * this phase (see ``run``) */
+    long *p_kind, *p_res, *p_ver, *l_kind, *l_res, *l_ver;
     long *pairs;  /* the probe's pairs, at most ``max_pairs`` (its own block) */
     Py_ssize_t max_pairs;
+    /* for each pair, the two runs that last passed (each card's place in the run's
+     * order, see ``probe``) and how many orders had been learnt then */
+    long *pair_runs, *pair_asked;
     char *inh;
     long *mem;
 } Tables;
@@ -209,6 +223,7 @@ tables_dealloc(Tables *t)
     Py_XDECREF(t->soon_obj);
     free(t->mem);
     free(t->pairs);
+    free(t->pair_runs);
     free(t->inh);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
@@ -238,10 +253,11 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->arrive_obj = t->seqs_obj = t->soon_obj = NULL;
     t->n_piles = 0;
     t->pairs = NULL;
+    t->pair_runs = NULL;
     t->max_pairs = 0;
     /* every list below holds at most n items; piles and phases are at most m each */
     Py_ssize_t m = n + EXTRA;
-    size_t longs = 24 * (size_t)n + 8 * (size_t)m;
+    size_t longs = 29 * (size_t)n + 11 * (size_t)m;
     t->mem = (long *)calloc(longs, sizeof(long));
     t->inh = (char *)calloc((size_t)n + 1, 1);
     if (!t->mem || !t->inh) {
@@ -272,6 +288,14 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->tops = p; p += m;
     t->learnt = p; p += n;
     t->probe_buf = p; p += 6 * n;
+    t->seq_next = p; p += n;
+    t->pos_of = p; p += n;
+    t->p_kind = p; p += m;
+    t->p_res = p; p += m;
+    t->p_ver = p; p += m;
+    t->l_kind = p; p += n;
+    t->l_res = p; p += n;
+    t->l_ver = p; p += n;
     if (read_ints(args[0], n, t->card, "card") || read_ints(args[1], n, t->row_of, "row_of")
         || read_ints(args[2], n, t->partner, "partner")) {
         Py_DECREF(t);
@@ -297,7 +321,10 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (int r = 0; r < 3; r++)
         t->max_pairs += bases[r] * (bases[r] - 1) / 2;
     t->pairs = (long *)malloc(2 * (size_t)t->max_pairs * sizeof(long) + 1);
-    if (!t->pairs) {
+    t->pair_runs = (long *)malloc((2 * (size_t)n + 1) * (size_t)t->max_pairs * sizeof(long) + 1);
+    if (t->pair_runs)
+        t->pair_asked = t->pair_runs + 2 * n * t->max_pairs;
+    if (!t->pairs || !t->pair_runs) {
         Py_DECREF(t);
         return PyErr_NoMemory();
     }
@@ -375,6 +402,45 @@ typedef struct {
     long deals, last;
 } Position;
 
+/* ``t->seq_next`` and ``t->pos_of`` for the piles just read into ``t->seqs``: what
+ * ``same_above`` and the search for a card's other copy above it read in ``run``. */
+static void
+index_piles(Tables *t)
+{
+    const long *card = t->card;
+    for (Py_ssize_t k = 0; k < t->n; k++)
+        t->pos_of[k] = -1;
+    for (Py_ssize_t j = 0; j < t->n_piles; j++) {
+        const long *seq = t->seqs + t->seq_start[j];
+        long *next = t->seq_next + t->seq_start[j];
+        long len = t->seq_len[j];
+        for (long k = 0; k < len; k++) {
+            long c = card[seq[k]], rank = c >> 2, u = k + 1;
+            t->pos_of[seq[k]] = k;
+            if (rank >= 4)
+                while (u < len && card[seq[u]] != c)
+                    u++;
+            else if (rank)
+                while (u < len && (card[seq[u]] >> 2) != rank)
+                    u++;
+            else
+                u = len;
+            next[k] = u;
+        }
+    }
+}
+
+/* ``same_above(card, seq, pos, top)`` for a pile of ``seqs``, by the places
+ * ``next`` (``t->seq_next``) of the pile. */
+static inline long
+same_above_indexed(const long *next, long pos, long top)
+{
+    long same = 0;
+    for (long u = next[pos]; u < top; u = next[u])
+        same++;
+    return same;
+}
+
 /* Read a position's arguments (cnt, home, sp, mis, deals, arrive, seqs, last,
  * fill_by: ``args[0..8]``) into ``q`` and ``t``; -1 with an exception set. */
 static int
@@ -402,6 +468,7 @@ read_position(Tables *t, PyObject *const *args, Position *q)
         t->n_piles = PyList_GET_SIZE(seqs_l);
         if (read_piles(seqs_l, n, n, t->seqs, t->seq_start, t->seq_len, "seqs"))
             return -1;
+        index_piles(t);
         remember(&t->seqs_obj, seqs_l);
     }
     if (read_ints(args[0], N_CARDS, q->cnt, "cnt") || read_ints(args[1], n, t->home, "home")
@@ -529,6 +596,20 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
         }
     }
 
+    /* Why a pile's top (``p_*``, by pile) or a misplaced card (``l_*``, by its
+     * place in ``loose``) did not join when last asked in this phase: 0 not
+     * known (ask), HELD (held, or waiting for a filler: not before the next
+     * phase), AFTER (its first copy ``res`` is not in), ROOM (no slot or space:
+     * its count ``res``, a suit 0-3 or a row's spaces 4-6, had ``ver`` changes).
+     * Nothing else it depends on changes within a phase, so until that changes
+     * it would not join: the passes skip it, and take the cards in the same
+     * order as when every card is asked at every pass. */
+    enum { ASK = 0, HELD = 1, AFTER = 2, ROOM = 3 };
+    long *p_kind = t->p_kind, *p_res = t->p_res, *p_ver = t->p_ver;
+    long *l_kind = t->l_kind, *l_res = t->l_res, *l_ver = t->l_ver;
+    long ver[7] = {0, 0, 0, 0, 0, 0, 0};
+    const long *pos_of = t->pos_of;
+
     for (long phase = start; phase <= last; phase++) {
         long stamp = 0;
         for (Py_ssize_t j = 0; j < np; j++) {
@@ -538,38 +619,57 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
             while (k < t->seq_len[j] && arrive[seq[k]] <= phase)
                 stack[stack_len[j]++] = k++;
             dealt[j] = k;
+            p_kind[j] = ASK;
         }
+        for (long q = 0; q < n_loose; q++)
+            l_kind[q] = ASK;
         int changed = 1;
         while (changed) {
             changed = 0;
             for (Py_ssize_t j = 0; j < np; j++) {
+                long kind = p_kind[j];
+                if (kind != ASK) {
+                    if (kind == HELD || (kind == AFTER && !inh[p_res[j]])
+                        || (kind == ROOM && ver[p_res[j]] == p_ver[j]))
+                        continue;
+                    p_kind[j] = ASK;
+                }
                 const long *seq = t->seqs + t->seq_start[j];
+                const long *next = t->seq_next + t->seq_start[j];
                 const long *stack = t->stacks + t->seq_start[j];
                 while (stack_len[j] > 0) {
                     long pos = stack[stack_len[j] - 1];
                     long i = seq[pos];
-                    if (i == hold && phase < until)
+                    if (i == hold && phase < until) {
+                        p_kind[j] = HELD;
                         break;
+                    }
                     long c = card[i];
                     /* the cards above i by this phase are all in; count those that
                      * used the same resource */
                     long top = dealt[j];
-                    long same = same_above(card, seq, pos, top);
+                    long same = same_above_indexed(next, pos, top);
                     if (has_after) {
                         long y = first_of[i];
                         if (y >= 0) {
-                            if (!inh[y])
+                            if (!inh[y]) {
+                                p_kind[j] = AFTER;
+                                p_res[j] = y;
                                 break;
-                            long u = pos + 1;
-                            while (u < top && seq[u] != y)
-                                u++;
-                            if (u == top)  /* not above it: one more slot */
+                            }
+                            long u = pos_of[y];  /* not above it: one more slot */
+                            if (u <= pos || u >= top || seq[u] != y)
                                 same++;
                         }
                     }
                     long room = room_for(hc, cnt, opened, c, same);
-                    if (room < 0)
+                    if (room < 0) {
+                        long rank = c >> 2;
+                        p_kind[j] = ROOM;
+                        p_res[j] = rank >= 4 ? (c & 3) : 3 + rank;
+                        p_ver[j] = ver[p_res[j]];
                         break;
+                    }
                     stack_len[j]--;
                     if (has_trace) {
                         trace[i] = 2 * stamp + (room > 0);
@@ -578,6 +678,7 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                     inh[i] = 1;
                     joined[i] = phase;
                     hc[c]++;
+                    ver[c & 3]++;
                     left--;
                     changed = 1;
                 }
@@ -586,7 +687,19 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                 long kept = 0;
                 for (long q = 0; q < n_loose; q++) {
                     long i = loose[q];
+                    long kind = l_kind[q];
+                    if (kind != ASK) {
+                        if (kind == HELD || (kind == AFTER && !inh[l_res[q]])
+                            || (kind == ROOM && ver[l_res[q]] == l_ver[q])) {
+                            l_kind[kept] = kind;
+                            l_res[kept] = l_res[q];
+                            l_ver[kept] = l_ver[q];
+                            loose[kept++] = i;
+                            continue;
+                        }
+                    }
                     if (i == hold && phase < until) {
+                        l_kind[kept] = HELD;
                         loose[kept++] = i;
                         continue;
                     }
@@ -597,6 +710,8 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         long y = first_of[i];
                         if (y >= 0) {
                             if (!inh[y]) {
+                                l_kind[kept] = AFTER;
+                                l_res[kept] = y;
                                 loose[kept++] = i;
                                 continue;
                             }
@@ -608,12 +723,15 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                      * base too (not an Ace, nor a base going by an interchange,
                      * which takes no space) */
                     long room;
+                    long why = ROOM;
                     if (rank >= 1 && rank <= 3 && swap_ok[a][rank - 1] && swap_ok[rank - 1][a])
                         room = 1;
                     else {
                         room = room_for(hc, cnt, opened, c, same);
-                        if (rank && room >= 0 && phase < last && fill_by[a] > phase)
+                        if (rank && room >= 0 && phase < last && fill_by[a] > phase) {
                             room = -1;
+                            why = HELD;
+                        }
                     }
                     if (room >= 0) {
                         if (has_trace) {
@@ -623,12 +741,20 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                         inh[i] = 1;
                         joined[i] = phase;
                         hc[c]++;
+                        ver[c & 3]++;
                         opened[a]++;
+                        ver[4 + a]++;
                         left--;
                         changed = 1;
                     }
-                    else
+                    else {
+                        l_kind[kept] = why;
+                        if (why == ROOM) {
+                            l_res[kept] = rank >= 4 ? (c & 3) : 3 + rank;
+                            l_ver[kept] = ver[l_res[kept]];
+                        }
                         loose[kept++] = i;
+                    }
                 }
                 n_loose = kept;
             }
@@ -739,6 +865,15 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     size_t bytes = (size_t)n * sizeof(long);
     Py_ssize_t n_learnt = 0;
+    /* A pair asked again after orders were learnt gives its two runs again if
+     * both kept every one of those orders, the later card with a slot or a space
+     * to spare (as for y_same below): each such order allows each of the run's
+     * steps, so the run with it is the run without it. Then it learns nothing,
+     * as before, and its runs are not made. ``pair_runs``: for each pair, its two
+     * runs as each card's place in the run's order (phase * span + trace). */
+    long span = 2 * (long)n + 2, *asked = t->pair_asked;
+    for (Py_ssize_t k = 0; k < n_pairs; k++)
+        asked[k] = -1;
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -746,6 +881,21 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             long x = pairs[2 * k], y = pairs[2 * k + 1];
             if (first_of[x] >= 0 || first_of[y] >= 0)
                 continue;  /* ordered already */
+            long *kept = t->pair_runs + 2 * n * k;
+            if (asked[k] >= 0) {
+                int same = 1;
+                for (Py_ssize_t m = asked[k]; m < n_learnt && same; m++) {
+                    long u = learnt[m], v = first_of[u];
+                    for (long *r = kept; r < kept + 2 * n; r += n)
+                        if (!(r[v] < r[u] && (r[u] & 1)))
+                            same = 0;
+                }
+                if (same) {
+                    asked[k] = n_learnt;
+                    continue;  /* both runs pass again: nothing to learn */
+                }
+            }
+            asked[k] = n_learnt;
             if (cur_j[y] < cur_j[x] || (cur_j[y] == cur_j[x] && cur_t[y] < cur_t[x])) {
                 long z = x;  /* x went first in that run */
                 x = y;
@@ -773,6 +923,13 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
             if (!x_ok && !y_ok)
                 Py_RETURN_NONE;
+            if (x_ok && y_ok) {  /* kept for the next round */
+                const long *yj = y_same ? cur_j : y_j, *yt = y_same ? cur_t : y_t;
+                for (Py_ssize_t c = 0; c < n; c++) {
+                    kept[c] = x_j[c] * span + x_t[c];
+                    kept[n + c] = yj[c] * span + yt[c];
+                }
+            }
             if (!x_ok) {  /* every winning line has y after x */
                 first_of[y] = x;
                 learnt[n_learnt++] = y;
