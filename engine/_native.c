@@ -40,6 +40,8 @@
 #define N_CARDS 52
 /* room for this many reserve piles and phases beyond one per instance */
 #define EXTRA 64
+/* the probe keeps its base run's state at the start of so many phases at most */
+#define SNAP_PHASES 32
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -211,6 +213,11 @@ typedef struct {
     /* for each pair, the two runs that last passed (each card's place in the run's
      * order, see ``probe``) and how many orders had been learnt then */
     long *pair_runs, *pair_asked;
+    /* the state at the start of each phase of the run the probe's runs resume
+     * from (see ``run``): valid for phase p while ``snap_of[p] == snap_gen``;
+     * ``snap_gen`` 0 while no probe runs */
+    long *snap, *snap_of, snap_gen, snap_next;
+    Py_ssize_t snap_stride;
     char *inh;
     long *mem;
 } Tables;
@@ -224,6 +231,7 @@ tables_dealloc(Tables *t)
     free(t->mem);
     free(t->pairs);
     free(t->pair_runs);
+    free(t->snap);
     free(t->inh);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
@@ -254,6 +262,8 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->n_piles = 0;
     t->pairs = NULL;
     t->pair_runs = NULL;
+    t->snap = NULL;
+    t->snap_gen = t->snap_next = 0;
     t->max_pairs = 0;
     /* every list below holds at most n items; piles and phases are at most m each */
     Py_ssize_t m = n + EXTRA;
@@ -324,6 +334,11 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->pair_runs = (long *)malloc((2 * (size_t)n + 1) * (size_t)t->max_pairs * sizeof(long) + 1);
     if (t->pair_runs)
         t->pair_asked = t->pair_runs + 2 * n * t->max_pairs;
+    /* a phase's state: the copies home (N_CARDS), the spaces (3), the cards left
+     * and the misplaced cards not in (2), those cards (n), each pile's stack
+     * length and cards dealt (2 m), the stacks (n), the cards out after each
+     * phase (m), and the flags of the cards in (n chars) */
+    t->snap_stride = N_CARDS + 5 + 2 * n + 3 * m + (n + (Py_ssize_t)sizeof(long)) / (Py_ssize_t)sizeof(long);
     if (!t->pairs || !t->pair_runs) {
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -532,7 +547,9 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
 
     long start = deals;
     long bound = hold >= 0 ? hold : late;  /* the card whose constraint is new */
-    long n_loose = 0;
+    long n_loose = 0, left = 0;
+    long *snap = NULL;  /* where the base run's state at ``start`` is kept, if it is */
+    int kept = 0;       /* and whether it is there already */
     if (!has_base) {
         for (Py_ssize_t k = 0; k < n; k++)
             joined[k] = -1;
@@ -540,59 +557,108 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
             loose[n_loose++] = t->mis_all[k];
     }
     else {
-        /* the base run's state at the start of phase ``start`` */
         if (bound < 0 || bound >= n || base[bound] < 0 || base[bound] > last) {
             PyErr_SetString(PyExc_ValueError, "fixpoint(): a resumed run needs its constraint");
             return -1;
         }
         start = base[bound];
-        for (long q = 0; q <= last; q++)
-            behind[q] = 0;
-        for (Py_ssize_t k = 0; k < n; k++) {
-            long ph = base[k];
-            if (ph > last) {
-                PyErr_SetString(PyExc_ValueError, "fixpoint(): the base run is out of range");
-                return -1;
-            }
-            joined[k] = ph < start ? ph : -1;
-            if (ph >= 0)
-                behind[ph]++;
-            if (ph >= 0 && ph < start) {
-                inh[k] = 1;
-                hc[card[k]]++;
-                if (row_of[k] >= 0)
-                    opened[row_of[k]]++;
-            }
+        /* every card the run does not take in again keeps its phase of the base run */
+        memcpy(joined, base, (size_t)n * sizeof(long));
+        if (t->snap_gen && start < SNAP_PHASES) {
+            snap = t->snap + t->snap_stride * start;
+            kept = t->snap_of[start] == t->snap_gen;
         }
-        for (Py_ssize_t k = 0; k < n_mis; k++)
-            if (!inh[t->mis_all[k]])
-                loose[n_loose++] = t->mis_all[k];
     }
-    for (Py_ssize_t j = 0; j < np; j++) {
-        stack_len[j] = 0;
-        dealt[j] = 0;
+    long total = np ? t->seq_start[np - 1] + t->seq_len[np - 1] : 0;  /* the piles' places */
+    if (kept) {  /* the base run's state at the start of phase ``start``, kept */
+        const long *r = snap;
+        memcpy(hc, r, sizeof hc);
+        r += N_CARDS;
+        memcpy(opened, r, sizeof opened);
+        left = r[3];
+        n_loose = r[4];
+        r += 5;
+        memcpy(loose, r, (size_t)n_loose * sizeof(long));
+        r += n;
+        memcpy(stack_len, r, (size_t)np * sizeof(long));
+        memcpy(dealt, r + np, (size_t)np * sizeof(long));
+        r += 2 * np;
+        memcpy(t->stacks, r, (size_t)total * sizeof(long));
+        r += n;
+        memcpy(behind, r, (size_t)(last + 1) * sizeof(long));
+        r += last + 1;
+        memcpy(inh, r, (size_t)n);
+    }
+    else {
         if (has_base) {
-            const long *seq = t->seqs + t->seq_start[j];
-            long *stack = t->stacks + t->seq_start[j];
-            long k = 0;
-            while (k < t->seq_len[j] && arrive[seq[k]] < start) {
-                if (!inh[seq[k]])
-                    stack[stack_len[j]++] = k;
-                k++;
+            /* the base run's state at the start of phase ``start`` */
+            for (long q = 0; q <= last; q++)
+                behind[q] = 0;
+            for (Py_ssize_t k = 0; k < n; k++) {
+                long ph = base[k];
+                if (ph > last) {
+                    PyErr_SetString(PyExc_ValueError, "fixpoint(): the base run is out of range");
+                    return -1;
+                }
+                if (ph >= 0)
+                    behind[ph]++;
+                if (ph >= 0 && ph < start) {
+                    inh[k] = 1;
+                    hc[card[k]]++;
+                    if (row_of[k] >= 0)
+                        opened[row_of[k]]++;
+                }
             }
-            dealt[j] = k;
+            for (Py_ssize_t k = 0; k < n_mis; k++)
+                if (!inh[t->mis_all[k]])
+                    loose[n_loose++] = t->mis_all[k];
         }
-    }
-    long left = n_loose;
-    for (Py_ssize_t j = 0; j < np; j++)
-        left += stack_len[j] + t->seq_len[j] - dealt[j];
-    if (has_base) {  /* from counts of cards joined per phase to cards still out after it */
-        long out = left;
-        for (long q = 0; q < start; q++)
-            behind[q] = 0;
-        for (long q = start; q <= last; q++) {
-            out -= behind[q];
-            behind[q] = out;
+        for (Py_ssize_t j = 0; j < np; j++) {
+            stack_len[j] = 0;
+            dealt[j] = 0;
+            if (has_base) {
+                const long *seq = t->seqs + t->seq_start[j];
+                long *stack = t->stacks + t->seq_start[j];
+                long k = 0;
+                while (k < t->seq_len[j] && arrive[seq[k]] < start) {
+                    if (!inh[seq[k]])
+                        stack[stack_len[j]++] = k;
+                    k++;
+                }
+                dealt[j] = k;
+            }
+        }
+        left = n_loose;
+        for (Py_ssize_t j = 0; j < np; j++)
+            left += stack_len[j] + t->seq_len[j] - dealt[j];
+        if (has_base) {  /* from counts of cards joined per phase to cards still out after it */
+            long out = left;
+            for (long q = 0; q < start; q++)
+                behind[q] = 0;
+            for (long q = start; q <= last; q++) {
+                out -= behind[q];
+                behind[q] = out;
+            }
+        }
+        if (snap) {  /* kept for the next run resumed from the same base at the same phase */
+            long *w = snap;
+            memcpy(w, hc, sizeof hc);
+            w += N_CARDS;
+            memcpy(w, opened, sizeof opened);
+            w[3] = left;
+            w[4] = n_loose;
+            w += 5;
+            memcpy(w, loose, (size_t)n_loose * sizeof(long));
+            w += n;
+            memcpy(w, stack_len, (size_t)np * sizeof(long));
+            memcpy(w + np, dealt, (size_t)np * sizeof(long));
+            w += 2 * np;
+            memcpy(w, t->stacks, (size_t)total * sizeof(long));
+            w += n;
+            memcpy(w, behind, (size_t)(last + 1) * sizeof(long));
+            w += last + 1;
+            memcpy(w, inh, (size_t)n);
+            t->snap_of[start] = t->snap_gen;
         }
     }
 
@@ -761,9 +827,6 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
         }
         /* caught up with the base run: the rest of the run is the base run's */
         if (has_base && left == behind[phase]) {
-            for (Py_ssize_t k = 0; k < n; k++)
-                if (joined[k] < 0)
-                    joined[k] = base[k];
             left = 0;
             break;
         }
@@ -795,6 +858,7 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     int has_base = base_l != Py_None;
     int has_trace = trace_l != Py_None;
+    t->snap_gen = 0;  /* a base read from Python: no state of the probe's runs applies */
     if (has_base && read_ints(base_l, n, t->base, "base"))
         return NULL;
     long *trace = t->trace;
@@ -865,6 +929,16 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     size_t bytes = (size_t)n * sizeof(long);
     Py_ssize_t n_learnt = 0;
+    /* the runs resumed from the current run share its state at each phase start */
+    if (!t->snap) {
+        t->snap = (long *)malloc(((size_t)t->snap_stride + 1) * SNAP_PHASES * sizeof(long));
+        if (!t->snap)
+            return PyErr_NoMemory();
+        t->snap_of = t->snap + t->snap_stride * SNAP_PHASES;
+        for (int p = 0; p < SNAP_PHASES; p++)
+            t->snap_of[p] = 0;
+    }
+    t->snap_gen = ++t->snap_next;
     /* A pair asked again after orders were learnt gives its two runs again if
      * both kept every one of those orders, the later card with a slot or a space
      * to spare (as for y_same below): each such order allows each of the run's
@@ -936,6 +1010,7 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 if (!y_same) {
                     long *swap = cur_j; cur_j = y_j; y_j = swap;
                     swap = cur_t; cur_t = y_t; y_t = swap;
+                    t->snap_gen = ++t->snap_next;
                 }
                 changed = 1;
             }
@@ -944,6 +1019,7 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 learnt[n_learnt++] = x;
                 long *swap = cur_j; cur_j = x_j; x_j = swap;
                 swap = cur_t; cur_t = x_t; x_t = swap;
+                t->snap_gen = ++t->snap_next;
                 changed = 1;
             }
         }
