@@ -519,6 +519,64 @@ read_orders(Tables *t, PyObject *after_d, long *first_of)
     return PyDict_GET_SIZE(after_d) > 0;
 }
 
+/* Save (``save`` 1) the state of a fixpoint run at the start of a phase into
+ * ``snap``, one of the probe's snapshot slots, or restore it from there (0):
+ * the counts of cards in ``hc``, the rows' spaces ``opened``, the cards still
+ * out ``left``, the misplaced cards not in (``loose``, ``n_loose``), each
+ * pile's stack and cards dealt, the cards still out after each phase
+ * (``behind``) and the cards in (``inh``). One layout, in one place. */
+static void
+snap_copy(long *snap, int save, Tables *t, long *hc, long *opened, long *left, long *n_loose,
+          long total, long last)
+{
+    Py_ssize_t n = t->n, np = t->n_piles;
+    long *w = snap;
+#define SNAP_MOVE(field, bytes) \
+    (save ? memcpy(w, (field), (bytes)) : memcpy((field), w, (bytes)))
+    SNAP_MOVE(hc, N_CARDS * sizeof(long));
+    w += N_CARDS;
+    SNAP_MOVE(opened, 3 * sizeof(long));
+    if (save) {
+        w[3] = *left;
+        w[4] = *n_loose;
+    }
+    else {
+        *left = w[3];
+        *n_loose = w[4];
+    }
+    w += 5;
+    SNAP_MOVE(t->loose, (size_t)*n_loose * sizeof(long));
+    w += n;
+    SNAP_MOVE(t->stack_len, (size_t)np * sizeof(long));
+    w += np;
+    SNAP_MOVE(t->dealt, (size_t)np * sizeof(long));
+    w += np;
+    SNAP_MOVE(t->stacks, (size_t)total * sizeof(long));
+    w += n;
+    SNAP_MOVE(t->behind, (size_t)(last + 1) * sizeof(long));
+    w += last + 1;
+    SNAP_MOVE(t->inh, (size_t)n);
+#undef SNAP_MOVE
+}
+
+/* Why a pile's top (``p_*``, by pile) or a misplaced card (``l_*``, by its
+ * place in ``loose``) did not join when last asked in this phase: 0 not
+ * known (ask), HELD (held, or waiting for a filler: not before the next
+ * phase), AFTER (its first copy ``res`` is not in), ROOM (no slot or space:
+ * its count ``res``, a suit 0-3 or a row's spaces 4-6, had ``ver`` changes).
+ * Nothing else it depends on changes within a phase, so until that changes
+ * it would not join: the passes skip it, and take the cards in the same
+ * order as when every card is asked at every pass. */
+enum { ASK = 0, HELD = 1, AFTER = 2, ROOM = 3 };
+
+/* Whether a pile's top or a misplaced card that did not join when last asked
+ * (why: ``kind``, on ``res`` at version ``at``) still would not. */
+static inline int
+still_waits(long kind, long res, long at, const char *inh, const long *ver)
+{
+    return kind == HELD || (kind == AFTER && !inh[res]) || (kind == ROOM && ver[res] == at);
+}
+
 /* One run of the fixpoint on position ``q`` (``_Model._fixpoint_py``): each
  * instance's phase of joining into ``joined``. 1 if every instance joins, 0 if
  * one never does, -1 with an exception set. ``first_of``: the orders (NULL for
@@ -570,25 +628,8 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
         }
     }
     long total = np ? t->seq_start[np - 1] + t->seq_len[np - 1] : 0;  /* the piles' places */
-    if (kept) {  /* the base run's state at the start of phase ``start``, kept */
-        const long *r = snap;
-        memcpy(hc, r, sizeof hc);
-        r += N_CARDS;
-        memcpy(opened, r, sizeof opened);
-        left = r[3];
-        n_loose = r[4];
-        r += 5;
-        memcpy(loose, r, (size_t)n_loose * sizeof(long));
-        r += n;
-        memcpy(stack_len, r, (size_t)np * sizeof(long));
-        memcpy(dealt, r + np, (size_t)np * sizeof(long));
-        r += 2 * np;
-        memcpy(t->stacks, r, (size_t)total * sizeof(long));
-        r += n;
-        memcpy(behind, r, (size_t)(last + 1) * sizeof(long));
-        r += last + 1;
-        memcpy(inh, r, (size_t)n);
-    }
+    if (kept)  /* the base run's state at the start of phase ``start``, kept */
+        snap_copy(snap, 0, t, hc, opened, &left, &n_loose, total, last);
     else {
         if (has_base) {
             /* the base run's state at the start of phase ``start`` */
@@ -641,36 +682,11 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
             }
         }
         if (snap) {  /* kept for the next run resumed from the same base at the same phase */
-            long *w = snap;
-            memcpy(w, hc, sizeof hc);
-            w += N_CARDS;
-            memcpy(w, opened, sizeof opened);
-            w[3] = left;
-            w[4] = n_loose;
-            w += 5;
-            memcpy(w, loose, (size_t)n_loose * sizeof(long));
-            w += n;
-            memcpy(w, stack_len, (size_t)np * sizeof(long));
-            memcpy(w + np, dealt, (size_t)np * sizeof(long));
-            w += 2 * np;
-            memcpy(w, t->stacks, (size_t)total * sizeof(long));
-            w += n;
-            memcpy(w, behind, (size_t)(last + 1) * sizeof(long));
-            w += last + 1;
-            memcpy(w, inh, (size_t)n);
+            snap_copy(snap, 1, t, hc, opened, &left, &n_loose, total, last);
             t->snap_of[start] = t->snap_gen;
         }
     }
 
-    /* Why a pile's top (``p_*``, by pile) or a misplaced card (``l_*``, by its
-     * place in ``loose``) did not join when last asked in this phase: 0 not
-     * known (ask), HELD (held, or waiting for a filler: not before the next
-     * phase), AFTER (its first copy ``res`` is not in), ROOM (no slot or space:
-     * its count ``res``, a suit 0-3 or a row's spaces 4-6, had ``ver`` changes).
-     * Nothing else it depends on changes within a phase, so until that changes
-     * it would not join: the passes skip it, and take the cards in the same
-     * order as when every card is asked at every pass. */
-    enum { ASK = 0, HELD = 1, AFTER = 2, ROOM = 3 };
     long *p_kind = t->p_kind, *p_res = t->p_res, *p_ver = t->p_ver;
     long *l_kind = t->l_kind, *l_res = t->l_res, *l_ver = t->l_ver;
     long ver[7] = {0, 0, 0, 0, 0, 0, 0};
@@ -695,8 +711,7 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
             for (Py_ssize_t j = 0; j < np; j++) {
                 long kind = p_kind[j];
                 if (kind != ASK) {
-                    if (kind == HELD || (kind == AFTER && !inh[p_res[j]])
-                        || (kind == ROOM && ver[p_res[j]] == p_ver[j]))
+                    if (still_waits(kind, p_res[j], p_ver[j], inh, ver))
                         continue;
                     p_kind[j] = ASK;
                 }
@@ -755,8 +770,7 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
                     long i = loose[q];
                     long kind = l_kind[q];
                     if (kind != ASK) {
-                        if (kind == HELD || (kind == AFTER && !inh[l_res[q]])
-                            || (kind == ROOM && ver[l_res[q]] == l_ver[q])) {
+                        if (still_waits(kind, l_res[q], l_ver[q], inh, ver)) {
                             l_kind[kept] = kind;
                             l_res[kept] = l_res[q];
                             l_ver[kept] = l_ver[q];
