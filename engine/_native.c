@@ -190,6 +190,13 @@ int_list(const long *values, Py_ssize_t n)
 
 /* ------------------------------------------------------------------ Tables */
 
+/* The fields of one snapshot slot of the probe (see ``snap_copy``), in their
+ * order: the copies home, the spaces with the cards left and the misplaced
+ * cards not in, those cards, each pile's stack length, its cards dealt, the
+ * stacks, the cards out after each phase, the flags of the cards in. */
+enum { SO_HC, SO_COUNTS, SO_LOOSE, SO_STACK_LEN, SO_DEALT, SO_STACKS, SO_BEHIND, SO_INH,
+       SNAP_FIELDS };
+
 typedef struct {
     PyObject_HEAD
     Py_ssize_t n;  /* instances */
@@ -217,7 +224,7 @@ typedef struct {
      * from (see ``run``): valid for phase p while ``snap_of[p] == snap_gen``;
      * ``snap_gen`` 0 while no probe runs */
     long *snap, *snap_of, snap_gen, snap_next;
-    Py_ssize_t snap_stride;
+    Py_ssize_t snap_stride, snap_off[SNAP_FIELDS];  /* a slot's size and layout */
     char *inh;
     long *mem;
 } Tables;
@@ -334,11 +341,14 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     t->pair_runs = (long *)malloc((2 * (size_t)n + 1) * (size_t)t->max_pairs * sizeof(long) + 1);
     if (t->pair_runs)
         t->pair_asked = t->pair_runs + 2 * n * t->max_pairs;
-    /* a phase's state: the copies home (N_CARDS), the spaces (3), the cards left
-     * and the misplaced cards not in (2), those cards (n), each pile's stack
-     * length and cards dealt (2 m), the stacks (n), the cards out after each
-     * phase (m), and the flags of the cards in (n chars) */
-    t->snap_stride = N_CARDS + 5 + 2 * n + 3 * m + (n + (Py_ssize_t)sizeof(long)) / (Py_ssize_t)sizeof(long);
+    /* a snapshot slot holds each field at its largest (piles and phases at most m) */
+    Py_ssize_t field_longs[SNAP_FIELDS] = {
+        N_CARDS, 5, n, m, m, n, m, (n + (Py_ssize_t)sizeof(long)) / (Py_ssize_t)sizeof(long)};
+    t->snap_stride = 0;
+    for (int f = 0; f < SNAP_FIELDS; f++) {
+        t->snap_off[f] = t->snap_stride;
+        t->snap_stride += field_longs[f];
+    }
     if (!t->pairs || !t->pair_runs) {
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -524,38 +534,33 @@ read_orders(Tables *t, PyObject *after_d, long *first_of)
  * the counts of cards in ``hc``, the rows' spaces ``opened``, the cards still
  * out ``left``, the misplaced cards not in (``loose``, ``n_loose``), each
  * pile's stack and cards dealt, the cards still out after each phase
- * (``behind``) and the cards in (``inh``). One layout, in one place. */
+ * (``behind``) and the cards in (``inh``), each at its offset in ``snap_off``
+ * (set with the slot's size in ``make_tables``). */
 static void
 snap_copy(long *snap, int save, Tables *t, long *hc, long *opened, long *left, long *n_loose,
           long total, long last)
 {
-    Py_ssize_t n = t->n, np = t->n_piles;
-    long *w = snap;
-#define SNAP_MOVE(field, bytes) \
-    (save ? memcpy(w, (field), (bytes)) : memcpy((field), w, (bytes)))
-    SNAP_MOVE(hc, N_CARDS * sizeof(long));
-    w += N_CARDS;
-    SNAP_MOVE(opened, 3 * sizeof(long));
+    Py_ssize_t np = t->n_piles;
+    const Py_ssize_t *at = t->snap_off;
+#define SNAP_MOVE(f, field, bytes) \
+    (save ? memcpy(snap + at[f], (field), (bytes)) : memcpy((field), snap + at[f], (bytes)))
+    SNAP_MOVE(SO_HC, hc, N_CARDS * sizeof(long));
+    SNAP_MOVE(SO_COUNTS, opened, 3 * sizeof(long));
+    long *counts = snap + at[SO_COUNTS];
     if (save) {
-        w[3] = *left;
-        w[4] = *n_loose;
+        counts[3] = *left;
+        counts[4] = *n_loose;
     }
     else {
-        *left = w[3];
-        *n_loose = w[4];
+        *left = counts[3];
+        *n_loose = counts[4];
     }
-    w += 5;
-    SNAP_MOVE(t->loose, (size_t)*n_loose * sizeof(long));
-    w += n;
-    SNAP_MOVE(t->stack_len, (size_t)np * sizeof(long));
-    w += np;
-    SNAP_MOVE(t->dealt, (size_t)np * sizeof(long));
-    w += np;
-    SNAP_MOVE(t->stacks, (size_t)total * sizeof(long));
-    w += n;
-    SNAP_MOVE(t->behind, (size_t)(last + 1) * sizeof(long));
-    w += last + 1;
-    SNAP_MOVE(t->inh, (size_t)n);
+    SNAP_MOVE(SO_LOOSE, t->loose, (size_t)*n_loose * sizeof(long));
+    SNAP_MOVE(SO_STACK_LEN, t->stack_len, (size_t)np * sizeof(long));
+    SNAP_MOVE(SO_DEALT, t->dealt, (size_t)np * sizeof(long));
+    SNAP_MOVE(SO_STACKS, t->stacks, (size_t)total * sizeof(long));
+    SNAP_MOVE(SO_BEHIND, t->behind, (size_t)(last + 1) * sizeof(long));
+    SNAP_MOVE(SO_INH, t->inh, (size_t)t->n);
 #undef SNAP_MOVE
 }
 
