@@ -191,11 +191,12 @@ int_list(const long *values, Py_ssize_t n)
 /* ------------------------------------------------------------------ Tables */
 
 /* The fields of one snapshot slot of the probe (see ``snap_copy``), in their
- * order: the copies home, the spaces with the cards left and the misplaced
- * cards not in, those cards, each pile's stack length, its cards dealt, the
- * stacks, the cards out after each phase, the flags of the cards in. */
-enum { SO_HC, SO_COUNTS, SO_LOOSE, SO_STACK_LEN, SO_DEALT, SO_STACKS, SO_BEHIND, SO_INH,
-       SNAP_FIELDS };
+ * order: the copies home, the rows' spaces, the cards left, the misplaced
+ * cards not in (their count, then the cards), each pile's stack length, its
+ * cards dealt, the stacks, the cards out after each phase, the flags of the
+ * cards in. */
+enum { SO_HC, SO_OPENED, SO_LEFT, SO_N_LOOSE, SO_LOOSE, SO_STACK_LEN, SO_DEALT, SO_STACKS,
+       SO_BEHIND, SO_INH, SNAP_FIELDS };
 
 typedef struct {
     PyObject_HEAD
@@ -343,7 +344,7 @@ make_tables(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         t->pair_asked = t->pair_runs + 2 * n * t->max_pairs;
     /* a snapshot slot holds each field at its largest (piles and phases at most m) */
     Py_ssize_t field_longs[SNAP_FIELDS] = {
-        N_CARDS, 5, n, m, m, n, m, (n + (Py_ssize_t)sizeof(long)) / (Py_ssize_t)sizeof(long)};
+        N_CARDS, 3, 1, 1, n, m, m, n, m, (n + (Py_ssize_t)sizeof(long)) / (Py_ssize_t)sizeof(long)};
     t->snap_stride = 0;
     for (int f = 0; f < SNAP_FIELDS; f++) {
         t->snap_off[f] = t->snap_stride;
@@ -545,16 +546,9 @@ snap_copy(long *snap, int save, Tables *t, long *hc, long *opened, long *left, l
 #define SNAP_MOVE(f, field, bytes) \
     (save ? memcpy(snap + at[f], (field), (bytes)) : memcpy((field), snap + at[f], (bytes)))
     SNAP_MOVE(SO_HC, hc, N_CARDS * sizeof(long));
-    SNAP_MOVE(SO_COUNTS, opened, 3 * sizeof(long));
-    long *counts = snap + at[SO_COUNTS];
-    if (save) {
-        counts[3] = *left;
-        counts[4] = *n_loose;
-    }
-    else {
-        *left = counts[3];
-        *n_loose = counts[4];
-    }
+    SNAP_MOVE(SO_OPENED, opened, 3 * sizeof(long));
+    SNAP_MOVE(SO_LEFT, left, sizeof(long));
+    SNAP_MOVE(SO_N_LOOSE, n_loose, sizeof(long));
     SNAP_MOVE(SO_LOOSE, t->loose, (size_t)*n_loose * sizeof(long));
     SNAP_MOVE(SO_STACK_LEN, t->stack_len, (size_t)np * sizeof(long));
     SNAP_MOVE(SO_DEALT, t->dealt, (size_t)np * sizeof(long));
