@@ -130,8 +130,9 @@ def test_the_job_finds_the_first_proven_deal_and_none_past_its_candidates() -> N
     line = solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line
     assert jobs_module.winnable_job(14, 10) == (16, line)  # the deal and its proof
     assert jobs_module.winnable_job(14, 2) is None  # 14 and 15 only
-    wrapped = jobs_module.winnable_job(999_999_999, 2)
-    assert wrapped is not None and wrapped[0] == 1  # after the last deal comes 1
+    assert list(numbers_from(999_999_999, 3)) == [999_999_999, 1, 2]  # after the last, 1
+    last = jobs_module.winnable_job(999_999_999, 2)
+    assert last is not None and last[0] == 999_999_999  # the last deal is a candidate too
 
 
 def test_the_search_stops_at_its_time_limit() -> None:

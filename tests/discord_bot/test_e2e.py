@@ -711,7 +711,7 @@ class Drawn(random.Random):
 async def test_the_winnable_deals_setting_deals_a_proven_deal_from_new_and_the_button(
     fake: FakeDiscord, launch: Launch
 ) -> None:
-    # Drawn first: deal 14, lost; 15 is not proven within the budget, 16 is.
+    # Drawn first: deal 14, lost; 15, lost too (the SAT prover proves it); 16 is won.
     running = await launch(rng=Drawn(14, 1))
     alice = fake.user("alice")
     result = await fake.slash(alice, "reel", sub="settings", options={"winnable_deals": True})
@@ -725,7 +725,7 @@ async def test_the_winnable_deals_setting_deals_a_proven_deal_from_new_and_the_b
     assert "New game: deal 16 · proven winnable" in description(board)
     assert [solve(Game.new(n), max_nodes=5_000).verdict for n in (14, 15, 16)] == [
         Verdict.UNWINNABLE,
-        Verdict.UNKNOWN,
+        Verdict.UNWINNABLE,
         Verdict.WON,
     ]
     await (await fake.slash(alice, "reel", sub="resign")).wait_message()

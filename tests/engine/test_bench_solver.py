@@ -20,17 +20,21 @@ def test_a_deal_stopped_by_the_clock_before_the_mark_makes_the_figure_a_lower_bo
 
 
 def _figures(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
-    """The bench's lines for ``argv``, less the first (it names the run) and the times."""
+    """The bench's lines for ``argv``, less the first (it names the run) and the times
+    (the share within 1 s too: the SAT prover takes deal 2 near that edge here)."""
     main(["--deals", "1-5", "--max-nodes", "5000", "--clock", "cpu", *argv])
     lines = capsys.readouterr().out.splitlines()
-    return [line for line in lines[1:] if "per second" not in line and "per deal" not in line]
+    timed = ("per second", "per deal", "within 1 s")
+    return [line for line in lines[1:] if not any(words in line for words in timed)]
 
 
 def test_deals_solved_two_at_a_time_give_the_figures_of_one_process(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     alone = _figures(capsys)
-    assert "won 2, unwinnable 2, unknown 1" in alone  # pure Python here: deal 2 needs 6,743 nodes
+    # deal 2: the search alone needs 6,743 nodes (pure Python here); the SAT prover,
+    # which takes over after 3,000, wins it within the 5,000
+    assert "won 3, unwinnable 2, unknown 0" in alone
     assert _figures(capsys, "--jobs", "2") == alone
     with pytest.raises(SystemExit):
         main(["--jobs", "0"])

@@ -39,6 +39,9 @@ DEALS = (
     (37, 100_000),
 )
 
+# deals the search alone leaves undecided, which the SAT prover decides: lost, won
+SAT_DEALS = (15, 138)
+
 SCRIPT = f"""
 import json
 from engine import Game, solver
@@ -47,12 +50,24 @@ for native in (True, False):
     results[native] = []
     for deal, nodes in {DEALS!r}:
         s = solver.solve(
-            Game.new(deal), max_nodes=nodes, max_seconds=1e9, native=native, probe_every_deal=True
+            Game.new(deal),
+            max_nodes=nodes,
+            max_seconds=1e9,
+            native=native,
+            probe_every_deal=True,
+            sat=False,
         )
         results[native].append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
+# the search that hands over to the SAT prover (a deal lost, a deal won)
+with_sat = []
+for deal in {SAT_DEALS!r}:
+    s = solver.solve(Game.new(deal), max_nodes=10**7, max_seconds=1e9, probe_every_deal=True)
+    with_sat.append([s.verdict.value, s.nodes, [repr(m) for m in s.line]])
 # the default of the probe at every deal, as (nodes by default, with it, without it)
 by_default = [
-    solver.solve(Game.new(13), max_nodes=2_000, max_seconds=1e9, probe_every_deal=p).nodes
+    solver.solve(
+        Game.new(13), max_nodes=2_000, max_seconds=1e9, probe_every_deal=p, sat=False
+    ).nodes
     for p in (None, True, False)
 ]
 print(json.dumps({{
@@ -61,6 +76,7 @@ print(json.dumps({{
     "results": results[True],
     "without_c": results[False],
     "by_default": by_default,
+    "with_sat": with_sat,
 }}))
 """
 
@@ -199,7 +215,7 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     if not str(installed["file"]).endswith((".so", ".pyd")):
         pytest.skip("the installed solver is pure Python (no compiler at install)")
     solutions = [
-        solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9, probe_every_deal=True)
+        solve(Game.new(deal), max_nodes=nodes, max_seconds=1e9, probe_every_deal=True, sat=False)
         for deal, nodes in DEALS
     ]
     verdicts = [s.verdict.value for s in solutions]
@@ -209,6 +225,19 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
     assert solutions[5].nodes > 1
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
+
+
+def test_the_compiled_solver_hands_over_to_the_sat_prover_as_the_source(tmp_path: Path) -> None:
+    installed = installed_solver(tmp_path)
+    if not str(installed["file"]).endswith((".so", ".pyd")):
+        pytest.skip("the installed solver is pure Python (no compiler at install)")
+    solutions = [
+        solve(Game.new(deal), max_nodes=10**7, max_seconds=1e9, probe_every_deal=True)
+        for deal in SAT_DEALS
+    ]
+    assert [s.verdict.value for s in solutions] == ["unwinnable", "won"]
+    expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
+    assert installed["with_sat"] == expected
 
 
 def test_the_installed_solver_probes_at_every_deal_by_default_with_its_c_loops(

@@ -1,0 +1,257 @@
+"""The second prover: a position as a satisfiability problem, for a CDCL SAT solver.
+
+The depth-first search of ``engine.solver`` decides most deals in a few
+thousand nodes, but a lost deal whose tree is wide can take it millions, and
+some wins hide below an early choice it meets last. Both are what clause
+learning is good at: a SAT solver that learns why a branch failed does not
+search the same reason again in the next branch. So the solver hands a
+position it has not decided quickly to this module, which states the game
+as clauses and asks CaDiCaL (through PySAT) for a model.
+
+The events. Every instance not yet home goes home once (a build, a fill, an
+Ace, or half of an interchange), and every deal still to come happens once.
+A winning line puts these events in a total order. The clauses describe such
+an order with one variable for each pair of events, "a before b", and the
+transitivity clauses that make the pairs a total order (two clauses for each
+three events: no cycle either way). On top of the order, each rule of the
+game is a clause over those pairs (``Encoding``):
+
+1. **Arrival.** A card dealt by deal k goes home after deal k; a card goes
+   home no earlier than the phase the dead-card fixpoint gives it (its
+   ``soon``, a necessary condition proven in ``engine.solver``), and after
+   its other copy when the ordering probe learnt that order.
+2. **Reserve.** A card below another in a reserve pile goes home after it,
+   unless it goes home before the deal that puts the other there.
+3. **Foundations.** The n-th copy of a card of rank 5 up to go home needs as
+   many copies of the card three below home before it as there would then
+   be piles for it (copies home now count). With two copies this is a
+   clause or two over the pairs: the foundations of a suit in a row are two
+   chains, so a pile of exactly the right height exists if and only if more
+   copies of the card below are home than copies of the card.
+4. **Spaces.** Each row has as many places not yet based (its spaces and its
+   misplaced cards) as bases not yet home, and in a won game each base
+   ends up in one of them: a variable for each base and place, exactly one
+   place per base and one base per place. A base takes a misplaced card's
+   place after that card has left, or at the same moment by an interchange
+   (the two misplaced bases take each other's places: then they are one
+   event, placed alike against every other). Every space is filled before
+   every deal: a base whose place is emptied before deal k goes home before
+   deal k, and a base taking a space open now goes home before the next deal.
+
+Every winning line from the position satisfies every clause (its order of
+events, the places its bases took, its interchanges), so a formula without
+a model proves the position lost. The clauses are also enough for a win: a
+model's order, played move by move (an event whose card cannot go home by
+itself is an interchange with the next one), is a winning line. The solver
+plays it through the engine before it answers ``won``, as it does its own
+lines, so a model that did not play would only mean a flaw here, and the
+search would go on.
+
+The solver counts each conflict of the SAT solver as one node of its
+budget, and stops it at the budget's deadline, so that node budgets stay
+deterministic and time budgets are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from pysat.solvers import Solver
+
+if TYPE_CHECKING:
+    from .solver import _Bounds, _Model
+
+# CaDiCaL stops within a few conflicts of a budget (Glucose only at its next restart)
+SAT_SOLVER: Final = "cadical195"
+CHUNK: Final = 2_000  # conflicts between two looks at the clock
+_STEP3: Final = 12  # card + 12: the same suit, three ranks higher
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the SAT solver found: ``order`` (the events of a winning line, in order:
+    an instance, or ``-k`` for deal k) when ``won``; ``lost`` when no order exists;
+    neither when the budget ran out. ``conflicts``: the work it took."""
+
+    won: bool
+    lost: bool
+    order: tuple[int, ...]
+    conflicts: int
+
+
+class Encoding:
+    """The clauses of a position (see the module docstring)."""
+
+    def __init__(self, model: _Model, bounds: _Bounds) -> None:
+        self.model = model
+        self.bounds = bounds
+        cur, last = model.deals, bounds.last
+        # events: the pending instances, then the deals to come (as -k)
+        self.events: list[int] = list(bounds.pending) + [-k for k in range(cur + 1, last + 1)]
+        n = self.n = len(self.events)
+        self.index = {e: x for x, e in enumerate(self.events)}
+        self.nv = n * n  # variable a * n + b + 1 (a < b) is "event a before event b"
+        self.clauses: list[list[int]] = []
+        self.lost = False
+        self._rules()
+
+    def before(self, a: int, b: int) -> int:
+        """The literal "event a before event b" (event numbers, not instances)."""
+        return a * self.n + b + 1 if a < b else -(b * self.n + a + 1)
+
+    def _new(self) -> int:
+        self.nv += 1
+        return self.nv
+
+    def transitivity(self) -> list[list[int]]:
+        """Two clauses for each three events: the pairs form a total order."""
+        n = self.n
+        out: list[list[int]] = []
+        add = out.append
+        for a in range(n):
+            an = a * n + 1
+            for b in range(a + 1, n):
+                ab = an + b
+                bn = b * n + 1
+                for c in range(b + 1, n):
+                    bc = bn + c
+                    ac = an + c
+                    add([-ab, -bc, ac])
+                    add([ab, bc, -ac])
+        return out
+
+    def _rules(self) -> None:
+        m, bd = self.model, self.bounds
+        cur, last = m.deals, bd.last
+        card, cnt, ix = m.card, m.cnt, self.index
+        before, add = self.before, self.clauses.append
+        deal = {k: ix[-k] for k in range(cur + 1, last + 1)}
+        for k in range(cur + 1, last):
+            add([before(deal[k], deal[k + 1])])
+        # 1. arrival, soon, and the probe's orders
+        for i in bd.pending:
+            phase = max(bd.arrive[i], bd.joined[i])
+            if phase > cur:
+                add([before(deal[phase], ix[i])])
+        for x, y in bd.after.items():
+            if x in ix and y in ix:
+                add([before(ix[y], ix[x])])
+        # 2. reserve piles
+        for seq in bd.seqs:
+            for p, i in enumerate(seq):
+                for u in seq[p + 1 :]:
+                    if bd.arrive[u] == cur:
+                        add([before(ix[u], ix[i])])
+                    else:
+                        add([before(ix[u], ix[i]), before(ix[i], deal[bd.arrive[u]])])
+        # 3. foundations
+        copies: dict[int, list[int]] = {}
+        for i in bd.pending:
+            copies.setdefault(card[i], []).append(ix[i])
+        for c, xs in copies.items():
+            if c < 16:  # Aces, and bases (their rule is the spaces)
+                continue
+            ys = copies.get(c - _STEP3, [])
+            for nth in range(len(xs)):
+                need = cnt[c] + 1 + nth - cnt[c - _STEP3]
+                if need <= 0:
+                    continue
+                if need > len(ys):
+                    self.lost = True  # not enough copies of the card below left
+                    return
+                if nth == 0:  # every copy has ``need`` of the cards below before it
+                    for x in xs:
+                        if need == len(ys):
+                            for y in ys:
+                                add([before(y, x)])
+                        else:
+                            add([before(y, x) for y in ys])
+                elif need == len(ys):  # the later copy: each card below before one of them
+                    for y in ys:
+                        add([before(y, x) for x in xs])
+                else:
+                    add([before(y, x) for y in ys for x in xs])
+        # 4. spaces: each base takes one place of its row
+        place: dict[tuple[int, int], int] = {}  # (base, place) -> variable
+        for r in range(3):
+            bases = bd.bases[r]
+            places = [-1 - s for s in range(m.sp[r])] + list(m.mis[r])  # spaces as -1, -2 ...
+            if len(bases) != len(places):
+                raise AssertionError(f"row {r}: {len(bases)} bases for {len(places)} places")
+            for b in bases:
+                for p in places:
+                    place[b, p] = self._new()
+            for b in bases:
+                _exactly_one(add, [place[b, p] for p in places])
+            for p in places:
+                _exactly_one(add, [place[b, p] for b in bases])
+            for b in bases:
+                for p in places:
+                    v = place[b, p]
+                    for k in range(cur + 1, last + 1):
+                        if p < 0:  # a space open now: filled before the next deal
+                            add([-v, before(ix[b], deal[k])])
+                        else:  # emptied before deal k: filled before it
+                            add([-v, -before(ix[p], deal[k]), before(ix[b], deal[k])])
+                    if p < 0:
+                        continue
+                    back = place.get((p, b))  # p and b could take each other's places
+                    if back is None:
+                        add([-v, before(ix[p], ix[b])])
+                        continue
+                    add([-v, back, before(ix[p], ix[b])])
+                    if b < p:  # the interchange: one event, placed alike against the others
+                        both = [-v, -back]
+                        xb, xp = ix[b], ix[p]
+                        for e in range(self.n):
+                            if e != xb and e != xp:
+                                add([*both, -before(e, xb), before(e, xp)])
+                                add([*both, before(e, xb), -before(e, xp)])
+
+    def order(self, model: list[int]) -> tuple[int, ...]:
+        """The events in the order a model of the clauses gives them."""
+        true = set(model)
+        n = self.n
+        later = [0] * n  # how many events come after each
+        for a in range(n):
+            an = a * n + 1
+            for b in range(a + 1, n):
+                if an + b in true:
+                    later[a] += 1
+                else:
+                    later[b] += 1
+        return tuple(self.events[x] for x in sorted(range(n), key=lambda x: -later[x]))
+
+
+def _exactly_one(add: Callable[[list[int]], None], xs: list[int]) -> None:
+    add(xs)
+    for a in range(len(xs)):
+        for b in range(a + 1, len(xs)):
+            add([-xs[a], -xs[b]])
+
+
+def schedule(
+    model: _Model,
+    bounds: _Bounds,
+    max_conflicts: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> Answer:
+    """Ask the SAT solver for an order of the events of a win from ``model``'s position."""
+    enc = Encoding(model, bounds)
+    if enc.lost:
+        return Answer(False, True, (), 0)
+    with Solver(name=SAT_SOLVER, bootstrap_with=enc.clauses) as sat:
+        sat.append_formula(enc.transitivity())
+        conflicts = 0
+        while conflicts < max_conflicts and clock() < deadline:
+            sat.conf_budget(min(CHUNK, max_conflicts - conflicts))
+            found = sat.solve_limited()
+            conflicts = int(sat.accum_stats()["conflicts"])
+            if found is not None:
+                if found:
+                    return Answer(True, False, enc.order(sat.get_model()), conflicts)
+                return Answer(False, True, (), conflicts)
+        return Answer(False, False, (), conflicts)
