@@ -163,42 +163,6 @@ adds nothing for the positions it was still searching. So a run that ends
 without running out of nodes has searched everything the rules above leave,
 in whatever order: an ``unwinnable`` answer is as exhaustive as before.
 
-Beams. Each run of the search still dives down one line of early choices
-and spends its nodes below it, in phases too late to judge those choices
-by. A win that needs an early choice no better looking than the others can
-stay out of reach of every run. So once the search has used the nodes given
-first in each entry of ``BEAMS``, it pauses for a beam search (``_beam``).
-It goes phase by phase. From each of the ``width`` best positions kept at
-the last deal, it lists up to ``endings`` ways to end the phase: positions
-where the deal is legal and every due card is home. The listing uses the
-search's safe moves, ordering decisions, "soon" and due cards, and spends
-at most ``per_position`` nodes. Each ending is dealt. The positions the
-closure proves lost are dropped, and the best ``width`` are kept, ranked by
-a score: ten points for each card home, and a tenth of a point for each
-phase by which the closure lets a card not home go home before the last
-phase. In the last phase the beam looks for the win itself. A win the beam finds is a
-win: its line is checked through the engine like any other. A beam that
-dies out proves nothing, and the search resumes where it was, with its
-transposition table. Its nodes count in the budget like the search's own.
-The first beam starts after 25,000 nodes (about a quarter of a second
-compiled), so quick wins, and the daily's proofs within 20,000 nodes, never
-meet one; it wins most of its deals within about 30,000 nodes of its own, so
-starting it there rather than at 50,000 brings several of them under 1 s.
-
-Splits. A run of the search that starts down a wrong first phase can spend
-all its nodes below it: the 81 deals that the search of ``7614a87`` won and
-the search of ``a6f80eb`` (no splits) left unknown at 10 s are each won
-within 20,000 nodes from a position 5 to 35 moves into the old line
-(docs/solver-log.md, item 39). So once the
-search has used the nodes given first in each entry of ``SPLITS``, it lists
-the endings of the first phase as the beam lists them (a dozen for most
-deals, at most ``SPLIT_ENDINGS``), and searches below each in turn, best
-scored first, with restarts of its own and at most its share of the
-stage's nodes. The transposition table is shared (its positions are lost
-whichever search failed them), so the work below an ending lost is not done
-again. A win is checked like any other; a split that finds none proves
-nothing, and the search goes on where it was.
-
 The SAT prover (switch ``sat``). A position the search has not decided
 within ``SAT_AFTER`` nodes is handed to ``engine.sat``, which states it as
 clauses over the order of the moves still to come (each card's move home,
@@ -212,7 +176,10 @@ next"): it decides every deal of 1-200 within a second, where the search
 alone left 15 undecided after 10 s. The search stays first because it
 decides most deals in a few hundred nodes, far sooner than the clauses can
 be written (about 0.3 s); its conflicts count as nodes of the budget. If a
-model ever failed to play, the search would go on as before.
+model ever failed to play, the search would go on as before. (The beams and
+the splits, searches over the endings of a phase that won deals the
+search's runs missed, started after 25,000 and 5,000 nodes; the SAT prover
+made them unreachable, and they were removed: the solver's log has them.)
 
 The probe at every deal (switch ``probe_every_deal``). The closure at every
 deal runs the ordering probe, as it does at the root, and the search keeps
@@ -257,7 +224,7 @@ with a slot or a space to spare, allows each of the run's steps, so the run
 with it is the run without it (and is not made): only the other order is
 tried.
 The answers are those of runs from the phase's start, as the tests check; the
-search takes 18% fewer instructions on deals 23 and 30 (won by the beam), and
+search takes 18% fewer instructions on deals 23 and 30 (won by a beam search then), and
 24% fewer on deal 58 (a hard one).
 
 Safe moves, played without branching (each can be switched off for tests):
@@ -422,21 +389,6 @@ CLOCKS: Final[dict[str, Callable[[], float]]] = {
 # The SAT prover (engine/sat.py; "The SAT prover" in the module docstring) takes
 # over a position the search has not decided within this many nodes.
 SAT_AFTER: Final = 3_000
-# The splits (see "Splits" in the module docstring): (the search's nodes at
-# which a split starts, the most nodes below one ending, the most for the split)
-SPLITS: tuple[tuple[int, int, int], ...] = (
-    (5_000, 4_000, 60_000),
-    (60_000, 20_000, 300_000),
-)
-SPLIT_ENDINGS: Final = 2_000  # a split lists at most so many endings of the phase,
-SPLIT_LISTING: Final = 20_000  # in at most so many nodes
-# Beams (see "Beams" in the module docstring): (nodes of the search before it
-# starts, positions kept at each deal, endings kept from each position, nodes
-# spent enumerating the endings of one position).
-BEAMS: tuple[tuple[int, int, int, int], ...] = (
-    (25_000, 20, 50, 3_000),
-    (300_000, 200, 100, 3_000),
-)
 
 
 # Internal moves: (_HOME, i, -1) puts instance i home; (_SWAP, i, j) interchanges
@@ -1652,8 +1604,6 @@ def solve(
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
-    beams = list(BEAMS) if dead_check else []
-    splits = list(SPLITS) if dead_check else []
     sat_after = SAT_AFTER if sat else max_nodes + 1
     while True:
         if search.nodes >= sat_after:
@@ -1663,27 +1613,6 @@ def solve(
                 return answer
             search.model = _Model(game, native)
             search.line = []
-        if splits and search.nodes >= splits[0][0]:
-            _, per_ending, total = splits.pop(0)
-            try:
-                split_line = _split(search, game, per_ending, total)
-            except _OutOfBudget:
-                return _unknown(search, max_nodes, clock() - start)
-            search.model = _Model(game, native)
-            search.line = []
-            if split_line is not None:
-                line = _translate(game, _Model(game), split_line)
-                return Solution(Verdict.WON, line, search.nodes, clock() - start)
-        if beams and search.nodes >= beams[0][0]:
-            _, width, endings, per_position = beams.pop(0)
-            search.limit = max_nodes
-            try:
-                beam_line = _beam(search, game, width, endings, per_position)
-            except _OutOfBudget:
-                return _unknown(search, max_nodes, clock() - start)
-            if beam_line is not None:
-                line = _translate(game, _Model(game), beam_line)
-                return Solution(Verdict.WON, line, search.nodes, clock() - start)
         search.limit = min(max_nodes, search.nodes + run)
         try:
             won = _dfs(search, True, None, 0)
@@ -1880,185 +1809,6 @@ def _dfs(
         line.pop()
         model.undo(move)
     return False
-
-
-def _model_after(game: Game, native: bool, prefix: list[_IMove]) -> _Model:
-    """A fresh model of ``game`` with the internal moves ``prefix`` played."""
-    model = _Model(game, native)
-    for move in prefix:
-        model.play(move)
-    return model
-
-
-def _split(search: _Search, game: Game, per_ending: int, total: int) -> list[_IMove] | None:
-    """Search below each ending of the first phase in turn, for a win.
-
-    The endings are listed as the beam lists them and taken best first; each
-    gets its own restarts and at most ``per_ending`` nodes (fewer when there are
-    so many that ``total`` would not cover them), and the transposition table is
-    shared. Returns a winning line from the start of ``game``, or None (which
-    proves nothing). Raises ``_OutOfBudget`` when the budget or deadline runs out.
-    """
-    native = search.model.native
-    kept: dict[int, tuple[float, list[_IMove]]] = {}
-    search.limit = search.max_nodes
-    won = _endings(search, _Model(game, native), [], kept, SPLIT_ENDINGS, SPLIT_LISTING)
-    if won is not None or not kept:
-        return won
-    ranked = sorted(kept.values(), key=lambda entry: -entry[0])
-    each = max(RESTART_FIRST, min(per_ending, total // len(ranked)))
-    for _, prefix in ranked:
-        stop = search.nodes + each
-        run = RESTART_FIRST
-        while True:
-            search.model = _model_after(game, native, prefix)
-            search.line = list(prefix)
-            search.limit = min(search.max_nodes, search.nodes + run, stop)
-            try:
-                if _dfs(search, True, None, 0):
-                    return search.line
-                break  # this ending is lost
-            except _OutOfBudget:
-                if search.nodes >= search.max_nodes or search.clock() > search.deadline:
-                    raise
-                if search.nodes >= stop:
-                    break
-            search.rng = search.rng or random.Random(SEED)
-            run = int(run * RESTART_GROWTH)
-    return None
-
-
-def _beam(
-    search: _Search, game: Game, width: int, endings: int, per_position: int
-) -> list[_IMove] | None:
-    """A beam search for a win, phase by phase (see "Beams" in the module docstring).
-
-    Returns a winning line of internal moves from the start of ``game``, or
-    None if the beam dies out (which proves nothing). Counts its nodes in
-    ``search`` and raises ``_OutOfBudget`` like the depth-first search.
-    """
-    states: list[list[_IMove]] = [[]]
-    while states:
-        kept: dict[int, tuple[float, list[_IMove]]] = {}
-        for prefix in states:
-            model = _model_after(game, search.model.native, prefix)
-            won = _endings(search, model, prefix, kept, endings, per_position)
-            if won is not None:
-                return won
-        ranked = sorted(kept.values(), key=lambda entry: -entry[0])
-        states = [line for _, line in ranked[:width]]
-    return None
-
-
-def _endings(
-    search: _Search,
-    model: _Model,
-    prefix: list[_IMove],
-    kept: dict[int, tuple[float, list[_IMove]]],
-    cap: int,
-    per_position: int,
-) -> list[_IMove] | None:
-    """Enumerate the ways to end the phase of ``model``'s position, for the beam.
-
-    Each ending (a position of the phase where the deal is legal and no due
-    card is left out) is dealt, scored and put in ``kept`` under its key, with
-    ``prefix`` and the moves to it. At most ``cap`` endings and
-    ``per_position`` nodes. Returns a winning line if the enumeration wins.
-    """
-    bounds = model.bounds(probe=True)
-    if bounds is None:
-        return None
-    soon = bounds.joined
-    after = bounds.after
-    must = 0
-    if model.dealt < len(model.stock):
-        found = model.must(bounds, model.deals)
-        if found is None:
-            return None
-        must = found
-    seen: set[int] = set()
-    line = list(prefix)
-    stop = search.nodes + per_position
-    count = 0
-    opts = search.opts
-    # an explicit stack of (moves to try, index of the next one, moves played
-    # before them by the safe rules) per depth
-    frames: list[tuple[list[_IMove], list[int], list[_IMove]]] = []
-
-    def enter(opened: bool) -> list[_IMove] | None:
-        nonlocal count
-        _count_node(search)
-        played: list[_IMove] = []
-        while (forced := model.safe(opts)) is not None:
-            model.play(forced)
-            line.append(forced)
-            played.append(forced)
-        todo: list[_IMove] = []
-        if model.mask == 0:
-            return list(line)
-        key = model.key
-        if key not in seen:
-            seen.add(key)
-            if opened and opts.dead_ends and _dead_end(model, soon, must):
-                pass  # no ending below: nothing to try
-            elif (decide := model.decision(soon)) is None:
-                todo = model.moves(soon)
-                if todo and todo[-1][0] == _DEAL:
-                    todo.pop()
-                    if not must & model.mask:
-                        model.play(_DEAL_MOVE)
-                        line.append(_DEAL_MOVE)
-                        dealt = model.key
-                        if dealt not in kept:
-                            score = _score(model)
-                            if score is not None:
-                                kept[dealt] = (score, list(line))
-                                count += 1
-                        line.pop()
-                        model.undo(_DEAL_MOVE)
-            else:
-                todo = model.decision_moves(decide[0], decide[1], soon, must, after)
-        frames.append((todo, [0], played))
-        return None
-
-    won = enter(True)
-    while won is None and frames:
-        todo, nxt, played = frames[-1]
-        if nxt[0] < len(todo) and count < cap and search.nodes < stop:
-            move = todo[nxt[0]]
-            nxt[0] += 1
-            model.play(move)
-            line.append(move)
-            won = enter(_may_close(model, move))
-            continue
-        frames.pop()
-        for move in reversed(played):
-            line.pop()
-            model.undo(move)
-        if frames:
-            todo, nxt, _ = frames[-1]
-            line.pop()
-            model.undo(todo[nxt[0] - 1])
-    return won
-
-
-def _score(model: _Model) -> float | None:
-    """How promising a position just dealt is, for the beam; None if it is lost.
-
-    Ten points a card home, and a tenth of a point for each phase by which the
-    closure lets a card not home go home before the last phase.
-    """
-    bounds = model.bounds()
-    if bounds is None:
-        return None
-    home = 0
-    slack = 0
-    for i, joined in enumerate(bounds.joined):
-        if model.home[i]:
-            home += 1
-        else:
-            slack += bounds.last - joined
-    return home * 10.0 + slack * 0.1
 
 
 def _translate(game: Game, model: _Model, line: list[_IMove]) -> tuple[Move, ...]:

@@ -26,16 +26,12 @@ from engine import Game
 from engine import solver as source_solver
 from engine.solver import solve
 
-# (deal, node budget): won quickly, lost at the root, out of budget, won by the
-# first split (which starts after SPLITS[0][0] nodes), won by the first beam
-# (after BEAMS[0][0] nodes and the first split), and proven lost by the probe
-# after a deal (not at the root)
+# (deal, node budget) for the search alone: won quickly, lost at the root, out of
+# budget, and proven lost by the probe after a deal (not at the root)
 DEALS = (
     (3, 20_000),
     (53, 20_000),
     (58, 20_000),
-    (157, 100_000),
-    (131, 100_000),
     (37, 100_000),
 )
 
@@ -196,14 +192,6 @@ def skip_without_c_loops(tmp_path: Path) -> None:
         pytest.skip("the installed solver has no C loops (no compiler at install)")
 
 
-def solver_beam_start() -> int:
-    return min(start for start, *_ in source_solver.BEAMS)
-
-
-def solver_split_start() -> int:
-    return min(start for start, *_ in source_solver.SPLITS)
-
-
 def test_the_tests_run_the_pure_python_source() -> None:
     assert source_solver.__file__ is not None
     assert source_solver.__file__.endswith(".py")
@@ -219,10 +207,8 @@ def test_the_compiled_solver_answers_as_the_source(tmp_path: Path) -> None:
         for deal, nodes in DEALS
     ]
     verdicts = [s.verdict.value for s in solutions]
-    assert verdicts == ["won", "unwinnable", "unknown", "won", "won", "unwinnable"]
-    assert solver_split_start() < solutions[3].nodes < solver_beam_start()
-    assert solutions[4].nodes > solver_beam_start()
-    assert solutions[5].nodes > 1
+    assert verdicts == ["won", "unwinnable", "unknown", "unwinnable"]
+    assert solutions[3].nodes > 1
     expected = [[s.verdict.value, s.nodes, [repr(m) for m in s.line]] for s in solutions]
     assert installed["results"] == expected
 
