@@ -6,9 +6,11 @@
 Each deal of the range is solved once with the budget; a deal counts as
 decided within a time if the solver answered won or unwinnable by then.
 Prints the fractions decided within 1 s and within the budget, won and
-unwinnable counts, nodes per second, and the median and p99 time per deal
-(an undecided deal counts at its full budget). A node is one call of the
-search, transposition-table hits included.
+unwinnable counts, how many deals the search handed to its SAT prover (past
+``SAT_AFTER`` nodes) and their times, nodes per second, and the median and
+p99 time per deal (an undecided deal counts at its full budget). A node is
+one call of the search, transposition-table hits included, or one conflict
+of the SAT prover.
 
 Times are wall-clock seconds, as a player waits for them. On a machine shared
 with other work (a virtual machine whose host takes time from it, a second
@@ -50,7 +52,7 @@ if importlib.util.find_spec("engine") is None:
 
 from engine import Game  # noqa: E402 (after the path is set)
 from engine import solver as solver_module  # noqa: E402
-from engine.solver import CLOCKS, Verdict, solve  # noqa: E402
+from engine.solver import CLOCKS, SAT_AFTER, Verdict, solve  # noqa: E402
 
 
 def implementation() -> str:
@@ -126,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     times: list[float] = []
+    sat_times: list[float] = []  # the deals the search handed to the SAT prover
     runs: list[tuple[bool, int]] = []  # (decided, nodes) per deal
     nodes = won = lost = within_1s = 0
     elapsed = 0.0  # the seconds the deals took, on the chosen clock
@@ -141,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
             won += verdict is Verdict.WON
             lost += verdict is Verdict.UNWINNABLE
             within_1s += decided and seconds <= 1.0
+            if used > SAT_AFTER:
+                sat_times.append(seconds if decided else args.budget)
             if args.verbose:
                 print(f"deal {deal}: {verdict}, {used} nodes, {seconds:.2f} s", flush=True)
     n = len(args.deals)
@@ -153,9 +158,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"won {won}, unwinnable {lost}, unknown {n - won - lost}")
     for mark in NODE_MARKS:
         print(f"decided within {mark:,} nodes: {nodes_figure(runs, mark)}")
-    print(f"nodes per second:     {nodes / elapsed:,.0f}")
+    print(f"to the SAT prover:    {len(sat_times)} deals (past {SAT_AFTER:,} nodes)")
+    print(f"nodes per second:     {nodes / elapsed:,.0f} (a SAT conflict counts as a node)")
     print(f"time per deal:        median {statistics.median(times):.3f} s, "
           f"p99 {percentile(times, 0.99):.3f} s")  # fmt: skip
+    if sat_times:
+        print(f"time per deal of the SAT prover's: median {statistics.median(sat_times):.3f} s, "
+              f"max {max(sat_times):.3f} s")  # fmt: skip
 
 
 if __name__ == "__main__":
