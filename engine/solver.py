@@ -1604,7 +1604,8 @@ def solve(
     if dead_check and max_nodes > 0 and search.model.dead(probe=True):
         return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
-    sat_after = SAT_AFTER if sat else max_nodes + 1
+    # (the SAT prover's clauses count the copies of a card as two packs have them)
+    sat_after = SAT_AFTER if sat and game.variant.decks == 2 else max_nodes + 1
     while True:
         if search.nodes >= sat_after:
             sat_after = max_nodes + 1  # once

@@ -15,6 +15,7 @@ from positions import random_play
 
 from engine import Game, Move, Status, sat, solver
 from engine.solver import SAT_AFTER, Verdict, _line_of, _Model, _translate, solve
+from engine.variant import THREE_UP
 
 # Deals no search of this project had decided before the SAT prover (docs/winnability.md):
 # 138 resisted 60 s of the search and 300 s of the CP-SAT experiment; 114 and 147 only
@@ -153,3 +154,17 @@ def _bounds(game: Game) -> solver._Bounds:
     bounds = _Model(game).bounds(probe=True)
     assert bounds is not None
     return bounds
+
+
+def test_a_three_pack_game_is_left_to_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the foundation clauses count two copies of a card: Three Up is not for them
+    game = Game.new(2, THREE_UP)  # not decided by the search within 5,000 nodes
+    with pytest.raises(ValueError, match="two packs"):
+        sat.schedule(_Model(game), _bounds(game), 10**9, time.process_time() + 9, time.process_time)
+
+    def no_sat(*args: object) -> sat.Answer:
+        raise AssertionError("the SAT prover ran")
+
+    monkeypatch.setattr(sat, "schedule", no_sat)
+    solution = solve(game, max_nodes=SAT_AFTER + 2_000, max_seconds=600)
+    assert solution.nodes > SAT_AFTER  # past the hand-over, the search alone
