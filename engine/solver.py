@@ -1601,7 +1601,9 @@ def solve(
         (native and NATIVE) if probe_every_deal is None else probe_every_deal,
     )
     search = _Search(_Model(game, native), opts, max_nodes, start + max_seconds, clock)
-    if dead_check and max_nodes > 0 and search.model.dead(probe=True):
+    # the root's closure and probe: the SAT prover starts from them too
+    root = search.model.bounds(probe=True) if dead_check and max_nodes > 0 else None
+    if dead_check and max_nodes > 0 and root is None:
         return Solution(Verdict.UNWINNABLE, (), 1, clock() - start)
     run = RESTART_FIRST
     # (the SAT prover's clauses count the copies of a card as two packs have them)
@@ -1609,11 +1611,9 @@ def solve(
     while True:
         if search.nodes >= sat_after:
             sat_after = max_nodes + 1  # once
-            answer = _schedule(search, game, native, start)
+            answer = _schedule(search, game, native, start, root)
             if answer is not None:
                 return answer
-            search.model = _Model(game, native)
-            search.line = []
         search.limit = min(max_nodes, search.nodes + run)
         try:
             won = _dfs(search, True, None, 0)
@@ -1632,12 +1632,15 @@ def solve(
     return Solution(Verdict.WON, line, search.nodes, clock() - start)
 
 
-def _schedule(search: _Search, game: Game, native: bool, start: float) -> Solution | None:
+def _schedule(
+    search: _Search, game: Game, native: bool, start: float, root: _Bounds | None
+) -> Solution | None:
     """The SAT prover's answer for ``game`` within what is left of the budgets,
     each of its conflicts counted as a node; None if its order of moves did not
-    play (a flaw of its clauses: the search goes on)."""
+    play (a flaw of its clauses: the search goes on). ``root``: the closure of
+    ``game``'s position with the probe, if the search made it."""
     model = _Model(game, native)
-    bounds = model.bounds(probe=True)
+    bounds = root if root is not None else model.bounds(probe=True)
     if bounds is None:
         return Solution(Verdict.UNWINNABLE, (), search.nodes, search.clock() - start)
     answer = _sat.schedule(
