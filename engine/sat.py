@@ -11,10 +11,10 @@ as clauses and asks CaDiCaL (through PySAT) for a model.
 The events. Every instance not yet home goes home once (a build, a fill, an
 Ace, or half of an interchange), and every deal still to come happens once.
 A winning line puts these events in a total order. The clauses describe such
-an order with one variable for each pair of events, "a before b", and the
-transitivity clauses that make the pairs a total order (two clauses for each
-three events: no cycle either way). On top of the order, each rule of the
-game is a clause over those pairs (``Encoding``):
+an order with one variable for each pair of events, "a before b", that a rule
+names, and clauses that make those pairs agree with one total order (no cycle
+in any triangle of a chordal graph that holds them: ``transitivity``). The
+rules of the game are clauses over those pairs (``Encoding``):
 
 1. **Arrival.** A card dealt by deal k goes home after deal k; a card goes
    home no earlier than the phase the dead-card fixpoint gives it (its
@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
 from typing import TYPE_CHECKING, Final
 
 from pysat.solvers import Solver
@@ -93,12 +94,16 @@ class Encoding:
         n = self.n = len(self.events)
         self.index = {e: x for x, e in enumerate(self.events)}
         self.nv = n * n  # variable a * n + b + 1 (a < b) is "event a before event b"
+        self.near: list[set[int]] = [set() for _ in range(n)]  # the pairs the rules name
         self.clauses: list[list[int]] = []
         self.lost = False
         self._rules()
 
     def before(self, a: int, b: int) -> int:
-        """The literal "event a before event b" (event numbers, not instances)."""
+        """The literal "event a before event b" (event numbers, not instances); the
+        pair is one that the order must decide (an edge of ``transitivity``'s graph)."""
+        self.near[a].add(b)
+        self.near[b].add(a)
         return a * self.n + b + 1 if a < b else -(b * self.n + a + 1)
 
     def _new(self) -> int:
@@ -106,20 +111,39 @@ class Encoding:
         return self.nv
 
     def transitivity(self) -> list[list[int]]:
-        """Two clauses for each three events: the pairs form a total order."""
+        """Clauses that make the pairs the rules name agree with one total order.
+
+        The rules name a pair variable for only a fifth of the pairs of events.
+        A set of "before" pairs agrees with some total order if it has no cycle,
+        and for the edges of a chordal graph it is enough that no triangle is a
+        cycle (Bryant and Velev, "Boolean satisfiability with transitivity
+        constraints", 2002). So the graph of the pairs named is made chordal by
+        eliminating its events one by one, fewest neighbours first, joining the
+        neighbours of each (its triangles are then the triangles of that
+        ordering), and each triangle gets two clauses: no cycle either way.
+        About 30,000 triangles a deal, where all triples of events are 200,000.
+        """
         n = self.n
+        near = [set(x) for x in self.near]
+        self.near = [set(x) for x in self.near]  # the graph made chordal, for ``order``
         out: list[list[int]] = []
-        add = out.append
-        for a in range(n):
-            an = a * n + 1
-            for b in range(a + 1, n):
-                ab = an + b
-                bn = b * n + 1
-                for c in range(b + 1, n):
-                    bc = bn + c
-                    ac = an + c
-                    add([-ab, -bc, ac])
-                    add([ab, bc, -ac])
+        alive = set(range(n))
+        while alive:
+            v = min(alive, key=lambda x: (len(near[x]), x))
+            alive.discard(v)
+            around = sorted(near[v])
+            for u in around:
+                near[u].discard(v)
+            for k, u in enumerate(around):
+                for w in around[k + 1 :]:
+                    if w not in near[u]:
+                        near[u].add(w)
+                        near[w].add(u)
+                        self.near[u].add(w)
+                        self.near[w].add(u)
+                    vu, uw, vw = self.before(v, u), self.before(u, w), self.before(v, w)
+                    out.append([-vu, -uw, vw])
+                    out.append([vu, uw, -vw])
         return out
 
     def _rules(self) -> None:
@@ -211,18 +235,31 @@ class Encoding:
                                 add([*both, before(e, xb), -before(e, xp)])
 
     def order(self, model: list[int]) -> tuple[int, ...]:
-        """The events in the order a model of the clauses gives them."""
+        """The events in an order that agrees with every pair of a model of the clauses
+        (a topological order of the pairs named, lowest event first among those free)."""
         true = set(model)
         n = self.n
-        later = [0] * n  # how many events come after each
+        later: list[list[int]] = [[] for _ in range(n)]
+        waits = [0] * n  # how many events named beside each must come before it
         for a in range(n):
-            an = a * n + 1
-            for b in range(a + 1, n):
-                if an + b in true:
-                    later[a] += 1
-                else:
-                    later[b] += 1
-        return tuple(self.events[x] for x in sorted(range(n), key=lambda x: -later[x]))
+            for b in self.near[a]:
+                if a < b:
+                    first, then = (a, b) if a * n + b + 1 in true else (b, a)
+                    later[first].append(then)
+                    waits[then] += 1
+        ready = [x for x in range(n) if waits[x] == 0]
+        heapify(ready)
+        out: list[int] = []
+        while ready:
+            x = heappop(ready)
+            out.append(self.events[x])
+            for y in later[x]:
+                waits[y] -= 1
+                if waits[y] == 0:
+                    heappush(ready, y)
+        if len(out) != n:
+            raise AssertionError("the pairs of a model have a cycle")
+        return tuple(out)
 
 
 def _exactly_one(add: Callable[[list[int]], None], xs: list[int]) -> None:
