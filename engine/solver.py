@@ -174,8 +174,8 @@ solver learns from each failure why it failed, which is what the search
 lacks on the deals whose trees are wide (the solver's log, "What would help
 next"): it decides every deal of 1-200 within a second, where the search
 alone left 15 undecided after 10 s. The search stays first because it
-decides most deals in a few hundred nodes, far sooner than the clauses can
-be written (about 0.3 s); its conflicts count as nodes of the budget. If a
+decides most deals in a few hundred nodes, sooner than the clauses can be
+written (some 0.05 s); its conflicts count as nodes of the budget. If a
 model ever failed to play, the search would go on as before. (The beams and
 the splits, searches over the endings of a phase that won deals the
 search's runs missed, started after 25,000 and 5,000 nodes; the SAT prover
