@@ -168,3 +168,12 @@ def test_a_three_pack_game_is_left_to_the_search(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(sat, "schedule", no_sat)
     solution = solve(game, max_nodes=SAT_AFTER + 2_000, max_seconds=600)
     assert solution.nodes > SAT_AFTER  # past the hand-over, the search alone
+
+
+@pytest.mark.parametrize("deal", (3, 16, 114, 138))
+def test_the_solvers_lines_play_in_the_reference_model(deal: int) -> None:
+    # the search's own wins (3, 16) and the SAT prover's (114, 138), as solve returns them
+    solution = solve(Game.new(deal), max_nodes=100_000, max_seconds=600)
+    assert solution.verdict is Verdict.WON
+    assert plays_in_the_reference_model(Game.new(deal), solution.line)
+    assert (solution.nodes > SAT_AFTER) == (deal in HARD_WINS)
