@@ -194,7 +194,10 @@ def add_solve_commands(sub: Any) -> None:
         type=parse_max_nodes,
         default=DEFAULT_MAX_NODES,
         metavar="N",
-        help=f"stop after searching this many positions (default: {DEFAULT_MAX_NODES:,})",
+        help=(
+            f"stop after searching this many positions (default: {DEFAULT_MAX_NODES:,}); "
+            "each conflict of the SAT prover counts as one"
+        ),
     )
     study = sub.add_parser(
         "study",
@@ -223,7 +226,10 @@ def add_solve_commands(sub: Any) -> None:
         type=parse_max_nodes,
         default=DEFAULT_MAX_NODES,
         metavar="N",
-        help=f"positions searched at most for each deal (default: {DEFAULT_MAX_NODES:,})",
+        help=(
+            f"positions searched at most for each deal (default: {DEFAULT_MAX_NODES:,}); "
+            "each conflict of the SAT prover counts as one"
+        ),
     )
     study.add_argument(
         "--jobs",
