@@ -13,7 +13,7 @@ Ace, or half of an interchange), and every deal still to come happens once.
 A winning line puts these events in a total order. The clauses describe such
 an order with one variable for each pair of events, "a before b", that a rule
 names, and clauses that make those pairs agree with one total order (no cycle
-in any triangle of a chordal graph that holds them: ``transitivity``). The
+in any triangle of a chordal graph that holds them: ``_transitivity``). The
 rules of the game are clauses over those pairs (``Encoding``):
 
 1. **Arrival.** A card dealt by deal k goes home after deal k; a card goes
@@ -94,14 +94,16 @@ class Encoding:
         n = self.n = len(self.events)
         self.index = {e: x for x, e in enumerate(self.events)}
         self.nv = n * n  # variable a * n + b + 1 (a < b) is "event a before event b"
-        self.near: list[set[int]] = [set() for _ in range(n)]  # the pairs the rules name
+        self.near: list[set[int]] = [set() for _ in range(n)]  # the pairs the clauses name
         self.clauses: list[list[int]] = []
         self.lost = False
         self._rules()
+        if not self.lost:
+            self.clauses += self._transitivity()
 
     def before(self, a: int, b: int) -> int:
         """The literal "event a before event b" (event numbers, not instances); the
-        pair is one that the order must decide (an edge of ``transitivity``'s graph)."""
+        pair is one that the order must decide (an edge of ``_transitivity``'s graph)."""
         self.near[a].add(b)
         self.near[b].add(a)
         return a * self.n + b + 1 if a < b else -(b * self.n + a + 1)
@@ -110,7 +112,7 @@ class Encoding:
         self.nv += 1
         return self.nv
 
-    def transitivity(self) -> list[list[int]]:
+    def _transitivity(self) -> list[list[int]]:
         """Clauses that make the pairs the rules name agree with one total order.
 
         The rules name a pair variable for only a fifth of the pairs of events.
@@ -124,8 +126,7 @@ class Encoding:
         About 30,000 triangles a deal, where all triples of events are 200,000.
         """
         n = self.n
-        near = [set(x) for x in self.near]
-        self.near = [set(x) for x in self.near]  # the graph made chordal, for ``order``
+        near = [set(x) for x in self.near]  # the graph left to eliminate
         out: list[list[int]] = []
         alive = set(range(n))
         while alive:
@@ -139,8 +140,6 @@ class Encoding:
                     if w not in near[u]:
                         near[u].add(w)
                         near[w].add(u)
-                        self.near[u].add(w)
-                        self.near[w].add(u)
                     vu, uw, vw = self.before(v, u), self.before(u, w), self.before(v, w)
                     out.append([-vu, -uw, vw])
                     out.append([vu, uw, -vw])
@@ -288,7 +287,6 @@ def schedule(
     if enc.lost:
         return Answer(False, True, (), 0)
     with Solver(name=SAT_SOLVER, bootstrap_with=enc.clauses) as sat:
-        sat.append_formula(enc.transitivity())
         conflicts = 0
         while conflicts < max_conflicts and clock() < deadline:
             sat.conf_budget(min(CHUNK, max_conflicts - conflicts))
