@@ -152,39 +152,8 @@ def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]
 
 def to_line(model: S._Model, steps: dict[int, int], deals: dict[int, int]) -> list[S._IMove] | None:
     """The search's moves in the order of a schedule; None if it does not play."""
-    order = sorted([(v, 1, i) for i, v in steps.items()] + [(v, 0, k) for k, v in deals.items()])
-    line: list[S._IMove] = []
-    n = 0
-    while n < len(order):
-        _, kind, i = order[n]
-        n += 1
-        if kind == 0:
-            if any(model.sp) or model.dealt >= len(model.stock):
-                return None
-            move: S._IMove = S._DEAL_MOVE
-        elif _free(model, i) and model.can_home(i):
-            move = (S._HOME, i, -1)
-        elif n < len(order) and order[n][1] == 1:  # an interchange with the next card
-            j = order[n][2]
-            n += 1
-            if not (0 <= model.row_of[i] == (model.card[j] >> 2) - 1):
-                return None
-            if model.row_of[j] != (model.card[i] >> 2) - 1:
-                return None
-            move = (S._SWAP, i, j)
-        else:
-            return None
-        model.play(move)
-        line.append(move)
-    return line if model.mask == 0 else None
-
-
-def _free(model: S._Model, i: int) -> bool:
-    """Whether instance ``i`` is available: on top of its reserve pile, or misplaced in a row."""
-    pile = model.res_pile[i]
-    if pile >= 0:
-        return bool(model.res[pile]) and model.res[pile][-1] == i
-    return i in model.mis[model.row_of[i]]
+    order = sorted([(v, i) for i, v in steps.items()] + [(v, -k) for k, v in deals.items()])
+    return S._line_of(model, tuple(event for _, event in order))
 
 
 def main(argv: list[str] | None = None) -> None:
