@@ -1651,11 +1651,11 @@ def _schedule(
         return Solution(Verdict.UNWINNABLE, (), search.nodes, search.clock() - start)
     if not answer.won:
         return _unknown(search, search.max_nodes, search.clock() - start)
-    line = _line_of(_Model(game), answer.order)
+    line = _line_of(model, answer.order)  # (the clauses are written: the model is free)
     if line is None:
         return None
     try:
-        won = _translate(game, _Model(game), line)
+        won = _translate(game, model, line)
     except (AssertionError, ValueError):
         return None
     return Solution(Verdict.WON, won, search.nodes, search.clock() - start)
