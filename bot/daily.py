@@ -24,7 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic
 from typing import Final
 
-from engine import Game, Move
+from engine import Game, Move, format_line
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
 
@@ -40,8 +40,6 @@ WINNABLE_NODE_BUDGET: Final = 5_000
 player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 tries)."""
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
-MOVE_SEPARATOR: Final = ";"
-"""What joins the moves of a stored line (``line_text``) and of a game's stored moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +98,6 @@ def first_proven(
     return None
 
 
-def line_text(line: Iterable[Move]) -> str:
-    """A winning line as stored: moves in notation joined by ``MOVE_SEPARATOR`` (the
-    daily's proof in ``daily_deals``, a game's hint line in ``current_games``)."""
-    return MOVE_SEPARATOR.join(str(move) for move in line)
-
-
 def find_daily_deal(
     day: date, *, candidates: int = DAILY_CANDIDATES, max_nodes: int = DAILY_NODE_BUDGET
 ) -> DailyDeal:
@@ -120,7 +112,7 @@ def find_daily_deal(
     if found is None:
         return DailyDeal(day, daily_start_number(day), None, None)
     number, line = found
-    return DailyDeal(day, number, line_text(line), len(line))
+    return DailyDeal(day, number, format_line(line), len(line))
 
 
 def utc_date(moment: datetime) -> date:

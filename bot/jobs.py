@@ -13,6 +13,7 @@ from datetime import date
 
 from engine import Game, Move
 from engine.hints import Hint, hint, winnable_before
+from engine.notation import parse_position
 
 from .daily import (
     WINNABLE_NODE_BUDGET,
@@ -26,7 +27,7 @@ from .daily import (
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     """The hint for the position (``Game.position()``), rebuilt here in the worker."""
-    return hint(Game.from_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
+    return hint(parse_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:

@@ -59,23 +59,24 @@ from engine import (
     Game,
     IllegalMoveError,
     InvalidMoveError,
+    LineError,
     Move,
     Status,
     Variant,
+    format_line,
     parse_move,
-    parse_pile,
+    play_line,
     render,
     variant_by_code,
 )
 from engine.deal import check_deal_number
 from engine.hints import REWIND_NODES, HintSource, known_hint, line_left
+from engine.notation import LINE_SEPARATOR, describe_move, format_line_move, format_position
 
 from . import jobs
 from .daily import (
     DAILY_CANDIDATES,
-    MOVE_SEPARATOR,
     DailyDeal,
-    line_text,
     next_daily_start,
     share_text,
     utc_date,
@@ -97,7 +98,6 @@ T = TypeVar("T")
 RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_CHOICE_CHARS: Final = 100
 MAX_MOVE_TEXT: Final = 100
-AUTO_MARK: Final = "+"
 DEFAULT_VARIANT: Final = "vr"
 FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
 SOLVER_WORKERS: Final = 2  # processes in the solver pool
@@ -386,7 +386,7 @@ def _choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
     warning = game.space_warning(move)
     return MoveChoice(
         text=_clip(str(move)),
-        label=_clip(game.describe(move, symbols)),
+        label=_clip(describe_move(game, move, symbols)),
         note=None if warning is None else warning.short,
     )
 
@@ -397,16 +397,13 @@ def new_deal(deal_number: int, variant: Variant) -> Game:
 
 
 def encode_moves(history: Sequence[Move], chained: Sequence[bool]) -> str:
-    """The stored move list: engine notation joined by ';', '+' marking automatic moves."""
-    return MOVE_SEPARATOR.join(move_tokens(history, chained))
+    """The stored move list: the line of the game's moves, '+' marking automatic ones."""
+    return format_line(history, chained)
 
 
 def move_tokens(history: Sequence[Move], chained: Sequence[bool]) -> list[str]:
     """The items of the stored move list, one per move."""
-    return [
-        f"{AUTO_MARK}{move}" if auto else str(move)
-        for move, auto in zip(history, chained, strict=True)
-    ]
+    return [format_line_move(move, auto) for move, auto in zip(history, chained, strict=True)]
 
 
 def replay(variant_code: str, deal_number: int, moves: str) -> tuple[Game, list[bool]]:
@@ -419,25 +416,10 @@ def replay(variant_code: str, deal_number: int, moves: str) -> tuple[Game, list[
         game = new_deal(deal_number, variant)
     except (ValueError, TypeError) as exc:
         raise _ReplayError(str(exc)) from None
-    chained: list[bool] = []
-    if not moves:
-        return game, chained
-    for number, token in enumerate(moves.split(MOVE_SEPARATOR), 1):
-        auto = token.startswith(AUTO_MARK)
-        text = token[1:] if auto else token
-        if text == "deal":
-            move = DEAL
-        else:
-            parts = text.split(" ")
-            piles = [parse_pile(game, part) for part in parts]
-            if len(parts) != 2 or piles[0] is None or piles[1] is None:
-                raise _ReplayError(f"move {number} {token!r} is not a stored move")
-            move = Move(piles[0], piles[1])
-        try:
-            game.play(move)
-        except IllegalMoveError as exc:
-            raise _ReplayError(f"move {number} {token!r} is illegal: {exc}") from None
-        chained.append(auto)
+    try:
+        chained = play_line(game, moves)
+    except LineError as exc:
+        raise _ReplayError(str(exc)) from None
     return game, chained
 
 
@@ -485,14 +467,14 @@ class _Entry:
     @property
     def moves_text(self) -> str:
         """``encode_moves(game.history, chained)``, from the tokens kept."""
-        return MOVE_SEPARATOR.join(self.tokens)
+        return LINE_SEPARATOR.join(self.tokens)
 
     def play(self, move: Move, auto: bool) -> None:
         """Play a legal ``move`` on the game and record it (``auto``: chained to the command)."""
-        text = str(self.game.canonical(move))  # as the game's history will hold it
+        canonical = self.game.canonical(move)  # as the game's history will hold it
         self.game.play(move)
         self.chained.append(auto)
-        self.tokens.append(AUTO_MARK + text if auto else text)
+        self.tokens.append(format_line_move(canonical, auto))
 
     def undo(self) -> Move:
         """Take back the game's last move and its record; return it."""
@@ -546,7 +528,7 @@ def _proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
 
 
 def _stored_line(deal_number: int, text: str, what: str) -> tuple[Move, ...] | None:
-    """Moves stored as text (``line_text``: a winning line, or the moves of a proof of
+    """Moves stored as text (``format_line``: a winning line, or the moves of a proof of
     loss), as moves; None, logged, if they no longer replay from deal ``deal_number``
     (``what`` names them in the log)."""
     try:
@@ -951,7 +933,7 @@ class GameService:
                 finished=finished,
                 daily_date=daily_date,
                 scored=scored,
-                hint_line=None if proof is None else line_text(proof),
+                hint_line=None if proof is None else format_line(proof),
             )
         except (sqlite3.Error, StoreError) as exc:
             raise self._storage_failure(user_id, exc) from exc
@@ -1070,7 +1052,7 @@ class GameService:
         except BaseException:
             self._evict(user_id)
             raise
-        text = message or f"Undid {game.describe(move, settings.symbols)}"
+        text = message or f"Undid {describe_move(game, move, settings.symbols)}"
         return self._view(user_id, entry, settings, text)
 
     async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
@@ -1112,7 +1094,8 @@ class GameService:
             for move in game.legal_moves():
                 text = str(move)
                 # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
-                words = f"{text} {game.describe(move, True)} {game.describe(move, False)}"
+                said = (describe_move(game, move, symbols) for symbols in (True, False))
+                words = " ".join((text, *said))
                 if wanted and not (
                     wanted in words.casefold() or compact in "".join(text.casefold().split())
                 ):
@@ -1170,7 +1153,7 @@ class GameService:
                 try:
                     found = await self._in_pool(
                         jobs.hint_job,
-                        game.position(),
+                        format_position(game),
                         self._hint_nodes,
                         self._hint_seconds,
                     )
@@ -1186,12 +1169,12 @@ class GameService:
             new_loss = None  # or a new proof of loss
             if found.source == "solver" and history + found.line != entry.hint_line:
                 entry.hint_line = history + found.line
-                new_line = line_text(entry.hint_line)
+                new_line = format_line(entry.hint_line)
             elif found.source == "lost" and not lost:
                 back = await self._winnable_before(user_id, game)
                 back = None if back is None else undo_target(entry.chained, back)
                 entry.lost_after = (history, back)
-                new_loss = (line_text(history), back)
+                new_loss = (format_line(history), back)
             newly = not entry.assisted
             if newly or new_line is not None or new_loss is not None:
                 try:
@@ -1205,7 +1188,7 @@ class GameService:
                     raise StaleVersionError(STALE_HINT_MESSAGE)
                 entry.assisted = True
             move = found.move
-            label = None if move is None else game.describe(move, settings.symbols)
+            label = None if move is None else describe_move(game, move, settings.symbols)
             view = self._view(user_id, entry, settings, None)
             back = None
             if found.source == "lost" and entry.lost_after is not None:
@@ -1427,13 +1410,13 @@ class GameService:
             for move in moves:
                 space = game.space_warning(move)
                 warning = space.message if space is not None else None
-                labels.append(game.describe(move, settings.symbols))
+                labels.append(describe_move(game, move, settings.symbols))
                 entry.play(move, False)
             command_moves = len(labels)
             if auto or settings.auto_aces:
                 while safe := game.safe_moves():
                     for move in safe:
-                        labels.append(game.describe(move, settings.symbols))
+                        labels.append(describe_move(game, move, settings.symbols))
                         entry.play(move, bool(command_moves) or len(labels) > 1)
             entry.refresh()
             status = entry.state

@@ -31,6 +31,8 @@ from typing import Any, Final, Literal, TypeVar
 
 import aiosqlite
 
+from engine import line_length
+
 from .daily import DailyDeal
 
 Outcome = Literal["won", "lost", "abandoned", "resigned"]
@@ -121,12 +123,7 @@ class FinishedGame:
     @property
     def move_count(self) -> int:
         """Moves played (automatic ones included): the entries of the move list."""
-        return count_moves(self.moves)
-
-
-def count_moves(moves: str) -> int:
-    """The number of moves in a stored move list (``;``-separated, empty for none)."""
-    return moves.count(";") + 1 if moves else 0
+        return line_length(self.moves)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,18 @@ from .moves import (
     Pile,
     PositionError,
 )
-from .notation import format_position, parse_move, parse_pile, parse_position
+from .notation import (
+    LineError,
+    describe_move,
+    format_line,
+    format_position,
+    line_length,
+    parse_line,
+    parse_move,
+    parse_pile,
+    parse_position,
+    play_line,
+)
 from .render import MAX_WIDTH, display_width, render
 from .variant import VARIANTS, VIRGINIA_REEL, Variant, variant_by_code
 
@@ -39,6 +50,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LineError",
     "Move",
     "MoveKind",
     "Pile",
@@ -48,12 +60,17 @@ __all__ = [
     "Variant",
     "card_name",
     "deal_layout",
+    "describe_move",
     "display_width",
+    "format_line",
     "format_position",
+    "line_length",
     "parse_card",
+    "parse_line",
     "parse_move",
     "parse_pile",
     "parse_position",
+    "play_line",
     "render",
     "shuffled_deck",
     "variant_by_code",

@@ -175,19 +175,6 @@ class Game:
         game._setup(layout.rows, layout.reserve, layout.stock, 0, variant, deal_number)
         return game
 
-    @classmethod
-    def from_position(cls, position: str) -> Game:
-        """The game described by a position string (see ``docs/notation.md``)."""
-        from .notation import parse_position
-
-        return parse_position(position)
-
-    def position(self) -> str:
-        """The position string: every pile, the stock order, the Ace count, the variant."""
-        from .notation import format_position
-
-        return format_position(self)
-
     def copy(self) -> Game:
         """An independent game in the same position, with the same history."""
         other = Game.__new__(Game)
@@ -736,36 +723,9 @@ class Game:
                 self.play(move)
                 played.append(move)
 
-    def describe(self, move: Move, symbols: bool = True) -> str:
-        """A move in words: ``R3 5♥ → A5 on 2♥``. The move must be legal.
-
-        An interchange is told from the upper row, as it is recorded, whichever
-        end the move names first (so playing it and undoing it say the same).
-        """
-        kind = self._check(move)
-        if kind is MoveKind.INTERCHANGE:
-            move = self.canonical(move)
-        if kind is MoveKind.DEAL:
-            # Said of the deal about to be made: how many will follow it.
-            after = self.deals_left - 1
-            return "Deal (the last one)" if after == 0 else f"Deal ({after} more to come)"
-        assert move.src is not None and move.dst is not None
-        card = card_name(self._available_card(move.src), symbols)
-        head = f"{move.src.name} {card} → {move.dst.name}"
-        if kind is MoveKind.ACE:
-            return f"{move.src.name} {card} → Ace pile"
-        if kind is MoveKind.BUILD:
-            top = self._rows[self._row_index(move.dst)][-1]
-            return f"{head} on {card_name(top, symbols)}"
-        if kind is MoveKind.INTERCHANGE:
-            other = card_name(self._rows[self._row_index(move.dst)][0], symbols)
-            return f"{move.src.name} {card} ⇄ {move.dst.name} {other}"
-        if kind is MoveKind.FILL:
-            return f"{head} (space)"
-        return head
-
     def __repr__(self) -> str:
-        return f"Game.from_position({self.position()!r})"
+        deal = "a position" if self.deal_number is None else f"deal {self.deal_number}"
+        return f"<Game {self.variant.code} {deal}, move {self.move_count}, {self.status}>"
 
 
 def _spaces_block_the_deal(spaces: list[int]) -> str:

@@ -1,15 +1,22 @@
-"""Notation: pile names, the one move parser for every front end, and position strings.
+"""Notation: every text form of a move, of a line of moves and of a position.
 
 Pile names are the ones the board shows: ``A1``-``C8`` for the rows (A is the
 Twos row, B the Threes, C the Fours), ``R1``-``R8`` for the reserve, ``ACE``
 for the Ace pile. A move is ``FROM TO`` (``r3 a5``), a card or pile alone when
-it has one destination (``5h``, ``r3``), or ``deal``. The grammar of both the
-moves and the position string is in ``docs/notation.md``.
+it has one destination (``5h``, ``r3``), or ``deal``: ``parse_move`` reads what
+a player types; ``str(move)`` (``moves.py``) is its canonical form, and
+``describe_move`` says it in words. A line is moves joined by ``;``, a ``+``
+marking a move played automatically with the one before it (``format_line``,
+``parse_line``, ``play_line``): how games and solver lines are stored. The
+position string (``format_position``, ``parse_position``) holds a whole board.
+The grammar of each is in ``docs/notation.md``. This module sits above
+``game.py``: the rules never import it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
@@ -19,8 +26,10 @@ from .moves import (
     ACE_PILE,
     DEAL,
     AmbiguousMoveError,
+    IllegalMoveError,
     InvalidMoveError,
     Move,
+    MoveKind,
     Pile,
     PositionError,
 )
@@ -159,8 +168,103 @@ def _parse_single(game: Game, token: str) -> Move:
 
 
 def _ambiguity(game: Game, moves: list[Move]) -> str:
-    options = "; ".join(f"'{m}' ({game.describe(m)})" for m in moves[:6])
+    options = "; ".join(f"'{m}' ({describe_move(game, m)})" for m in moves[:6])
     return f"that fits {len(moves)} moves: say which, e.g. {options}"
+
+
+def describe_move(game: Game, move: Move, symbols: bool = True) -> str:
+    """A legal move of ``game`` in words: ``R3 5♥ → A5 on 2♥``. An illegal one raises
+    ``IllegalMoveError`` (or ``InvalidMoveError``) with the rule.
+
+    An interchange is told from the upper row, as it is recorded, whichever
+    end the move names first (so playing it and undoing it say the same).
+    """
+    kind = game.kind(move)
+    if kind is MoveKind.DEAL:
+        # Said of the deal about to be made: how many will follow it.
+        after = game.deals_left - 1
+        return "Deal (the last one)" if after == 0 else f"Deal ({after} more to come)"
+    if kind is MoveKind.INTERCHANGE:
+        move = game.canonical(move)
+    src, dst = move.src, move.dst
+    assert src is not None and dst is not None
+    card = card_name(game.pile(src)[-1], symbols)  # the available card: a pile's top
+    if kind is MoveKind.ACE:
+        return f"{src.name} {card} → Ace pile"
+    head = f"{src.name} {card} → {dst.name}"
+    if kind is MoveKind.BUILD:
+        return f"{head} on {card_name(game.pile(dst)[-1], symbols)}"
+    if kind is MoveKind.INTERCHANGE:
+        return f"{src.name} {card} ⇄ {dst.name} {card_name(game.pile(dst)[0], symbols)}"
+    if kind is MoveKind.FILL:
+        return f"{head} (space)"
+    return head
+
+
+# ---------------------------------------------------------------------- lines of moves
+
+LINE_SEPARATOR: Final = ";"
+"""What joins the moves of a line: ``R3 A5;R6 ACE;deal``."""
+AUTO_MARK: Final = "+"
+"""Marks a move of a line played automatically as part of the command before it."""
+
+
+class LineError(ValueError):
+    """A line of moves that does not read, or does not play, from the position given."""
+
+
+def format_line_move(move: Move, auto: bool = False) -> str:
+    """One move of a line: its notation, ``+`` first when it was played automatically."""
+    return f"{AUTO_MARK}{move}" if auto else str(move)
+
+
+def format_line(moves: Iterable[Move], auto: Iterable[bool] | None = None) -> str:
+    """A line as stored: ``R3 A5;+R6 ACE;deal``. ``auto``, one flag a move, marks the
+    moves played automatically with the command before them (none when omitted)."""
+    if auto is None:
+        return LINE_SEPARATOR.join(str(move) for move in moves)
+    pairs = zip(moves, auto, strict=True)
+    return LINE_SEPARATOR.join(format_line_move(move, flag) for move, flag in pairs)
+
+
+def line_length(text: str) -> int:
+    """The number of moves in a stored line (empty for none), without reading them."""
+    return text.count(LINE_SEPARATOR) + 1 if text else 0
+
+
+def parse_line(game: Game, text: str) -> list[tuple[Move, bool]]:
+    """A stored line for the board shape of ``game``: each move, and whether it was
+    played automatically. Strict: each move is ``PILE PILE`` or ``deal``, as
+    ``format_line`` writes it; anything else raises ``LineError`` naming the move."""
+    tokens = text.split(LINE_SEPARATOR) if text else []
+    return [_line_move(game, number, token) for number, token in enumerate(tokens, 1)]
+
+
+def _line_move(game: Game, number: int, token: str) -> tuple[Move, bool]:
+    auto = token.startswith(AUTO_MARK)
+    body = token[1:] if auto else token
+    if body == "deal":
+        return DEAL, auto
+    parts = body.split(" ")
+    piles = [parse_pile(game, part) for part in parts]
+    if len(parts) != 2 or piles[0] is None or piles[1] is None:
+        raise LineError(f"move {number} {token!r} is not a stored move")
+    return Move(piles[0], piles[1]), auto
+
+
+def play_line(game: Game, text: str) -> list[bool]:
+    """Play a stored line (``parse_line``) on ``game``, move by move; return the moves'
+    automatic flags. ``LineError`` names the first move that does not read or is
+    illegal (the moves before it are played by then)."""
+    flags: list[bool] = []
+    for number, token in enumerate(text.split(LINE_SEPARATOR) if text else [], 1):
+        move, auto = _line_move(game, number, token)
+        try:
+            game.play(move)
+        except IllegalMoveError as exc:
+            raise LineError(f"move {number} {token!r} is illegal: {exc}") from None
+        flags.append(auto)
+    return flags
 
 
 # ---------------------------------------------------------------------- position strings

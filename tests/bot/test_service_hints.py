@@ -26,6 +26,7 @@ from bot.service import (
 from bot.store import Store
 from engine import Game, Status, parse_position
 from engine.hints import Hint, hint
+from engine.notation import describe_move, format_position
 
 USER, OTHER = 11, 12
 GUILD = 555
@@ -65,7 +66,7 @@ async def test_a_hint_from_the_solver_continues_a_winning_line(
     assert answer.remaining is not None and answer.remaining > 90
     game = Game.new(WINNABLE_DEAL)
     move = next(m for m in game.legal_moves() if str(m) == answer.move)
-    assert answer.label == game.describe(move)
+    assert answer.label == describe_move(game, move)
     assert answer.message.startswith(f"Try {answer.label}: it starts a winning line")
     assert "assisted" not in answer.message  # not a daily
     # Nothing played, the version unchanged (the board's buttons stay valid), marked assisted.
@@ -334,7 +335,7 @@ async def test_a_move_off_the_line_makes_the_next_hint_search_again(
     answer = await service.hint(USER, view.version)
     moved = Game.new(WINNABLE_DEAL)
     moved.play(off)
-    assert searched == [Game.new(WINNABLE_DEAL).position(), moved.position()]
+    assert searched == [format_position(Game.new(WINNABLE_DEAL)), format_position(moved)]
     assert answer.move is not None
 
 

@@ -35,6 +35,7 @@ from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE, STUCK_CHO
 from bot.service import GameService, GameView
 from bot.store import Store
 from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width, render
+from engine.notation import format_position
 from engine.solver import Verdict, solve
 
 DEAL_NUMBER = 16  # a deal the solver wins in well under a second
@@ -135,7 +136,7 @@ def auto_matches_line(game: Game, line: tuple[Move, ...]) -> int:
             scripted.play(move)
     except IllegalMoveError:
         return 0
-    return len(played) if scripted.position() == auto.position() else 0
+    return len(played) if format_position(scripted) == format_position(auto) else 0
 
 
 # --------------------------------------------------------------------------- 1. a whole deal

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from positions import board, full_rows
 
@@ -18,15 +20,25 @@ from engine import (
     parse_move,
     parse_pile,
 )
+from engine.notation import (
+    LineError,
+    describe_move,
+    format_line,
+    format_position,
+    line_length,
+    parse_line,
+    parse_position,
+    play_line,
+)
 
 A1, A5, B2, B4, B6 = (Pile("row", r, c) for r, c in ((0, 0), (0, 4), (1, 1), (1, 3), (1, 5)))
-R1, R2 = Pile("reserve", 0, 0), Pile("reserve", 0, 1)
+R1, R2, R3 = (Pile("reserve", 0, j) for j in range(3))
 
 
 @pytest.fixture
 def game() -> Game:
     # 5♥ on R1 builds on 2♥ at A1; 10♦ on R2 builds on 7♦ at C1; an Ace on R3.
-    return Game.from_position(
+    return parse_position(
         board(full_rows(A1="2H", B4="9C", C1="4D7D", B6="-", B7="-"), ["5H", "TD", "AC", "3C"])
     )
 
@@ -79,7 +91,7 @@ def test_fills_into_several_spaces_of_one_row_count_as_one_destination(game: Gam
 
 
 def test_a_card_with_two_destinations_is_ambiguous() -> None:
-    game = Game.from_position(board({"A1": "2H", "A5": "2H"}, ["5H"]))
+    game = parse_position(board({"A1": "2H", "A5": "2H"}, ["5H"]))
     with pytest.raises(AmbiguousMoveError) as caught:
         parse_move(game, "5h")
     message = str(caught.value)
@@ -89,13 +101,13 @@ def test_a_card_with_two_destinations_is_ambiguous() -> None:
 
 def test_a_card_in_two_places_with_one_legal_move_is_not_ambiguous() -> None:
     # One 5♥ tops the based pile A5 and stays; the other, misplaced at C3, may move.
-    game = Game.from_position(board({"A1": "2H", "A5": "2H5H", "C3": "5H"}))
+    game = parse_position(board({"A1": "2H", "A5": "2H5H", "C3": "5H"}))
     assert parse_move(game, "5h a1") == Move(Pile("row", 2, 2), A1)
     assert parse_move(game, "5h") == Move(Pile("row", 2, 2), A1)
 
 
 def test_a_card_in_two_places_both_free_is_ambiguous() -> None:
-    game = Game.from_position(board({"A1": "2H", "C3": "5H"}, ["9S5H"]))
+    game = parse_position(board({"A1": "2H", "C3": "5H"}, ["9S5H"]))
     with pytest.raises(AmbiguousMoveError, match=r"'R1 A1'.*'C3 A1'"):
         parse_move(game, "5h")
 
@@ -125,12 +137,12 @@ def test_a_based_card_alone_says_it_stays(game: Game) -> None:
     ],
 )
 def test_bad_text_is_an_invalid_move_with_a_helpful_message(text: str, words: str) -> None:
-    game = Game.from_position(board({"A1": "2H", "B3": "5S"}, ["5H"]))
-    before = game.position()
+    game = parse_position(board({"A1": "2H", "B3": "5S"}, ["5H"]))
+    before = format_position(game)
     with pytest.raises(InvalidMoveError) as caught:
         parse_move(game, text)
     assert words in str(caught.value)
-    assert game.position() == before
+    assert format_position(game) == before
 
 
 def test_parse_errors_are_value_errors() -> None:
@@ -177,16 +189,51 @@ GOOD = board(full_rows(), ["5H", "TD"])
 )
 def test_bad_position_strings_raise_position_errors_that_say_why(text: str, words: str) -> None:
     with pytest.raises(PositionError) as caught:
-        Game.from_position(text)
+        parse_position(text)
     assert words in str(caught.value)
 
 
 def test_a_pile_of_more_than_four_cards_is_no_position() -> None:
     with pytest.raises(PositionError, match="A1 holds more than four cards"):
-        Game.from_position(board({"A1": "2S5S8SJSAS"}))
+        parse_position(board({"A1": "2S5S8SJSAS"}))
 
 
 def test_a_position_string_reads_ten_as_10_or_t_in_any_case() -> None:
     text = board(full_rows(), ["5H", "TD"])
-    assert Game.from_position(text.replace("TD,", "10d,", 1)).position() == text
-    assert Game.from_position(text.lower()).position() == text
+    assert format_position(parse_position(text.replace("TD,", "10d,", 1))) == text
+    assert format_position(parse_position(text.lower())) == text
+
+
+# ---------------------------------------------------------------- lines of moves
+
+
+def test_a_line_marks_automatic_moves_with_a_plus_and_joins_them_with_semicolons() -> None:
+    moves = [Move(R1, A1), Move(Pile("reserve", 0, 2), ACE_PILE), DEAL]
+    assert format_line(moves) == "R1 A1;R3 ACE;deal"
+    assert format_line(moves, [False, True, False]) == "R1 A1;+R3 ACE;deal"
+    assert line_length("R1 A1;+R3 ACE;deal") == 3 and line_length("") == 0
+
+
+def test_a_stored_line_is_read_strictly(game: Game) -> None:
+    assert parse_line(game, "") == []
+    assert parse_line(game, "R1 A1;+R3 ACE") == [(Move(R1, A1), False), (Move(R3, ACE_PILE), True)]
+    for bad in ("R1", "R1 A1 B2", "r1 zz", "5h a1", "R1  A1"):
+        with pytest.raises(LineError, match=f"move 2 {re.escape(repr(bad))} is not a stored move"):
+            parse_line(game, f"R1 A1;{bad}")
+
+
+def test_playing_a_line_names_the_first_illegal_move_and_keeps_the_moves_before_it(
+    game: Game,
+) -> None:
+    with pytest.raises(LineError, match=r"move 2 'R2 A1' is illegal: "):
+        play_line(game, "R1 A1;R2 A1;R3 ACE")
+    assert game.history == (Move(R1, A1),)
+
+
+def test_a_move_is_described_in_words_as_the_board_names_it(game: Game) -> None:
+    assert describe_move(game, Move(R1, A1)) == "R1 5♥ → A1 on 2♥"
+    assert describe_move(game, Move(R1, A1), symbols=False) == "R1 5H → A1 on 2H"
+    assert describe_move(game, Move(R3, ACE_PILE)) == "R3 A♣ → Ace pile"
+    assert describe_move(game, Move(Pile("reserve", 0, 3), B6)) == "R4 3♣ → B6 (space)"
+    with pytest.raises(IllegalMoveError):
+        describe_move(game, Move(R2, A1))

@@ -23,6 +23,14 @@ from engine import (
     parse_move,
     render,
 )
+from engine.notation import (
+    format_line,
+    format_position,
+    line_length,
+    parse_line,
+    parse_position,
+    play_line,
+)
 
 games = st.tuples(
     st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97])
@@ -69,7 +77,7 @@ def test_play_accepts_exactly_the_generated_moves(args: tuple[int, int, float]) 
     candidates = [DEAL] + [Move(s, d) for s in all_piles() for d in all_piles()]
     for game in positions_of(args)[::3]:
         generated = set(game.legal_moves())
-        before = game.position()
+        before = format_position(game)
         accepted = set()
         for move in candidates:
             canonical = game.canonical(move)
@@ -77,11 +85,11 @@ def test_play_accepts_exactly_the_generated_moves(args: tuple[int, int, float]) 
                 game.play(move)
             except IllegalMoveError:
                 assert not game.is_legal(move)
-                assert game.position() == before
+                assert format_position(game) == before
                 continue
             accepted.add(canonical)
             assert game.undo() == canonical
-            assert game.position() == before
+            assert format_position(game) == before
         assert accepted == generated
 
 
@@ -89,26 +97,26 @@ def test_play_accepts_exactly_the_generated_moves(args: tuple[int, int, float]) 
 @FAST
 def test_undo_restores_the_exact_position(args: tuple[int, int, float]) -> None:
     deal, seed, care = args
-    start = Game.new(deal).position()
+    start = format_position(Game.new(deal))
     seen: list[str] = []
     game = Game.new(deal)
     for position in random_play(game, random.Random(seed), care):
-        seen.append(position.position())
+        seen.append(format_position(position))
     assert game.move_count == len(seen) - 1
     while game.move_count:
         game.undo()
-        assert game.position() == seen[game.move_count]
-    assert game.position() == start
+        assert format_position(game) == seen[game.move_count]
+    assert format_position(game) == start
 
 
 @given(games)
 @FAST
 def test_the_position_string_round_trips(args: tuple[int, int, float]) -> None:
     for game in positions_of(args):
-        text = game.position()
-        again = Game.from_position(text)
-        assert again.position() == text
-        assert Game.from_position(text.lower()).position() == text
+        text = format_position(game)
+        again = parse_position(text)
+        assert format_position(again) == text
+        assert format_position(parse_position(text.lower())) == text
         assert sorted(map(str, again.legal_moves())) == sorted(map(str, game.legal_moves()))
 
 
@@ -131,3 +139,19 @@ def test_every_legal_move_reads_back_from_its_own_text(args: tuple[int, int, flo
     for game in positions_of(args):
         for move in game.legal_moves():
             assert parse_move(game, str(move)) == move
+
+
+@given(games, st.randoms(use_true_random=False))
+@FAST
+def test_a_line_of_moves_round_trips_and_replays_to_the_same_position(
+    args: tuple[int, int, float], rng: random.Random
+) -> None:
+    game = positions_of(args)[-1]
+    flags = [rng.random() < 0.3 for _ in game.history]
+    text = format_line(game.history, flags)
+    assert line_length(text) == game.move_count
+    fresh = Game.new(args[0])
+    assert parse_line(fresh, text) == list(zip(game.history, flags, strict=True))
+    assert play_line(fresh, text) == flags
+    assert format_position(fresh) == format_position(game)
+    assert fresh.history == game.history

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from positions import random_play
 
 from engine import MAX_DEAL, MIN_DEAL, Game, Status
+from engine.notation import format_position
 
 
 @given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
@@ -24,7 +25,7 @@ def test_legal_moves_match_the_reference_model_along_random_games(
 ) -> None:
     checked = 0
     for game in random_play(Game.new(deal), random.Random(seed), care):
-        position = game.position()
+        position = format_position(game)
         moves = game.legal_moves()
         listed = [str(m) for m in moves]
         assert len(listed) == len(set(listed)), f"a move listed twice in {position}"

@@ -6,6 +6,7 @@ from positions import STUCK_POSITION, WON_POSITION, board, full_rows
 from wcwidth import wcswidth
 
 from engine import DEAL, MAX_DEAL, MAX_WIDTH, Game, display_width, render
+from engine.notation import parse_position
 
 
 def widest(text: str) -> int:
@@ -41,7 +42,7 @@ def test_letters_mode_is_plain_ascii_and_symbols_carry_no_variation_selector() -
 
 
 def test_based_piles_misplaced_cards_and_spaces_look_different() -> None:
-    game = Game.from_position(board(full_rows(A1="2S5S8S", A2="-"), ["AS", "9C5C"]))
+    game = parse_position(board(full_rows(A1="2S5S8S", A2="-"), ["AS", "9C5C"]))
     text = render(game, symbols=False)
     assert text.splitlines()[2].startswith("A 8S --*4S")
     assert "R AS 5C  ." in text
@@ -49,8 +50,8 @@ def test_based_piles_misplaced_cards_and_spaces_look_different() -> None:
 
 
 def test_a_won_and_a_stuck_game_say_so() -> None:
-    assert render(Game.from_position(WON_POSITION)).splitlines()[-1] == "Won! All 104 cards home."
-    stuck = render(Game.from_position(STUCK_POSITION)).splitlines()
+    assert render(parse_position(WON_POSITION)).splitlines()[-1] == "Won! All 104 cards home."
+    stuck = render(parse_position(STUCK_POSITION)).splitlines()
     assert stuck[-1] == "Stuck: no legal move left."
     assert "Aces 8/8 · stock empty" in stuck
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from positions import random_play
 
 from engine import Game, Move, Status, sat, solver
+from engine.notation import format_position, parse_position
 from engine.solver import SAT_AFTER, Verdict, _line_of, _Model, _translate, solve
 from engine.variant import THREE_UP
 
@@ -46,10 +47,10 @@ def plays_in_the_reference_model(game: Game, line: tuple[Move, ...]) -> bool:
     """Replay ``line`` through reference.py, which never imports the engine's rules."""
     work = game.copy()
     for move in line:
-        position = work.position()
+        position = format_position(work)
         assert str(move) in reference.legal_moves(position), (position, str(move))
         work.play(move)
-    return reference.is_won(work.position())
+    return reference.is_won(format_position(work))
 
 
 @pytest.mark.parametrize("deal", HARD_WINS)
@@ -104,7 +105,7 @@ def test_the_sat_prover_and_the_search_agree_in_mid_game(deal: int, seed: int, m
     for n, _ in enumerate(random_play(game, random.Random(seed), 0.97)):
         if n == moves:
             break
-    game = Game.from_position(game.position())
+    game = parse_position(format_position(game))
     if game.status is not Status.PLAYING or _Model(game).bounds(probe=True) is None:
         return  # over, or lost by the fixpoint alone: nothing for the SAT prover
     answer, _ = schedule(game)

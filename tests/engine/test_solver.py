@@ -13,6 +13,7 @@ from positions import WON_ROWS, board
 from slow_closure import slow_closure
 
 from engine import DEAL, Game, Move, Status, solver
+from engine.notation import format_position, parse_position
 from engine.solver import Solution, Verdict, _Model, position_key
 from engine.variant import THREE_UP
 
@@ -48,9 +49,9 @@ def test_a_winning_line_replays_to_a_win_from_the_deal(deal: int) -> None:
 def test_solve_leaves_the_game_unchanged() -> None:
     game = Game.new(QUICK_WINS[0])
     game.play(game.legal_moves()[0])
-    before = (game.position(), game.history)
+    before = (format_position(game), game.history)
     solve(game, max_nodes=5_000)
-    assert (game.position(), game.history) == before
+    assert (format_position(game), game.history) == before
 
 
 def test_a_line_from_a_position_in_mid_game_replays() -> None:
@@ -59,7 +60,7 @@ def test_a_line_from_a_position_in_mid_game_replays() -> None:
     assert full.verdict is Verdict.WON
     for move in full.line[:40]:
         game.play(move)
-    middle = Game.from_position(game.position())
+    middle = parse_position(format_position(game))
     solution = solve(middle, max_nodes=100_000, max_seconds=60)
     assert solution.verdict is Verdict.WON
     assert replays_to_a_win(middle, solution)
@@ -81,7 +82,7 @@ def test_the_only_two_buried_under_a_card_that_needs_it_is_lost() -> None:
         aces=7,
         stock="-",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     assert game.legal_moves()  # the hearts and the Ace can still move
     for dead_check in (True, False):
         solution = solve(game, dead_check=dead_check)
@@ -97,7 +98,7 @@ def test_two_jacks_each_covering_an_eight_the_other_needs_is_lost() -> None:
         aces=8,
         stock="-",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     for dead_check in (True, False):
         assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
 
@@ -111,7 +112,7 @@ def test_a_space_no_two_can_fill_before_the_deal_is_lost() -> None:
         aces=8,
         stock="2S5S8SJS",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     assert game.legal_moves() and DEAL not in game.legal_moves()
     for dead_check in (True, False):
         assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
@@ -122,7 +123,7 @@ def test_two_copies_competing_for_one_slot_are_both_tried() -> None:
     # 8♠ then covers the 5♠ it needs); R2's first wins. The first version of the
     # solver built reserve cards blindly and called this position lost.
     position = board(WON_ROWS | {"A1": "2S5S", "A5": "2S"}, ["JSJS8S", "5S8S"], aces=8, stock="-")
-    game = Game.from_position(position)
+    game = parse_position(position)
     solution = solve(game)
     assert solution.verdict is Verdict.WON
     assert replays_to_a_win(game, solution)
@@ -140,7 +141,7 @@ def test_two_bases_for_one_space_are_both_tried() -> None:
         aces=8,
         stock="-",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     for decisions in (True, False):
         solution = solve(game, decisions=decisions)
         assert solution.verdict is Verdict.WON
@@ -154,7 +155,7 @@ def test_a_card_freeing_the_filler_may_need_the_card_that_leaves_the_space() -> 
     # 5♥ to A2, 8♥ onto it, 2♥ into the space, deal, and the rest goes home. The
     # dead-card check must not ask for the filler to be free before the 5♥ moves.
     position = board(WON_ROWS | {"A2": "2H", "A6": "5H"}, ["2H8H"], aces=8, stock="5H8HJHJH")
-    game = Game.from_position(position)
+    game = parse_position(position)
     for dead_check in (True, False):
         solution = solve(game, dead_check=dead_check)
         assert solution.verdict is Verdict.WON
@@ -173,7 +174,7 @@ def test_two_copies_that_each_must_go_second_are_lost() -> None:
         aces=8,
         stock="-",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     model = _Model(game)
     assert not model.dead() and model.dead(probe=True)
     assert solve(game).nodes == 1  # proven at the root
@@ -194,7 +195,7 @@ def test_a_jack_under_its_twin_over_the_two_its_pile_needs_is_lost() -> None:
         aces=8,
         stock="-",
     )
-    game = Game.from_position(position)
+    game = parse_position(position)
     for native in (True, False):
         assert _Model(game, native).dead()
     assert solve(game).nodes == 1
@@ -203,7 +204,7 @@ def test_a_jack_under_its_twin_over_the_two_its_pile_needs_is_lost() -> None:
 
 
 def test_a_won_position_is_won_with_an_empty_line() -> None:
-    game = Game.from_position(board(WON_ROWS, aces=8, stock="-"))
+    game = parse_position(board(WON_ROWS, aces=8, stock="-"))
     solution = solve(game)
     assert solution.verdict is Verdict.WON and solution.line == ()
 
@@ -212,13 +213,13 @@ def test_the_key_ignores_the_order_of_piles_in_a_row() -> None:
     a = board(WON_ROWS | {"A1": "2S5S", "A5": "2S"}, ["JSJS8S", "5S8S"], aces=8, stock="-")
     b = board(WON_ROWS | {"A5": "2S5S", "A1": "2S"}, ["JSJS8S", "5S8S"], aces=8, stock="-")
     c = board(WON_ROWS | {"A1": "2S5S", "A5": "2S"}, ["5S8S", "JSJS8S"], aces=8, stock="-")
-    key = position_key(Game.from_position(a))
-    assert position_key(Game.from_position(b)) == key
-    assert position_key(Game.from_position(c)) != key
+    key = position_key(parse_position(a))
+    assert position_key(parse_position(b)) == key
+    assert position_key(parse_position(c)) != key
 
 
 def test_a_variant_the_solver_does_not_model_is_refused() -> None:
-    game = Game.from_position(board(WON_ROWS, aces=8, stock="-", variant="bj"))
+    game = parse_position(board(WON_ROWS, aces=8, stock="-", variant="bj"))
     with pytest.raises(ValueError, match="Blue Jacket"):
         solve(game)
 
@@ -283,7 +284,7 @@ def late_positions(count: int) -> list[Game]:
                 game.play(rng.choice(moves))
         found.append(game)
         deal += 1
-    return [Game.from_position(g.position()) for g in found]
+    return [parse_position(format_position(g)) for g in found]
 
 
 LATE = late_positions(400)
@@ -331,7 +332,7 @@ def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
             continue
         proven += 1
         plain = solve(game, max_nodes=BUDGET, max_seconds=60, dead_check=False)
-        assert plain.verdict is not Verdict.WON, game.position()
+        assert plain.verdict is not Verdict.WON, format_position(game)
         assert on.verdict is Verdict.UNWINNABLE
     assert proven >= 50
 
@@ -344,7 +345,7 @@ def test_each_rule_switched_off_keeps_every_verdict(switch: str) -> None:
         off = solve_without(game, switch)
         if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
-        assert on.verdict is off.verdict, game.position()
+        assert on.verdict is off.verdict, format_position(game)
         decided += 1
         verdicts[on.verdict] += 1
         if on.verdict is Verdict.WON:
@@ -358,7 +359,7 @@ def test_everything_switched_off_agrees_with_everything_on() -> None:
     for game, on in zip(LATE, ON, strict=True):
         plain = solve_without(game, *SWITCHES)
         if Verdict.UNKNOWN not in (on.verdict, plain.verdict):
-            assert on.verdict is plain.verdict, game.position()
+            assert on.verdict is plain.verdict, format_position(game)
             compared += 1
     assert compared >= 340
 
@@ -373,7 +374,7 @@ def test_the_fast_closure_agrees_with_the_slow_one() -> None:
     for game in LATE + [Game.new(deal) for deal in range(1, 60)]:
         model = _Model(game)
         fast = model.closure()
-        assert fast == slow_closure(model), game.position()
+        assert fast == slow_closure(model), format_position(game)
         dead += fast is None
     assert dead >= 20
 
@@ -421,11 +422,11 @@ def test_the_probe_resuming_runs_learns_what_runs_from_the_start_learn() -> None
         model = _Model(game)
         b = model.bounds(probe=True)
         plain = probe_by_runs_from_the_start(model)
-        assert (b is None) == (plain is None), game.position()
+        assert (b is None) == (plain is None), format_position(game)
         if b is None or plain is None:
             lost += 1
             continue
-        assert (b.after, b.joined) == plain, game.position()
+        assert (b.after, b.joined) == plain, format_position(game)
         learnt += len(b.after) > len(model.bounds().after)  # type: ignore[union-attr]
     assert learnt >= 50 and lost >= 30
 
@@ -453,19 +454,19 @@ def test_a_resumed_run_of_the_fixpoint_is_the_run_from_the_start() -> None:
                 plain = model._fixpoint(*args, after, trace=whole)
                 part = list(trace)
                 again = model._fixpoint(*args, after, base=base, late=late, trace=part)
-                assert again == plain, game.position()
-                assert plain is None or part == whole, game.position()
+                assert again == plain, format_position(game)
+                assert plain is None or part == whole, format_position(game)
                 resumed += 1
                 first_went_first = (base[first], trace[first]) < (base[late], trace[late])
                 if first_went_first and trace[late] & 1:
-                    assert plain == base, game.position()
+                    assert plain == base, format_position(game)
                     spared += 1
         if model.dealt < len(model.stock):
             for q in (i for pile in model.res for i in pile if base[i] == model.deals):
                 until = model.deals + 1
                 plain = model._fixpoint(*args, b.after, q, until)
                 again = model._fixpoint(*args, b.after, q, until, base=base)
-                assert again == plain, game.position()
+                assert again == plain, format_position(game)
                 held += 1
     assert resumed >= 4000 and spared >= 1000 and held >= 500
 
@@ -527,7 +528,7 @@ def positions_met(
         model = _Model(game)
         for line in rng.sample(lines, min(per_deal, len(lines))):
             position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
-            found.append(Game.from_position(position.position()))
+            found.append(parse_position(format_position(position)))
     return found
 
 
@@ -579,7 +580,7 @@ def test_a_phase_the_dead_end_test_closes_is_not_won_without_it() -> None:
     proven = 0
     for game in positions:
         plain = solve(game, max_nodes=BUDGET, max_seconds=60, dead_ends=False)
-        assert plain.verdict is not Verdict.WON, game.position()
+        assert plain.verdict is not Verdict.WON, format_position(game)
         proven += plain.verdict is Verdict.UNWINNABLE
     assert proven >= len(positions) // 2  # most are small enough to search through
 
@@ -588,7 +589,7 @@ def test_a_waiting_ace_is_no_wait_in_the_dead_end_test() -> None:
     # An Ace never waits in a search, but the tests of the C twin make random cards
     # wait: one on the only Two that can fill A5 must not block it (it read the
     # count of the bases of the row before the first, which is out of bounds in C).
-    game = Game.from_position(board(WON_ROWS | {"A5": "-"}, ["2SAS"], aces=7, stock="5S8SJS"))
+    game = parse_position(board(WON_ROWS | {"A5": "-"}, ["2SAS"], aces=7, stock="5S8SJS"))
     model = _Model(game, native=False)
     bounds = model.bounds()
     assert bounds is not None and model.can_end_phase(bounds.joined, 0)
@@ -631,12 +632,12 @@ def test_cards_due_before_the_deal_are_home_before_it_in_every_win() -> None:
         if due is None:
             impossible += 1
             plain = solve(game, max_nodes=BUDGET, max_seconds=60, deadlines=False)
-            assert plain.verdict is not Verdict.WON, game.position()
+            assert plain.verdict is not Verdict.WON, format_position(game)
         elif due:
             named += 1
             plain = solve(game, max_nodes=BUDGET, max_seconds=60, deadlines=False)
             if plain.verdict is Verdict.WON:
-                assert moved_by_next_deal(game, plain.line, due, model), game.position()
+                assert moved_by_next_deal(game, plain.line, due, model), format_position(game)
     assert named >= 50 and impossible >= 3
 
 
@@ -668,7 +669,7 @@ def mid_positions(count: int) -> list[Game]:
         for _ in range(rng.randrange(4)):
             if moves := [m for m in game.legal_moves() if not m.is_deal]:
                 game.play(rng.choice(moves))
-        found.append(Game.from_position(game.position()))
+        found.append(parse_position(format_position(game)))
     return found
 
 
@@ -681,7 +682,7 @@ def test_the_probe_at_every_deal_keeps_every_verdict_earlier_in_the_game() -> No
         differ += on.nodes != off.nodes
         if Verdict.UNKNOWN in (on.verdict, off.verdict):
             continue
-        assert on.verdict is off.verdict, game.position()
+        assert on.verdict is off.verdict, format_position(game)
         decided += 1
         verdicts[on.verdict] += 1
         if on.verdict is Verdict.WON:

@@ -118,17 +118,17 @@ for game in positions((1, 2, 10)):
     assert fast.native and not slow.native
     for probe in (False, True):
         bf, bs = fast.bounds(probe), slow.bounds(probe)
-        assert summary(bf) == summary(bs), game.position()
+        assert summary(bf) == summary(bs), format_position(game)
         counts["compared"] += 1
         if bf is None or bs is None:
             continue
         counts["alive"] += 1
         known = summary(fast.bounds(probe, bf.after))
-        assert known == summary(slow.bounds(probe, bs.after)), game.position()
+        assert known == summary(slow.bounds(probe, bs.after)), format_position(game)
         if fast.dealt >= len(fast.stock):
             continue
         mf, ms = fast.must(bf, fast.deals), slow.must(bs, slow.deals)
-        assert mf == ms, game.position()
+        assert mf == ms, format_position(game)
         counts["due"] += bool(mf)
         out = [i for i in range(len(fast.card)) if not fast.home[i]]
         for _ in range(4):
@@ -136,7 +136,7 @@ for game in positions((1, 2, 10)):
             due = rng.choice([mf or 0, 0, sum(1 << i for i in rng.sample(out, min(2, len(out))))])
             fast.waiting = slow.waiting = sum(1 << i for i in waits)
             ends = fast.can_end_phase(bf.joined, due)
-            assert ends == slow.can_end_phase(bs.joined, due), game.position()
+            assert ends == slow.can_end_phase(bs.joined, due), format_position(game)
             counts["ended" if ends else "stuck"] += 1
         fast.waiting = slow.waiting = 0
 print(json.dumps(counts))
