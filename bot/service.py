@@ -42,7 +42,6 @@ import logging
 import multiprocessing
 import random
 import signal
-import sqlite3
 import threading
 import weakref
 from collections import OrderedDict
@@ -83,6 +82,7 @@ from .daily import (
 )
 from .store import (
     MIN_GAMES_FOR_RATE,
+    CorruptRowError,
     FinishedGame,
     GameStatus,
     GameUpdate,
@@ -783,7 +783,7 @@ class GameService:
                 )
             try:
                 scored = not await self._store.has_daily_attempt(user_id, today)
-            except (sqlite3.Error, StoreError) as exc:
+            except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             proof = _proof_of(deal)
             return await self._start(user_id, guild_id, deal.deal_number, old, today, scored, proof)
@@ -837,7 +837,7 @@ class GameService:
                         found.deal_number,
                     )
                 stored = await self._store.save_daily_deal(found)
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             log.error("database failure choosing the daily of %s: %s", day, exc, exc_info=exc)
             raise StorageError("Today's daily can't be dealt just now. Try again.") from exc
         self._remember_daily(stored)
@@ -935,7 +935,7 @@ class GameService:
                 scored=scored,
                 hint_line=None if proof is None else format_line(proof),
             )
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         if version is None:
             raise StaleVersionError()
@@ -1181,7 +1181,7 @@ class GameService:
                     marked = await self._store.mark_assisted(
                         user_id, entry.version, new_line, new_loss
                     )
-                except (sqlite3.Error, StoreError) as exc:
+                except StoreError as exc:
                     raise self._storage_failure(user_id, exc) from exc
                 if not marked:
                     self._evict(user_id)
@@ -1254,7 +1254,7 @@ class GameService:
                         symbols=new.symbols, auto_aces=new.auto_aces, winnable=new.winnable
                     ),
                 )
-            except (sqlite3.Error, StoreError) as exc:
+            except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             self._settings_put(user_id, new)
             return new
@@ -1306,7 +1306,7 @@ class GameService:
         if day is not None:
             try:
                 known = await self._stored_daily(day)
-            except (sqlite3.Error, StoreError) as exc:
+            except StoreError as exc:
                 log.error("database failure reading the daily of %s: %s", day, exc, exc_info=exc)
                 raise StorageError("The leaderboard can't be read just now. Try again.") from exc
             par = None if known is None else known.par
@@ -1354,7 +1354,7 @@ class GameService:
                     for i, r in enumerate(results, 1)
                 ]
             total, totals = await self._store.all_time_board(guild_id, offset, page_size)
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             log.error("database failure reading a leaderboard: %s", exc, exc_info=exc)
             raise StorageError("The leaderboard can't be read just now. Try again.") from exc
         return total, [
@@ -1379,7 +1379,7 @@ class GameService:
         today = utc_date(self._clock())
         try:
             totals = await self._store.player_totals(user_id)
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             log.error("database failure reading stats of %s: %s", user_id, exc, exc_info=exc)
             raise StorageError("Your stats can't be read just now. Try again.") from exc
         if totals is None:
@@ -1456,7 +1456,7 @@ class GameService:
         finished = None if outcome is None else self._record(user_id, entry, outcome, now)
         try:
             saved = await self._store.save_game(update, finished)
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         if not saved:
             log.warning(
@@ -1523,9 +1523,9 @@ class GameService:
             return entry
         try:
             row = await self._store.load_game(user_id)
-        except StoreError as exc:  # CorruptRowError: a value of the wrong type
+        except CorruptRowError as exc:  # a value of the wrong type
             self._corrupt(user_id, str(exc), None)
-        except sqlite3.Error as exc:
+        except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         if row is None:
             return None
@@ -1542,7 +1542,7 @@ class GameService:
         if row.daily_date is not None:
             try:
                 known = await self._stored_daily(row.daily_date)  # for the par on its board
-            except (sqlite3.Error, StoreError) as exc:
+            except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             if row.hint_line is None and known is not None and known.deal_number == row.deal_number:
                 proof = _proof_of(known)  # a daily started before hint lines were stored
@@ -1598,7 +1598,7 @@ class GameService:
             return settings
         try:
             stored = await self._store.load_settings(user_id)
-        except (sqlite3.Error, StoreError) as exc:
+        except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         settings = (
             Settings()

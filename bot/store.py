@@ -51,7 +51,13 @@ _T = TypeVar("_T")
 
 
 class StoreError(Exception):
-    """The database file can't be used as it is."""
+    """The database can't be used as it is. The store raises only these: a driver's
+    own error reaches a caller as a ``StoreUnavailableError`` (its ``__cause__``)."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database could not be read or written just now (locked, disk full, I/O
+    error, read-only, not a database): nothing was applied."""
 
 
 class SchemaTooNewError(StoreError):
@@ -765,8 +771,11 @@ class Store:
         # thread, after a failed connect, reports to the event loop later, and
         # raises "Event loop is closed" if the program has stopped it meanwhile
         # (omnilib/aiosqlite#259).
-        await asyncio.to_thread(_check_opens, self.path)
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await asyncio.to_thread(_check_opens, self.path)
+            conn = await aiosqlite.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreUnavailableError(f"{self.path}: {exc}") from exc
         self._conn = conn
         try:
             await self._run(self._setup)
@@ -812,7 +821,10 @@ class Store:
         """
         conn = self.connection
         raw: sqlite3.Connection = conn._conn
-        result: _T = await conn._execute(work, raw)  # type: ignore[no-untyped-call]
+        try:
+            result: _T = await conn._execute(work, raw)  # type: ignore[no-untyped-call]
+        except sqlite3.Error as exc:
+            raise StoreUnavailableError(f"{self.path}: {exc}") from exc
         return result
 
     async def schema_version(self) -> int:

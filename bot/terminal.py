@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
-import sqlite3
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
@@ -403,7 +402,7 @@ def play(
     with asyncio.Runner() as runner:
         try:
             store = runner.run(Store.open(db_path))
-        except (StoreError, OSError, sqlite3.Error) as exc:
+        except (StoreError, OSError) as exc:
             print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
             return 1
         service = GameService(store, commands=COMMAND_WORDS)

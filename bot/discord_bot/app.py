@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import sys
 from typing import Any, Final
 
@@ -149,7 +148,7 @@ def run_bot(config: Config, sync_global: bool = False) -> int:
 async def _serve(config: Config, token: str, sync_global: bool) -> int:
     try:
         store = await Store.open(config.db_path)
-    except (StoreError, OSError, sqlite3.Error) as exc:
+    except (StoreError, OSError) as exc:
         print(f"reel bot: cannot open the database {str(config.db_path)!r}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     service = GameService(store, warm_next_daily=True)

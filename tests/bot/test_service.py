@@ -6,7 +6,6 @@ import asyncio
 import gc
 import logging
 import random
-import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,9 @@ from bot.service import (
     StorageError,
     undo_target,
 )
-from bot.store import GameUpdate, Store
+from bot.store import GameUpdate, Store, StoreUnavailableError
 from engine import DEAL, Game, Status, parse_move, render
+from engine.notation import describe_move
 
 # On deal 1, C2 A♥ -> Ace pile leaves a space in the Fours row that no Four can fill.
 WARNING_DEAL, WARNING_MOVE = 1, "C2 ACE"
@@ -297,7 +297,7 @@ async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
     # "5h" is how the move option's own description says to type a card.
     await service.new_game(USER, GUILD, 9)
     game = Game.new(9)
-    fives = [m for m in game.legal_moves() if "5♥" in game.describe(m)]
+    fives = [m for m in game.legal_moves() if "5♥" in describe_move(game, m)]
     assert fives
     for typed in ("5h", "5H", "5♥"):
         found = await service.move_choices(USER, typed, 100)
@@ -504,7 +504,7 @@ async def test_a_failed_write_leaves_memory_as_on_disk(
     start = await service.new_game(USER, GUILD, 28)
 
     async def broken_save(update: GameUpdate, finished: object = None) -> bool:
-        raise sqlite3.OperationalError("disk I/O error")
+        raise StoreUnavailableError("disk I/O error")
 
     monkeypatch.setattr(store, "save_game", broken_save)
     with caplog.at_level(logging.ERROR), pytest.raises(StorageError, match="couldn't be saved"):

@@ -21,6 +21,7 @@ from bot.store import (
     PlayerTotals,
     SchemaTooNewError,
     Store,
+    StoreUnavailableError,
     UserSettings,
 )
 
@@ -830,3 +831,27 @@ async def test_a_daily_recorded_out_of_date_order_recomputes_the_streaks(store: 
     assert (totals.best_streak, totals.last_daily, totals.daily_run) == (4, date(2025, 3, 7), 1)
     assert totals.current_streak(date(2025, 3, 8)) == 1
     assert totals.current_streak(date(2025, 3, 9)) == 0
+
+
+async def test_a_driver_error_reaches_the_caller_as_a_store_error_and_applies_nothing(
+    store: Store,
+) -> None:
+    assert await start(store) == 1
+    await store.connection.execute("PRAGMA query_only = ON")  # every write now fails
+    update = GameUpdate(1, 1, 2, "R6 ACE", "playing", 0, T1)
+    with pytest.raises(StoreUnavailableError, match="readonly") as caught:
+        await store.save_game(update)
+    assert isinstance(caught.value.__cause__, sqlite3.Error)
+    await store.connection.execute("PRAGMA query_only = OFF")
+    row = await store.load_game(1)
+    assert row is not None and (row.version, row.moves) == (1, "")
+    assert await store.save_game(update)
+
+
+async def test_a_file_that_is_not_a_database_is_refused_with_a_store_error(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "not-a.db"
+    path.write_bytes(b"this is not an SQLite file, it is a letter to my aunt " * 40)
+    with pytest.raises(StoreUnavailableError, match="not a database"):
+        await Store.open(path)
