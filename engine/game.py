@@ -476,49 +476,60 @@ class Game:
                 )
             return MoveKind.ACE
         if dst.area == "reserve":
-            if self.variant.reserve_refill == "any" and src.area == "row":
-                if self._reserve[self._res_index(dst)]:
-                    raise IllegalMoveError(
-                        f"{dst.name} is not empty: only an empty reserve pile takes a card",
-                        "reserve-occupied",
-                    )
-                return MoveKind.RESERVE
-            raise IllegalMoveError(
-                "nothing is played onto the reserve: it only receives cards from the deal",
-                "reserve-closed",
-            )
+            return self._check_to_reserve(src, dst)
         target = self._rows[self._row_index(dst)]
-        row = dst.row
         if not target:
-            if rank_of(card) != row + 2:
+            return self._check_fill(card, dst.row)
+        if len(target) == 1 and rank_of(target[0]) != dst.row + 2:
+            return self._check_onto_misplaced(src, dst, card, target[0])
+        return self._check_build(dst, card, target)
+
+    def _check_to_reserve(self, src: Pile, dst: Pile) -> MoveKind:
+        if self.variant.reserve_refill == "any" and src.area == "row":
+            if self._reserve[self._res_index(dst)]:
                 raise IllegalMoveError(
-                    f"{card_name(card)} can't fill a space in row {ROW_LETTERS[row]} "
-                    f"({ROW_TITLES[row]}): only a {RANK_NAMES[row + 1]} can",
-                    "fill-base-only",
+                    f"{dst.name} is not empty: only an empty reserve pile takes a card",
+                    "reserve-occupied",
                 )
-            return MoveKind.FILL
-        bottom = target[0]
-        if len(target) == 1 and rank_of(bottom) != row + 2:
-            # The destination holds a misplaced card: an interchange or nothing.
-            if src.area == "row" and 2 <= rank_of(card) <= 4 and 2 <= rank_of(bottom) <= 4:
-                if src.row == row:
-                    raise IllegalMoveError(
-                        f"{src.name} and {dst.name} are in the same row: an interchange swaps "
-                        "misplaced cards between two different rows",
-                        "interchange-across-rows",
-                    )
-                if rank_of(card) == row + 2 and rank_of(bottom) == src.row + 2:
-                    return MoveKind.INTERCHANGE
-                raise IllegalMoveError(
-                    f"{card_name(card)} and {card_name(bottom)} can't change places: "
-                    "an interchange must put both cards in their proper rows",
-                    "interchange-both-home",
-                )
+            return MoveKind.RESERVE
+        raise IllegalMoveError(
+            "nothing is played onto the reserve: it only receives cards from the deal",
+            "reserve-closed",
+        )
+
+    def _check_fill(self, card: int, row: int) -> MoveKind:
+        if rank_of(card) != row + 2:
             raise IllegalMoveError(
-                f"{card_name(card)} can't go on {card_name(bottom)}: "
-                "nothing is built on a misplaced card",
-                "no-build-on-misplaced",
+                f"{card_name(card)} can't fill a space in row {ROW_LETTERS[row]} "
+                f"({ROW_TITLES[row]}): only a {RANK_NAMES[row + 1]} can",
+                "fill-base-only",
             )
+        return MoveKind.FILL
+
+    def _check_onto_misplaced(self, src: Pile, dst: Pile, card: int, bottom: int) -> MoveKind:
+        """The destination holds a misplaced card: an interchange or nothing."""
+        row = dst.row
+        if src.area == "row" and 2 <= rank_of(card) <= 4 and 2 <= rank_of(bottom) <= 4:
+            if src.row == row:
+                raise IllegalMoveError(
+                    f"{src.name} and {dst.name} are in the same row: an interchange swaps "
+                    "misplaced cards between two different rows",
+                    "interchange-across-rows",
+                )
+            if rank_of(card) == row + 2 and rank_of(bottom) == src.row + 2:
+                return MoveKind.INTERCHANGE
+            raise IllegalMoveError(
+                f"{card_name(card)} and {card_name(bottom)} can't change places: "
+                "an interchange must put both cards in their proper rows",
+                "interchange-both-home",
+            )
+        raise IllegalMoveError(
+            f"{card_name(card)} can't go on {card_name(bottom)}: "
+            "nothing is built on a misplaced card",
+            "no-build-on-misplaced",
+        )
+
+    def _check_build(self, dst: Pile, card: int, target: list[int]) -> MoveKind:
         top = target[-1]
         if len(target) == 4:
             raise IllegalMoveError(
@@ -532,7 +543,8 @@ class Game:
         if card != top + RANK_STEP3:
             raise IllegalMoveError(
                 f"{card_name(card)} can't go on {card_name(top)}: builds go up by three "
-                f"({BUILD_SEQUENCES[row]}), so only a {RANK_NAMES[rank_of(top) + 2]} goes there",
+                f"({BUILD_SEQUENCES[dst.row]}), so only a {RANK_NAMES[rank_of(top) + 2]} "
+                "goes there",
                 "up-by-three",
             )
         return MoveKind.BUILD
