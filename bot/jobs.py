@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from engine import Game, Move
-from engine.hints import Hint, hint, winnable_before
+from engine.solver.hints import Hint, hint, winnable_before
 
 from .daily import (
     WINNABLE_NODE_BUDGET,

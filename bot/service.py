@@ -68,7 +68,7 @@ from engine import (
     variant_by_code,
 )
 from engine.deal import check_deal_number
-from engine.hints import REWIND_NODES, HintSource, known_hint, line_left
+from engine.solver.hints import REWIND_NODES, HintSource, known_hint, line_left
 
 from . import jobs
 from .daily import (

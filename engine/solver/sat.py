@@ -57,17 +57,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pysat.solvers import Solver
 
-if TYPE_CHECKING:
-    from .solver import _Bounds, _Model
+from .closure import Bounds
+from .model import STEP3, Model
 
 # CaDiCaL stops within a few conflicts of a budget (Glucose only at its next restart)
 SAT_SOLVER: Final = "cadical195"
 CHUNK: Final = 500  # conflicts between two looks at the clock (about 0.05 s)
-_STEP3: Final = 12  # card + 12: the same suit, three ranks higher
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ class Answer:
 class Encoding:
     """The clauses of a position (see the module docstring)."""
 
-    def __init__(self, model: _Model, bounds: _Bounds) -> None:
+    def __init__(self, model: Model, bounds: Bounds) -> None:
         self.model = model
         self.bounds = bounds
         cur, last = model.deals, bounds.last
@@ -176,9 +175,9 @@ class Encoding:
         for c, xs in copies.items():
             if c < 16:  # Aces, and bases (their rule is the spaces)
                 continue
-            ys = copies.get(c - _STEP3, [])
+            ys = copies.get(c - STEP3, [])
             for nth in range(len(xs)):
-                need = cnt[c] + 1 + nth - cnt[c - _STEP3]
+                need = cnt[c] + 1 + nth - cnt[c - STEP3]
                 if need <= 0:
                     continue
                 if need > len(ys):
@@ -269,8 +268,8 @@ def _exactly_one(add: Callable[[list[int]], None], xs: list[int]) -> None:
 
 
 def schedule(
-    model: _Model,
-    bounds: _Bounds,
+    model: Model,
+    bounds: Bounds,
     max_conflicts: int,
     deadline: float,
     clock: Callable[[], float],

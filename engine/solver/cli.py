@@ -40,8 +40,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Final, NoReturn, TextIO
 
-from engine import MAX_DEAL, MIN_DEAL, Game
-from engine.solver import CLOCKS, Solution, Verdict, solve
+from ..deal import MAX_DEAL, MIN_DEAL
+from ..game import Game
+from .search import CLOCKS, Solution, Verdict, solve
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -345,7 +346,7 @@ class Row:
 Job = tuple[int, float, int, str]
 
 
-def _solve_one(job: Job) -> Row:
+def solve_one(job: Job) -> Row:
     deal, budget, max_nodes, clock = job
     s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget, clock=CLOCKS[clock])
     return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
@@ -356,10 +357,10 @@ def _rows(
 ) -> Iterator[Row]:
     work = ((d, budget, max_nodes, clock) for d in deals)
     if jobs <= 1:
-        yield from map(_solve_one, work)
+        yield from map(solve_one, work)
         return
     with Pool(jobs) as pool:
-        yield from pool.imap_unordered(_solve_one, work, chunksize=1)
+        yield from pool.imap_unordered(solve_one, work, chunksize=1)
 
 
 def _progress(
