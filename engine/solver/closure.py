@@ -41,7 +41,7 @@ class Bounds:
 
 
 def bounds(model: Model, probe: bool = False, known: dict[int, int] = NO_ORDERS) -> Bounds | None:
-    """Run the fixpoint of the module docstring; None if some card can never go home.
+    """Run the fixpoint ("Dead cards" in docs/solver.md); None if some card never goes home.
 
     First with no filler condition, then again and again with the filler
     condition asking for a base of the row that joined the previous run's set
@@ -70,18 +70,7 @@ def bounds(model: Model, probe: bool = False, known: dict[int, int] = NO_ORDERS)
                 bases[t].append(i)
     # fill_by[row]: the first phase by which a base of the row not home now may be home
     fill_by = [cur, cur, cur]
-    # a card of rank 5 up that waits for its other copy goes home after it
-    after: dict[int, int] = {}
-    waiting = model.waiting
-    while waiting:  # each waiting card (one big-integer step a card, not one an instance)
-        low = waiting & -waiting
-        i = low.bit_length() - 1
-        if card[i] >= 16 and model.partner[i] >= 0:
-            after[i] = model.partner[i]
-        waiting ^= low
-    for x, y in known.items():
-        if not home[x] and not home[y]:
-            after.setdefault(x, y)
+    after = _orders(model, known)
     trace = [0] * len(card) if probe else None
     while True:
         joined = fixpoint(model, arrive, seqs, last, fill_by, after, trace=trace)
@@ -105,6 +94,26 @@ def bounds(model: Model, probe: bool = False, known: dict[int, int] = NO_ORDERS)
             return None
         joined, after = probed
     return Bounds(arrive, seqs, last, pending, bases, fill_by, after, joined)
+
+
+def _orders(model: Model, known: dict[int, int]) -> dict[int, int]:
+    """The orders the fixpoint assumes (a card -> the other copy that goes home before
+    it): a card of rank 5 up that waits for its other copy goes after it, and so does
+    a card of an order ``known`` whose two cards are both out."""
+    card = model.card
+    home = model.home
+    after: dict[int, int] = {}
+    waiting = model.waiting
+    while waiting:  # each waiting card (one big-integer step a card, not one an instance)
+        low = waiting & -waiting
+        i = low.bit_length() - 1
+        if card[i] >= 16 and model.partner[i] >= 0:
+            after[i] = model.partner[i]
+        waiting ^= low
+    for x, y in known.items():
+        if not home[x] and not home[y]:
+            after.setdefault(x, y)
+    return after
 
 
 def probe_pairs(model: Model, pending: list[int]) -> list[tuple[int, int]]:
@@ -190,7 +199,7 @@ def ordering_probe_py(
     """The ordering probe over ``pairs`` of copies, from the run ``joined``
     (and its ``trace``) with the orders ``after``: None if the position is
     lost, else the last run and ``after`` with the orders learnt (see
-    "Ordering probe" in the module docstring).
+    "The ordering probe" in docs/solver.md).
     """
     # an order that leaves a card out holds for no winning line: the other
     # order is then that of every winning line, and later probes assume it.
@@ -303,7 +312,7 @@ def fixpoint_py(
     but one constraint fewer: the hold, or the order of ``late`` (a key of
     ``after`` that the base run did not have). The answer is the same as
     without it, found with less work (see "Resuming the fixpoint" in the
-    module docstring): the run starts where the constraint first bites,
+    docs/solver.md): the run starts where the constraint first bites,
     and stops as soon as it has caught up with the base run.
 
     ``trace``, if given, records how each instance joined: ``2 * n + s``,
@@ -514,7 +523,7 @@ def spare(hc: list[int], cnt: list[int], opened: list[int], c: int, same: int) -
 def below(hc: list[int], c: int) -> int:
     """How many copies of the card three below ``c`` (a 5 or above) can be home
     together, by the counts ``hc``: no more than of any card under it in its
-    foundation (condition 3 of "Dead cards" in the module docstring)."""
+    foundation (condition 3 of "Dead cards" in docs/solver.md)."""
     d = c - STEP3
     m = hc[d]
     d -= STEP3

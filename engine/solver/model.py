@@ -76,34 +76,11 @@ class Model:
         self.deals = 0
         self.deal_sizes: list[int] = []
         self.mask = 0
-        for r in range(3):
-            for col, pile in enumerate(game.row(r)):
-                if not pile:
-                    self.sp[r] += 1
-                elif (pile[0] >> 2) == r + 1:
-                    for card in pile:
-                        self.cnt[card] += 1
-                else:
-                    self.mis[r].append(self._new(pile[0], -1, r, col))
-        for j, pile in enumerate(game.reserve):
-            for card in pile:
-                self.res[j].append(self._new(card, j, -1, -1))
-        for k, card in enumerate(game.stock):
-            self.stock.append(self._new(card, k % v.reserve_piles, -1, -1))
-        for ace in game.ace_pile_cards():
-            self.cnt[ace] += 1
+        self._place(game)
         self.home = [False] * len(self.card)
         # the other copy of a card of rank 5 up (-1 if it is home already, or if
         # the game has more than two packs: no ordering decision for those)
-        self.partner = [-1] * len(self.card)
-        first: dict[int, int] = {}
-        for i, c in enumerate(self.card):
-            if c >= 16 and self.copies == 2:
-                if c in first:
-                    self.partner[i] = first[c]
-                    self.partner[first[c]] = i
-                else:
-                    first[c] = i
+        self.partner = _partners(self.card, self.copies)
         # the instances that are bases of each row
         self.base_mask = [0, 0, 0]
         for i, c in enumerate(self.card):
@@ -122,6 +99,26 @@ class Model:
     def native(self) -> bool:
         """Whether this model runs its fixpoint, probe and dead-end test in C."""
         return self.tables is not None
+
+    def _place(self, game: Game) -> None:
+        """Count the cards home of ``game`` and make an instance of every other card."""
+        for r in range(3):
+            for col, pile in enumerate(game.row(r)):
+                if not pile:
+                    self.sp[r] += 1
+                elif (pile[0] >> 2) == r + 1:
+                    for card in pile:
+                        self.cnt[card] += 1
+                else:
+                    self.mis[r].append(self._new(pile[0], -1, r, col))
+        for j, pile in enumerate(game.reserve):
+            for card in pile:
+                self.res[j].append(self._new(card, j, -1, -1))
+        n_res = len(self.res)
+        for k, card in enumerate(game.stock):
+            self.stock.append(self._new(card, k % n_res, -1, -1))
+        for ace in game.ace_pile_cards():
+            self.cnt[ace] += 1
 
     def _new(self, card: int, pile: int, row: int, col: int) -> int:
         i = len(self.card)
@@ -250,7 +247,7 @@ class Model:
         return out
 
     def safe(self, opts: Options) -> IMove | None:
-        """A safe move (see the module docstring), or None."""
+        """A safe move (see "Safe moves" in docs/solver.md), or None."""
         cnt = self.cnt
         card = self.card
         copies = self.copies
@@ -306,7 +303,7 @@ class Model:
 
         ``(i, forced)``: ``i`` can go home now, is not yet ordered against its
         rivals, and going home now is as good as any later time before them (see
-        "Ordering decisions" in the module docstring); ``forced`` if its rivals
+        "Ordering decisions" in docs/solver.md); ``forced`` if its rivals
         all wait for it, so that it goes home now without a choice. None if
         there is none.
         """
@@ -367,7 +364,7 @@ class Model:
 
         ``forced`` as ``decision`` says; ``soon`` and ``must`` from the phase's
         start; ``after``: orders every winning line keeps (a card -> the twin it
-        goes home after, as ``closure(probe=True)`` learns them).
+        goes home after, as ``bounds(model, probe=True)`` learns them).
         """
         twin = self.partner[i]
         if forced or (twin >= 0 and after.get(twin, -1) == i):
@@ -424,3 +421,17 @@ class Model:
         if self.dealt < len(self.stock) and not any(self.sp):
             out.append(DEAL_MOVE)
         return out
+
+
+def _partners(card: list[int], copies: int) -> list[int]:
+    """Each instance's other copy, for the cards of rank 5 up of a two-pack game (-1 else)."""
+    partner = [-1] * len(card)
+    first: dict[int, int] = {}
+    for i, c in enumerate(card):
+        if c >= 16 and copies == 2:
+            if c in first:
+                partner[i] = first[c]
+                partner[first[c]] = i
+            else:
+                first[c] = i
+    return partner

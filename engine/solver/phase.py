@@ -26,43 +26,13 @@ def due_by(model: Model, b: Bounds, phase: int, start: int = 0) -> int | None:
 
     ``start``: instances known to be due by then already (those due by an
     earlier phase). None if they cannot all be home by then. See "Deadlines"
-    in the module docstring. Only for a phase that ends with a deal.
+    in docs/solver.md. Only for a phase that ends with a deal.
     """
     card = model.card
     cnt = model.cnt
     joined = b.joined
     arrive = b.arrive
-    work: list[int] = []
-    bits = start
-    while bits:  # each card due already (one big-integer step a card)
-        low = bits & -bits
-        work.append(low.bit_length() - 1)
-        bits ^= low
-    where: dict[int, tuple[int, int]] = {}
-    # a reserve card with a card to be dealt onto its pile later: must it leave first?
-    for j, seq in enumerate(b.seqs):
-        n = 0
-        while n < len(seq) and arrive[seq[n]] <= phase:
-            n += 1
-        for pos in range(n):
-            where[seq[pos]] = (j, pos)
-        if n == len(seq):
-            continue
-        # from the top down: holding a card holds the cards under it too, so if
-        # holding one loses nothing, neither does holding any card under it
-        for pos in range(n - 1, -1, -1):
-            q = seq[pos]
-            if joined[q] > phase:
-                break  # the cards under it join later still
-            if start >> q & 1:
-                continue
-            held = fixpoint(
-                model, arrive, b.seqs, b.last, b.fill_by, b.after, q, phase + 1, base=joined
-            )
-            if held is None:
-                work.append(q)
-            else:
-                break
+    work, where = _held_due(model, b, phase, start)
     if not work:
         return start
     copies: dict[int, list[int]] = {}
@@ -117,13 +87,55 @@ def due_by(model: Model, b: Bounds, phase: int, start: int = 0) -> int | None:
     return must
 
 
+def _held_due(
+    model: Model, b: Bounds, phase: int, start: int
+) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """The due cards ``due_by`` starts from: those of ``start``, and each reserve card
+    that a card will be dealt onto whose hold until the next phase loses every line;
+    with the pile and the place of each reserve card on the board by ``phase``."""
+    joined = b.joined
+    arrive = b.arrive
+    work: list[int] = []
+    bits = start
+    while bits:  # each card due already (one big-integer step a card)
+        low = bits & -bits
+        work.append(low.bit_length() - 1)
+        bits ^= low
+    where: dict[int, tuple[int, int]] = {}
+    # a reserve card with a card to be dealt onto its pile later: must it leave first?
+    for j, seq in enumerate(b.seqs):
+        n = 0
+        while n < len(seq) and arrive[seq[n]] <= phase:
+            n += 1
+        for pos in range(n):
+            where[seq[pos]] = (j, pos)
+        if n == len(seq):
+            continue
+        # from the top down: holding a card holds the cards under it too, so if
+        # holding one loses nothing, neither does holding any card under it
+        for pos in range(n - 1, -1, -1):
+            q = seq[pos]
+            if joined[q] > phase:
+                break  # the cards under it join later still
+            if start >> q & 1:
+                continue
+            held = fixpoint(
+                model, arrive, b.seqs, b.last, b.fill_by, b.after, q, phase + 1, base=joined
+            )
+            if held is None:
+                work.append(q)
+            else:
+                break
+    return work, where
+
+
 def can_end_phase(model: Model, soon: list[int], must: int) -> bool:
-    """Whether this phase might still end in a deal (see "Dead ends" in the module docstring).
+    """Whether this phase might still end in a deal (see "Dead ends" in docs/solver.md).
 
     Only while the stock is not empty. ``soon`` and ``must`` come from the
     phase's start. False if no line from here can fill every space of the
     rows and put every due card home before the next deal. In C where it
-    was built (``_can_end_phase_py`` is the same function).
+    was built (``can_end_phase_py`` is the same function).
     """
     if model.tables is not None and _C_CAN_END_PHASE is not None:
         size = (len(model.card) + 7) >> 3
@@ -144,7 +156,7 @@ def can_end_phase(model: Model, soon: list[int], must: int) -> bool:
 
 def can_end_phase_py(model: Model, soon: list[int], must: int) -> bool:
     """``can_end_phase`` in Python."""
-    # (``x[k] = x[k] + 1``, not ``x[k] += 1``: see ``_fixpoint``)
+    # (``x[k] = x[k] + 1``, not ``x[k] += 1``: see ``fixpoint_py`` in closure.py)
     card = model.card
     cnt = model.cnt
     home = model.home

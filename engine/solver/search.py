@@ -50,7 +50,7 @@ def _unknown(search: Search, max_nodes: int, seconds: float) -> Solution:
     return Solution(Verdict.UNKNOWN, (), search.nodes, seconds, stopped)
 
 
-# Restarts (see "Restarts" in the module docstring): the first run of the search
+# Restarts (see "Restarts" in docs/solver.md): the first run of the search
 # stops after this many nodes, each later run after RESTART_GROWTH times more;
 # later runs shuffle a share of the move lists, try a waiting card before the
 # card going home, and the deal first, with these probabilities.
@@ -66,7 +66,7 @@ CLOCKS: Final[dict[str, Callable[[], float]]] = {
     "wall": time.perf_counter,
     "cpu": time.process_time,
 }
-# The SAT prover (engine/sat.py; "The SAT prover" in the module docstring) takes
+# The SAT prover (sat.py; "The SAT prover" in docs/solver.md) takes
 # over a position the search has not decided within this many nodes.
 SAT_AFTER: Final = 3_000
 
@@ -268,7 +268,7 @@ def dfs(
     move to it may have made the phase a dead end (it opened a space in a row,
     or made a card wait); after any other move, the dead-end test is skipped.
     ``orders``: the orders of copies the probe learnt at the phase's start (see
-    "The probe at every deal" in the module docstring).
+    "At every deal" under "The ordering probe" in docs/solver.md).
     """
     _count_node(search)
     model = search.model
