@@ -51,16 +51,16 @@ if importlib.util.find_spec("engine") is None:
     sys.path.insert(0, str(HERE.parent))
 
 from engine import Game  # noqa: E402 (after the path is set)
-from engine import solver as solver_module  # noqa: E402
-from engine.solver import CLOCKS, SAT_AFTER, Verdict, solve  # noqa: E402
+from engine.solver import CLOCKS, NATIVE, SAT_AFTER, Verdict, solve  # noqa: E402
+from engine.solver import search as search_module  # noqa: E402
 
 
 def implementation() -> str:
     """Which build of the solver runs: mypyc's C extension or the pure Python source,
-    and whether its hottest loops run in C (engine/_native.c)."""
-    path = solver_module.__file__ or ""
+    and whether its hottest loops run in C (engine/solver/_native.c)."""
+    path = search_module.__file__ or ""
     build = "compiled (mypyc)" if path.endswith((".so", ".pyd")) else "pure Python"
-    return build + (", C loops" if solver_module.NATIVE else ", no C loops")
+    return build + (", C loops" if NATIVE else ", no C loops")
 
 
 def deal_range(text: str) -> range:

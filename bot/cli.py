@@ -11,8 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from engine.solver.cli import add_solve_commands, run_solve_command
+
 from .config import Config, ConfigError
-from .solve_cli import add_solve_commands, run_solve_command
 
 
 def _deal_number(text: str) -> int:

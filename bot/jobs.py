@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import date
 
 from engine import Game, Move
-from engine.hints import Hint, hint, winnable_before
 from engine.notation import parse_position
+from engine.solver.hints import Hint, hint, winnable_before
 
 from .daily import (
     WINNABLE_NODE_BUDGET,

@@ -20,7 +20,7 @@ later moves of ``auto``) carries a ``+`` prefix, so ``undo`` takes back a
 whole command. A game has at most about 110 moves, so the list stays under
 1 KB.
 
-Hints (``hint``) run the solver (``engine.hints``) in a process pool, off
+Hints (``hint``) run the solver (``engine.solver.hints``) in a process pool, off
 the event loop: see ``GameService.hint``. The winning line a hint found is
 kept with the game in memory, so the next hints continue it with no search
 while the game follows it. A game in which a hint was asked for is marked
@@ -69,8 +69,8 @@ from engine import (
     variant_by_code,
 )
 from engine.deal import check_deal_number
-from engine.hints import REWIND_NODES, HintSource, known_hint, line_left
 from engine.notation import LINE_SEPARATOR, describe_move, format_line_move, format_position
+from engine.solver.hints import REWIND_NODES, HintSource, known_hint, line_left
 
 from . import jobs
 from .daily import (
@@ -226,7 +226,7 @@ class LeaderboardPage:
 class HintView:
     """The answer to ``hint``: what to play next, in notation and in words, and why.
 
-    ``source`` says how sure the hint is (``engine.hints``): "solver" (the
+    ``source`` says how sure the hint is (``engine.solver.hints``): "solver" (the
     first move of a winning line the solver found; ``remaining`` moves are
     left in that line, this one included), "heuristic" (the solver ran out of
     time undecided: the best move by rule of thumb), "lost" (the solver
@@ -1120,7 +1120,7 @@ class GameService:
         The game in memory keeps the winning line found (or the moves played
         when the game was proven lost): while the game follows the line, with
         moves taken back or Aces played by the setting on the way, the next
-        hints come from it at once, with no search (``engine.hints.known_hint``
+        hints come from it at once, with no search (``engine.solver.hints.known_hint``
         replays what is left of it first), and a game that goes on from a
         lost position stays lost. A daily, or a deal the winnable setting dealt,
         starts with the solver's proof as its line. The line and a proof of loss
@@ -1208,7 +1208,7 @@ class GameService:
 
     async def _winnable_before(self, user_id: int, game: Game) -> int | None:
         """The last move of a lost ``game`` from which it can still be won, searched in
-        the pool (``engine.hints.winnable_before``); None if none is found, or if the
+        the pool (``engine.solver.hints.winnable_before``); None if none is found, or if the
         pool fails (the hint is given without it)."""
         if not game.history:
             return None

@@ -25,8 +25,8 @@ from bot.service import (
 )
 from bot.store import Store
 from engine import Game, Status, parse_position
-from engine.hints import Hint, hint
 from engine.notation import describe_move, format_position
+from engine.solver.hints import Hint, hint
 
 USER, OTHER = 11, 12
 GUILD = 555

@@ -108,3 +108,13 @@ WON_POSITION = board(WON_ROWS, aces=8, stock="-")
 # Stock empty, no space, and the two 8♠ the spade piles of row A need lie
 # under the J♠ that would follow them: no legal move is left.
 STUCK_POSITION = board(WON_ROWS | {"A1": "2S5S", "A5": "2S5S"}, ["8SJS", "8SJS"], aces=8, stock="-")
+
+
+def position_key(game: Game) -> tuple[object, ...]:
+    """A key equal for positions that play the same (piles of a row permuted).
+
+    The solver's search uses an equivalent integer key on its own model
+    (``engine.solver.model.Model.key``); this one compares positions of games.
+    """
+    rows = tuple(tuple(sorted(game.row(r))) for r in range(3))
+    return (rows, game.reserve, game.stock, game.aces)

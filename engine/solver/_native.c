@@ -1,7 +1,7 @@
 /* The solver's hottest loops in C: the dead-card fixpoint, the ordering
  * probe that reruns it, and the dead-end test, the same functions as
- * ``_Model._fixpoint_py``, ``_Model._probe_py`` and
- * ``_Model._can_end_phase_py`` in engine/solver.py, on machine integers.
+ * ``fixpoint_py`` and ``ordering_probe_py`` in closure.py and
+ * ``can_end_phase_py`` in phase.py (beside this file), on machine integers.
  *
  * Together they were about two thirds of the instructions of the mypyc build:
  * passes over the reserve piles and the misplaced cards, reading and writing
@@ -11,7 +11,7 @@
  * the Python functions. Both give the same answers for the same arguments: the
  * tests compare them on the positions of real searches
  * (tests/engine/test_solver_build.py). The Python functions are the reference,
- * with the reasoning, in the module docstring of engine/solver.py; this file
+ * with the reasoning in docs/solver.md; this file
  * follows them line by line, with two savings of work whose answer is known
  * (the same runs, the same cards in the same order, the same orders learnt):
  * a run of the fixpoint does not ask again a card that could not join, until
@@ -47,7 +47,7 @@
 
 /* How many copies of the card three below c (a 5 or above) can be home together,
  * by the counts hc: no more than of any card under it in its foundation
- * (_below in solver.py). */
+ * (``below`` in closure.py). */
 static inline long
 cap_below(const long *hc, long c)
 {
@@ -61,7 +61,7 @@ cap_below(const long *hc, long c)
 
 /* The slots (card c of rank 5 up) or spaces (a base) beyond the one it needs,
  * with ``same`` cards before it taking the same resource: below 0 it cannot
- * join yet, above 0 it has one to spare; 0 for an Ace (_room in solver.py). */
+ * join yet, above 0 it has one to spare; 0 for an Ace (``spare`` in closure.py). */
 static inline long
 room_for(const long *hc, const long *cnt, const long *opened, long c, long same)
 {
@@ -149,7 +149,7 @@ bit(const unsigned char *bytes, Py_ssize_t size, long i)
 }
 
 /* How many of ``pile[pos + 1 : top]`` take the same resource as ``pile[pos]``
- * (``_Model._same_above``): the same card for rank 5 up (a slot on its
+ * (``same_above`` in closure.py): the same card for rank 5 up (a slot on its
  * foundation), a base of the same row (a space); 0 for an Ace. */
 static long
 same_above(const long *card, const long *pile, long pos, long top)
@@ -246,7 +246,7 @@ tables_dealloc(Tables *t)
 
 static PyTypeObject TablesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._native.Tables",
+    .tp_name = "engine.solver._native.Tables",
     .tp_basicsize = sizeof(Tables),
     .tp_dealloc = (destructor)tables_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -576,7 +576,7 @@ still_waits(long kind, long res, long at, const char *inh, const long *ver)
     return kind == HELD || (kind == AFTER && !inh[res]) || (kind == ROOM && ver[res] == at);
 }
 
-/* One run of the fixpoint on position ``q`` (``_Model._fixpoint_py``): each
+/* One run of the fixpoint on position ``q`` (``fixpoint_py``): each
  * instance's phase of joining into ``joined``. 1 if every instance joins, 0 if
  * one never does, -1 with an exception set. ``first_of``: the orders (NULL for
  * none); ``hold`` / ``until``: a card that may not join before a phase;
@@ -849,7 +849,7 @@ run(Tables *t, const Position *q, const long *first_of, long hold, long until, c
 }
 
 /* fixpoint(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
- *          hold, until, base, late, trace): ``_Model._fixpoint_py``. */
+ *          hold, until, base, late, trace): ``fixpoint_py``. */
 static PyObject *
 fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -899,7 +899,7 @@ fixpoint(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* probe(tables, cnt, home, sp, mis, deals, arrive, seqs, last, fill_by, after,
- *       pairs, joined, trace): the ordering probe of ``_Model.bounds``.
+ *       pairs, joined, trace): ``ordering_probe_py``.
  * ``joined`` and ``trace``: the run with the orders ``after``; ``pairs``: the
  * copies to order, a flat list x0, y0, x1, y1, ... Returns None if the position
  * is lost, else ``(joined, orders)``: the last run, and ``after`` with the
@@ -1065,7 +1065,7 @@ probe(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* ----------------------------------------------------------- can_end_phase */
 
 /* can_end_phase(tables, cnt, home, sp, res, mis, soon, deals, waiting, due):
- * ``_Model._can_end_phase_py``; ``waiting`` and ``due`` (the due cards not home)
+ * ``can_end_phase_py``; ``waiting`` and ``due`` (the due cards not home)
  * are masks as little-endian bytes. */
 static PyObject *
 can_end_phase(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1259,17 +1259,17 @@ static PyMethodDef methods[] = {
     {"tables", (PyCFunction)(void (*)(void))make_tables, METH_FASTCALL,
      "tables(card, row_of, partner): a search's constant arrays."},
     {"fixpoint", (PyCFunction)(void (*)(void))fixpoint, METH_FASTCALL,
-     "One run of the solver's dead-card fixpoint (``_Model._fixpoint_py``)."},
+     "One run of the solver's dead-card fixpoint (``fixpoint_py``)."},
     {"probe", (PyCFunction)(void (*)(void))probe, METH_FASTCALL,
-     "The ordering probe of ``_Model.bounds``."},
+     "The ordering probe (``ordering_probe_py``)."},
     {"can_end_phase", (PyCFunction)(void (*)(void))can_end_phase, METH_FASTCALL,
-     "The solver's dead-end test (``_Model._can_end_phase_py``)."},
+     "The solver's dead-end test (``can_end_phase_py``)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "engine._native",
-    "The solver's dead-card fixpoint, ordering probe and dead-end test in C (see engine/solver.py).",
+    PyModuleDef_HEAD_INIT, "engine.solver._native",
+    "The solver's dead-card fixpoint, ordering probe and dead-end test in C (see engine/solver/closure.py and phase.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 

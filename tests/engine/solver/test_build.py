@@ -1,9 +1,9 @@
 """The installed solver: compiled at install, it answers exactly as the source does.
 
 The tests import the source tree (pure Python). The installed package, when
-the install found a C compiler, holds the same module compiled by mypyc, and
+the install found a C compiler, holds the same modules compiled by mypyc, and
 its hottest loops (the dead-card fixpoint, the ordering probe and the dead-end
-test) in C, ``engine/_native.c`` (setup.py). These tests run the installed one
+test) in C, ``engine/solver/_native.c`` (setup.py). These tests run the installed one
 in a fresh interpreter, away from the source tree, and compare it with the source on
 deals that end won, lost, out of budget, won by a split, won by a beam, and lost
 past the start of the pruning for hard deals: same verdict, same node count, same line,
@@ -24,6 +24,7 @@ import pytest
 
 from engine import Game
 from engine import solver as source_solver
+from engine.solver import search as source_search
 from engine.solver import solve
 
 # (deal, node budget) for the search alone: won quickly, lost at the root, out of
@@ -41,6 +42,7 @@ SAT_DEALS = (15, 138)
 SCRIPT = f"""
 import json
 from engine import Game, solver
+from engine.solver import search
 results = {{}}
 for native in (True, False):
     results[native] = []
@@ -67,7 +69,7 @@ by_default = [
     for p in (None, True, False)
 ]
 print(json.dumps({{
-    "file": solver.__file__,
+    "file": search.__file__,
     "native": solver.NATIVE,
     "results": results[True],
     "without_c": results[False],
@@ -84,8 +86,12 @@ print(json.dumps({{
 NATIVE_SCRIPT = """
 import json
 import random
-from engine import Game, solver
-from engine.solver import _Model, solve
+from engine import Game
+from engine.notation import format_position
+from engine.solver import solve
+from engine.solver.closure import bounds
+from engine.solver.model import Model
+from engine.solver.phase import can_end_phase, due_by
 
 rng = random.Random(7)
 
@@ -114,20 +120,20 @@ def summary(b):
 
 counts = {"compared": 0, "alive": 0, "due": 0, "ended": 0, "stuck": 0}
 for game in positions((1, 2, 10)):
-    fast, slow = _Model(game, True), _Model(game, False)
+    fast, slow = Model(game, True), Model(game, False)
     assert fast.native and not slow.native
     for probe in (False, True):
-        bf, bs = fast.bounds(probe), slow.bounds(probe)
+        bf, bs = bounds(fast, probe), bounds(slow, probe)
         assert summary(bf) == summary(bs), format_position(game)
         counts["compared"] += 1
         if bf is None or bs is None:
             continue
         counts["alive"] += 1
-        known = summary(fast.bounds(probe, bf.after))
-        assert known == summary(slow.bounds(probe, bs.after)), format_position(game)
+        known = summary(bounds(fast, probe, bf.after))
+        assert known == summary(bounds(slow, probe, bs.after)), format_position(game)
         if fast.dealt >= len(fast.stock):
             continue
-        mf, ms = fast.must(bf, fast.deals), slow.must(bs, slow.deals)
+        mf, ms = due_by(fast, bf, fast.deals), due_by(slow, bs, slow.deals)
         assert mf == ms, format_position(game)
         counts["due"] += bool(mf)
         out = [i for i in range(len(fast.card)) if not fast.home[i]]
@@ -135,8 +141,8 @@ for game in positions((1, 2, 10)):
             waits = rng.sample(out, min(len(out), rng.randint(0, 4)))
             due = rng.choice([mf or 0, 0, sum(1 << i for i in rng.sample(out, min(2, len(out))))])
             fast.waiting = slow.waiting = sum(1 << i for i in waits)
-            ends = fast.can_end_phase(bf.joined, due)
-            assert ends == slow.can_end_phase(bs.joined, due), format_position(game)
+            ends = can_end_phase(fast, bf.joined, due)
+            assert ends == can_end_phase(slow, bs.joined, due), format_position(game)
             counts["ended" if ends else "stuck"] += 1
         fast.waiting = slow.waiting = 0
 print(json.dumps(counts))
@@ -144,7 +150,7 @@ print(json.dumps(counts))
 
 # The C module refuses what it cannot read, with a Python exception, not a crash.
 BAD_ARGUMENTS_SCRIPT = """
-from engine import _native
+from engine.solver import _native
 errors = []
 for call in (
     lambda: _native.tables([0, 60], [-1, -1], [-1, -1]),  # a card out of range
@@ -193,8 +199,8 @@ def skip_without_c_loops(tmp_path: Path) -> None:
 
 
 def test_the_tests_run_the_pure_python_source() -> None:
-    assert source_solver.__file__ is not None
-    assert source_solver.__file__.endswith(".py")
+    assert source_search.__file__ is not None
+    assert source_search.__file__.endswith(".py")
     assert not source_solver.NATIVE  # and the Python twins of the C loops
 
 

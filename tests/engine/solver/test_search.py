@@ -9,12 +9,19 @@ import random
 from collections.abc import Callable
 
 import pytest
-from positions import WON_ROWS, board
-from slow_closure import slow_closure
+from positions import WON_ROWS, board, position_key
+from slow_closure import closure, dead, slow_closure
 
 from engine import DEAL, Game, Move, Status, solver
 from engine.notation import format_position, parse_position
-from engine.solver import Solution, Verdict, _Model, position_key
+from engine.solver import Solution, Verdict, phase
+from engine.solver import closure as closure_module
+from engine.solver import search as search_module
+from engine.solver.closure import NO_ORDERS, bounds, fixpoint, probe_pairs
+from engine.solver.model import DEAL as DEAL_KIND
+from engine.solver.model import HOME, SWAP, WAIT, Model
+from engine.solver.phase import can_end_phase, due_by
+from engine.solver.search import Search
 from engine.variant import THREE_UP
 
 
@@ -175,8 +182,8 @@ def test_two_copies_that_each_must_go_second_are_lost() -> None:
         stock="-",
     )
     game = parse_position(position)
-    model = _Model(game)
-    assert not model.dead() and model.dead(probe=True)
+    model = Model(game)
+    assert not dead(model) and dead(model, probe=True)
     assert solve(game).nodes == 1  # proven at the root
     for dead_check in (True, False):
         assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
@@ -197,7 +204,7 @@ def test_a_jack_under_its_twin_over_the_two_its_pile_needs_is_lost() -> None:
     )
     game = parse_position(position)
     for native in (True, False):
-        assert _Model(game, native).dead()
+        assert dead(Model(game, native))
     assert solve(game).nodes == 1
     for dead_check in (True, False):
         assert solve(game, dead_check=dead_check).verdict is Verdict.UNWINNABLE
@@ -328,7 +335,7 @@ def test_the_probed_closure_never_calls_a_won_position_lost() -> None:
     # dead, the search without it must not find a win; and it must say dead often.
     proven = 0
     for game, on in zip(LATE, ON, strict=True):
-        if not _Model(game).dead(probe=True):
+        if not dead(Model(game), probe=True):
             continue
         proven += 1
         plain = solve(game, max_nodes=BUDGET, max_seconds=60, dead_check=False)
@@ -372,28 +379,28 @@ def test_the_fast_closure_agrees_with_the_slow_one() -> None:
     # in; the slow oracle tests every card on every pass. Same phases everywhere.
     dead = 0
     for game in LATE + [Game.new(deal) for deal in range(1, 60)]:
-        model = _Model(game)
-        fast = model.closure()
+        model = Model(game)
+        fast = closure(model)
         assert fast == slow_closure(model), format_position(game)
         dead += fast is None
     assert dead >= 20
 
 
-def probe_by_runs_from_the_start(model: _Model) -> tuple[dict[int, int], list[int]] | None:
+def probe_by_runs_from_the_start(model: Model) -> tuple[dict[int, int], list[int]] | None:
     """The ordering probe as first written: every order tried by a run of the
     fixpoint of its own from the phase's start, learnt orders rerun at the end."""
-    b = model.bounds()
+    b = bounds(model)
     if b is None:
         return None
     ordered = dict(b.after)
     changed = True
     while changed:
         changed = False
-        for x, y in model.probe_pairs(b.pending):
+        for x, y in probe_pairs(model, b.pending):
             if x in ordered or y in ordered:
                 continue
-            x_late = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered | {x: y})
-            y_late = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered | {y: x})
+            x_late = fixpoint(model, b.arrive, b.seqs, b.last, b.fill_by, ordered | {x: y})
+            y_late = fixpoint(model, b.arrive, b.seqs, b.last, b.fill_by, ordered | {y: x})
             if x_late is None and y_late is None:
                 return None
             if x_late is None:
@@ -402,7 +409,7 @@ def probe_by_runs_from_the_start(model: _Model) -> tuple[dict[int, int], list[in
             elif y_late is None:
                 ordered[x] = y
                 changed = True
-    joined = model._fixpoint(b.arrive, b.seqs, b.last, b.fill_by, ordered)
+    joined = fixpoint(model, b.arrive, b.seqs, b.last, b.fill_by, ordered)
     return None if joined is None else (ordered, joined)
 
 
@@ -419,15 +426,15 @@ def test_the_probe_resuming_runs_learns_what_runs_from_the_start_learn() -> None
     # order from the phase's start.
     learnt = lost = 0
     for game in probe_positions():
-        model = _Model(game)
-        b = model.bounds(probe=True)
+        model = Model(game)
+        b = bounds(model, probe=True)
         plain = probe_by_runs_from_the_start(model)
         assert (b is None) == (plain is None), format_position(game)
         if b is None or plain is None:
             lost += 1
             continue
         assert (b.after, b.joined) == plain, format_position(game)
-        learnt += len(b.after) > len(model.bounds().after)  # type: ignore[union-attr]
+        learnt += len(b.after) > len(bounds(model).after)  # type: ignore[union-attr]
     assert learnt >= 50 and lost >= 30
 
 
@@ -438,22 +445,22 @@ def test_a_resumed_run_of_the_fixpoint_is_the_run_from_the_start() -> None:
     # changes nothing.
     resumed = spared = held = 0
     for game in probe_positions():
-        model = _Model(game)
-        b = model.bounds()
+        model = Model(game)
+        b = bounds(model)
         if b is None:
             continue
         args = (b.arrive, b.seqs, b.last, b.fill_by)
         size = len(model.card)
         trace = [0] * size
-        base = model._fixpoint(*args, b.after, trace=trace)
+        base = fixpoint(model, *args, b.after, trace=trace)
         assert base == b.joined
-        for x, y in model.probe_pairs(b.pending):
+        for x, y in probe_pairs(model, b.pending):
             for late, first in ((x, y), (y, x)):
                 after = b.after | {late: first}
                 whole = [0] * size
-                plain = model._fixpoint(*args, after, trace=whole)
+                plain = fixpoint(model, *args, after, trace=whole)
                 part = list(trace)
-                again = model._fixpoint(*args, after, base=base, late=late, trace=part)
+                again = fixpoint(model, *args, after, base=base, late=late, trace=part)
                 assert again == plain, format_position(game)
                 assert plain is None or part == whole, format_position(game)
                 resumed += 1
@@ -464,25 +471,25 @@ def test_a_resumed_run_of_the_fixpoint_is_the_run_from_the_start() -> None:
         if model.dealt < len(model.stock):
             for q in (i for pile in model.res for i in pile if base[i] == model.deals):
                 until = model.deals + 1
-                plain = model._fixpoint(*args, b.after, q, until)
-                again = model._fixpoint(*args, b.after, q, until, base=base)
+                plain = fixpoint(model, *args, b.after, q, until)
+                again = fixpoint(model, *args, b.after, q, until, base=base)
                 assert again == plain, format_position(game)
                 held += 1
     assert resumed >= 4000 and spared >= 1000 and held >= 500
 
 
-def due_cards(game: Game) -> tuple[_Model, int | None] | None:
+def due_cards(game: Game) -> tuple[Model, int | None] | None:
     """The solver's model of ``game`` and the cards due before its next deal."""
-    model = _Model(game)
+    model = Model(game)
     if model.dealt >= len(model.stock):
         return None
-    bounds = model.bounds()
-    if bounds is None:
+    found = bounds(model)
+    if found is None:
         return None
-    return model, model.must(bounds, model.deals)
+    return model, due_by(model, found, model.deals)
 
 
-def still_at_its_place(game: Game, model: _Model, i: int) -> bool:
+def still_at_its_place(game: Game, model: Model, i: int) -> bool:
     """Whether instance ``i`` of ``model`` (built from an earlier position) has not moved."""
     if model.res_pile[i] >= 0:
         pile = game.reserve[model.res_pile[i]]
@@ -496,38 +503,38 @@ def positions_met(
     deals: tuple[int, ...],
     per_deal: int,
     seed: int,
-    wanted: Callable[[solver._Search, bool, list[int] | None, int], bool],
+    wanted: Callable[[Search, bool, list[int] | None, int], bool],
 ) -> list[Game]:
     """Positions the search meets in ``deals`` (15,000 nodes each) where ``wanted``
     holds (it sees the search and the node's arguments), a sample of each deal's."""
     rng = random.Random(seed)
     found: list[Game] = []
-    dfs = solver._dfs
+    dfs = search_module.dfs
     for deal in deals:
         game = Game.new(deal)
         lines: list[list[object]] = []
 
         def spy(
-            search: solver._Search,
+            search: Search,
             check: bool,
             soon: list[int] | None,
             must: int,
             opened: bool = True,
-            orders: dict[int, int] = solver._NO_ORDERS,
+            orders: dict[int, int] = NO_ORDERS,
             lines: list[list[object]] = lines,
         ) -> bool:
             if wanted(search, check, soon, must):
                 lines.append(list(search.line))
             return dfs(search, check, soon, must, opened, orders)
 
-        solver._dfs = spy
+        search_module.dfs = spy
         try:
             solve(game, max_nodes=15_000, max_seconds=60)
         finally:
-            solver._dfs = dfs
-        model = _Model(game)
+            search_module.dfs = dfs
+        model = Model(game)
         for line in rng.sample(lines, min(per_deal, len(lines))):
-            position, _ = solver._replay(game, model, line)  # type: ignore[arg-type]
+            position, _ = search_module.replay(game, model, line)  # type: ignore[arg-type]
             found.append(parse_position(format_position(position)))
     return found
 
@@ -537,14 +544,14 @@ def phase_starts(deals: tuple[int, ...], per_deal: int) -> list[Game]:
     """Positions just after a deal with deals still to come, as the search meets
     them in hard deals (where deadlines bite), a sample of each deal's."""
 
-    def just_dealt(search: solver._Search, check: bool, soon: list[int] | None, must: int) -> bool:
+    def just_dealt(search: Search, check: bool, soon: list[int] | None, must: int) -> bool:
         model = search.model
         return check and model.deals > 0 and model.dealt < len(model.stock)
 
     return positions_met(deals, per_deal, 11, just_dealt)
 
 
-def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: _Model) -> bool:
+def moved_by_next_deal(game: Game, line: tuple[Move, ...], due: int, model: Model) -> bool:
     """Whether ``line`` from ``game`` moves every instance of ``due`` before it deals."""
     work = game.copy()
     for move in line:
@@ -560,13 +567,13 @@ def dead_end_positions(deals: tuple[int, ...], per_deal: int) -> list[Game]:
     """Positions in the middle of a phase, with no card waiting, that the dead-end
     test calls dead, as the search meets them in hard deals; a sample of each deal's."""
 
-    def dead_end(search: solver._Search, check: bool, soon: list[int] | None, must: int) -> bool:
+    def dead_end(search: Search, check: bool, soon: list[int] | None, must: int) -> bool:
         model = search.model
         return (
             soon is not None
             and not check
             and not model.waiting
-            and solver._dead_end(model, soon, must)
+            and phase.dead_end(model, soon, must)
         )
 
     return positions_met(deals, per_deal, 12, dead_end)
@@ -590,11 +597,11 @@ def test_a_waiting_ace_is_no_wait_in_the_dead_end_test() -> None:
     # wait: one on the only Two that can fill A5 must not block it (it read the
     # count of the bases of the row before the first, which is out of bounds in C).
     game = parse_position(board(WON_ROWS | {"A5": "-"}, ["2SAS"], aces=7, stock="5S8SJS"))
-    model = _Model(game, native=False)
-    bounds = model.bounds()
-    assert bounds is not None and model.can_end_phase(bounds.joined, 0)
+    model = Model(game, native=False)
+    found = bounds(model)
+    assert found is not None and can_end_phase(model, found.joined, 0)
     model.waiting = 1 << next(i for i, c in enumerate(model.card) if c < 4 and not model.home[i])
-    assert model.can_end_phase(bounds.joined, 0)
+    assert can_end_phase(model, found.joined, 0)
 
 
 def test_a_winning_line_has_the_due_cards_home_before_each_deal() -> None:
@@ -707,7 +714,7 @@ def test_a_lost_deal_is_proven_by_the_probe_at_every_deal() -> None:
     # it within 20,000 nodes; with it, in a handful.
     plain = solve(Game.new(317), max_nodes=20_000, max_seconds=60, probe_every_deal=False)
     assert plain.verdict is Verdict.UNKNOWN
-    assert not _Model(Game.new(317)).dead(probe=True)  # the root's probe alone does not
+    assert not dead(Model(Game.new(317)), probe=True)  # the root's probe alone does not
     probed = solve(Game.new(317), max_nodes=20_000, max_seconds=60, probe_every_deal=True)
     assert probed.verdict is Verdict.UNWINNABLE and probed.nodes < 100
 
@@ -716,9 +723,9 @@ def test_the_probe_orders_the_two_copies_of_a_base_too() -> None:
     # Deal 73 is lost, and the probe proves it at the root only with its pairs of
     # copies of a base (before, it took the probe at the next deals, and 866,253
     # nodes without them).
-    model = _Model(Game.new(73))
-    assert not model.dead()
-    assert model.dead(probe=True)
+    model = Model(Game.new(73))
+    assert not dead(model)
+    assert dead(model, probe=True)
     assert solve(Game.new(73), max_nodes=20_000, max_seconds=60).nodes == 1
 
 
@@ -726,22 +733,22 @@ def test_the_probe_orders_two_different_bases_of_a_row(monkeypatch: pytest.Monke
     # Deal 286 is lost, and the probe proves it at the root only with its pairs of
     # two different bases of one row (both need a space of it): with the pairs of
     # copies alone it does not, and the search took 38 nodes.
-    model = _Model(Game.new(286))
-    assert model.dead(probe=True)
-    pairs_of = _Model.probe_pairs
+    model = Model(Game.new(286))
+    assert dead(model, probe=True)
+    pairs_of = probe_pairs
 
-    def copies_only(self: _Model, pending: list[int]) -> list[tuple[int, int]]:
-        return [(x, y) for x, y in pairs_of(self, pending) if self.card[x] == self.card[y]]
+    def copies_only(model: Model, pending: list[int]) -> list[tuple[int, int]]:
+        return [(x, y) for x, y in pairs_of(model, pending) if model.card[x] == model.card[y]]
 
-    monkeypatch.setattr(_Model, "probe_pairs", copies_only)
-    assert not _Model(Game.new(286)).dead(probe=True)
+    monkeypatch.setattr(closure_module, "probe_pairs", copies_only)
+    assert not dead(Model(Game.new(286)), probe=True)
 
 
 def test_a_base_ordered_after_another_base_of_its_row_only_waits() -> None:
     # At an ordering decision on a base, an order learnt by the probe that puts it
     # after another base of its row not yet home leaves only the wait child; once
     # that base is home, both children again.
-    model = _Model(Game.new(1))
+    model = Model(Game.new(1))
     decided = 0
     for i in range(len(model.card)):
         rank = model.card[i] >> 2
@@ -753,8 +760,8 @@ def test_a_base_ordered_after_another_base_of_its_row_only_waits() -> None:
             if j != i and model.card[j] >> 2 == rank and not model.home[j]
         )
         both = model.decision_moves(i, False, None, 0, {})
-        assert both == [(solver._HOME, i, -1), (solver._WAIT, i, -1)]
-        assert model.decision_moves(i, False, None, 0, {i: rival}) == [(solver._WAIT, i, -1)]
+        assert both == [(HOME, i, -1), (WAIT, i, -1)]
+        assert model.decision_moves(i, False, None, 0, {i: rival}) == [(WAIT, i, -1)]
         model.home[rival] = True
         assert model.decision_moves(i, False, None, 0, {i: rival}) == both
         model.home[rival] = False
@@ -767,13 +774,13 @@ def internal_winning_line(
 ) -> list[tuple[int, int, int]]:
     """The solver's winning line from ``game`` in its own moves (instances, waits)."""
     caught: list[list[tuple[int, int, int]]] = []
-    translate = solver._translate
+    translate = search_module.translate
 
-    def spy(game: Game, model: _Model, line: list[tuple[int, int, int]]) -> tuple[Move, ...]:
+    def spy(game: Game, model: Model, line: list[tuple[int, int, int]]) -> tuple[Move, ...]:
         caught.append(list(line))
         return translate(game, model, line)
 
-    monkeypatch.setattr(solver, "_translate", spy)
+    monkeypatch.setattr(search_module, "translate", spy)
     assert solve(game, max_nodes=100_000, max_seconds=60).verdict is Verdict.WON
     monkeypatch.undo()
     return caught[-1]
@@ -789,26 +796,26 @@ def test_orders_learnt_at_one_deal_and_kept_at_the_next_hold_on_winning_lines(
     for deal in QUICK_WINS:
         game = Game.new(deal)
         line = internal_winning_line(monkeypatch, game)
-        model = _Model(game)
+        model = Model(game)
         known: dict[int, int] = {}
-        for step, move in enumerate([(solver._DEAL, -1, -1), *line]):
+        for step, move in enumerate([(DEAL_KIND, -1, -1), *line]):
             if step:
                 model.play(move)
-            if move[0] != solver._DEAL:
+            if move[0] != DEAL_KIND:
                 continue
-            bounds = model.bounds(probe=True, known=known)
-            assert bounds is not None, (deal, step)
+            found = bounds(model, probe=True, known=known)
+            assert found is not None, (deal, step)
             first_home: dict[int, int] = {}
             for at, later in enumerate(line[step:]):
-                if later[0] in (solver._HOME, solver._SWAP):
+                if later[0] in (HOME, SWAP):
                     for i in later[1:]:
                         first_home.setdefault(i, at)
-            for x, y in bounds.after.items():
+            for x, y in found.after.items():
                 assert first_home[y] < first_home[x], (deal, step, x, y)
                 checked += 1
                 kept += x in known
                 bases += model.card[x] < 16 and model.card[x] != model.card[y]
-            known = bounds.after
+            known = found.after
     assert checked >= 100 and kept >= 60  # the kept orders are most of them
     assert bases >= 10  # orders of two different bases of a row among them
 
@@ -817,7 +824,7 @@ def test_the_key_keeps_waiting_cards_apart_from_cards_out_in_a_three_pack_game()
     # Three Up has more than 128 instances. A key that put the waiting cards 128
     # bits above the cards out made "instance 1 waits, 129 is home" and "nothing
     # waits, 129 is out" one position for the transposition table.
-    model = _Model(Game.new(1, THREE_UP))
+    model = Model(Game.new(1, THREE_UP))
     assert len(model.card) > 130
     out = model.mask & ~(1 << 129)
     model.mask, model.waiting = out, 1 << 1

@@ -1,55 +1,10 @@
-"""The second prover: a position as a satisfiability problem, for a CDCL SAT solver.
+"""The SAT prover: a position as clauses over the order of the moves still to come.
 
-The depth-first search of ``engine.solver`` decides most deals in a few
-thousand nodes, but a lost deal whose tree is wide can take it millions, and
-some wins hide below an early choice it meets last. Both are what clause
-learning is good at: a SAT solver that learns why a branch failed does not
-search the same reason again in the next branch. So the solver hands a
-position it has not decided quickly to this module, which states the game
-as clauses and asks CaDiCaL (through PySAT) for a model.
-
-The events. Every instance not yet home goes home once (a build, a fill, an
-Ace, or half of an interchange), and every deal still to come happens once.
-A winning line puts these events in a total order. The clauses describe such
-an order with one variable for each pair of events, "a before b", that a rule
-names, and clauses that make those pairs agree with one total order (no cycle
-in any triangle of a chordal graph that holds them: ``_transitivity``). The
-rules of the game are clauses over those pairs (``Encoding``):
-
-1. **Arrival.** A card dealt by deal k goes home after deal k; a card goes
-   home no earlier than the phase the dead-card fixpoint gives it (its
-   ``soon``, a necessary condition proven in ``engine.solver``), and after
-   its other copy when the ordering probe learnt that order.
-2. **Reserve.** A card below another in a reserve pile goes home after it,
-   unless it goes home before the deal that puts the other there.
-3. **Foundations.** The n-th copy of a card of rank 5 up to go home needs as
-   many copies of the card three below home before it as there would then
-   be piles for it (copies home now count). With two copies this is a
-   clause or two over the pairs: the foundations of a suit in a row are two
-   chains, so a pile of exactly the right height exists if and only if more
-   copies of the card below are home than copies of the card.
-4. **Spaces.** Each row has as many places not yet based (its spaces and its
-   misplaced cards) as bases not yet home, and in a won game each base
-   ends up in one of them: a variable for each base and place, exactly one
-   place per base and one base per place. A base takes a misplaced card's
-   place after that card has left, or at the same moment by an interchange
-   (the two misplaced bases take each other's places: then they are one
-   event, placed alike against every other). Every space is filled before
-   every deal: a base whose place is emptied before deal k goes home before
-   deal k, and a base taking a space open now goes home before the next deal.
-
-Every winning line from the position satisfies every clause (its order of
-events, the places its bases took, its interchanges), so a formula without
-a model proves the position lost. The clauses are also enough for a win: a
-model's order, played move by move (an event whose card cannot go home by
-itself is an interchange with the next one), is a winning line. The solver
-plays it through the engine before it answers ``won``, as it does its own
-lines, so a model that did not play would only mean a flaw here, and the
-search would go on.
-
-The solver counts each conflict of the SAT solver as one node of its
-budget, and stops it at the budget's deadline, so that node budgets stay
-deterministic and time budgets are kept.
+``schedule`` states the position (``Encoding``: one variable for each pair of
+events a rule names, "a before b", the rules as clauses over them) and asks
+CaDiCaL, through PySAT, for a model: its order is a winning line, and no
+model proves the position lost. The clauses and why they are sound: "The SAT
+prover" in docs/solver.md.
 """
 
 from __future__ import annotations
@@ -57,17 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pysat.solvers import Solver
 
-if TYPE_CHECKING:
-    from .solver import _Bounds, _Model
+from .closure import Bounds
+from .model import STEP3, Model
 
 # CaDiCaL stops within a few conflicts of a budget (Glucose only at its next restart)
 SAT_SOLVER: Final = "cadical195"
 CHUNK: Final = 500  # conflicts between two looks at the clock (about 0.05 s)
-_STEP3: Final = 12  # card + 12: the same suit, three ranks higher
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +37,9 @@ class Answer:
 
 
 class Encoding:
-    """The clauses of a position (see the module docstring)."""
+    """The clauses of a position ("The SAT prover" in docs/solver.md)."""
 
-    def __init__(self, model: _Model, bounds: _Bounds) -> None:
+    def __init__(self, model: Model, bounds: Bounds) -> None:
         self.model = model
         self.bounds = bounds
         cur, last = model.deals, bounds.last
@@ -146,22 +100,34 @@ class Encoding:
         return out
 
     def _rules(self) -> None:
-        m, bd = self.model, self.bounds
-        cur, last = m.deals, bd.last
-        card, cnt, ix = m.card, m.cnt, self.index
-        before, add = self.before, self.clauses.append
-        deal = {k: ix[-k] for k in range(cur + 1, last + 1)}
+        """The clauses of the rules (docs/solver.md): the deals in order, then
+        1. arrival, 2. reserve piles, 3. foundations, 4. spaces."""
+        cur, last = self.model.deals, self.bounds.last
+        deal = {k: self.index[-k] for k in range(cur + 1, last + 1)}
         for k in range(cur + 1, last):
-            add([before(deal[k], deal[k + 1])])
-        # 1. arrival, soon, and the probe's orders
+            self.clauses.append([self.before(deal[k], deal[k + 1])])
+        self._arrival(deal)
+        self._reserve(deal)
+        self._foundations()
+        if not self.lost:
+            self._spaces(deal)
+
+    def _arrival(self, deal: dict[int, int]) -> None:
+        """1. Arrival, soon, and the probe's orders."""
+        m, bd, ix = self.model, self.bounds, self.index
+        before, add = self.before, self.clauses.append
         for i in bd.pending:
             phase = max(bd.arrive[i], bd.joined[i])
-            if phase > cur:
+            if phase > m.deals:
                 add([before(deal[phase], ix[i])])
         for x, y in bd.after.items():
             if x in ix and y in ix:
                 add([before(ix[y], ix[x])])
-        # 2. reserve piles
+
+    def _reserve(self, deal: dict[int, int]) -> None:
+        """2. Reserve piles: a card goes home after those above it, unless before their deal."""
+        cur, bd, ix = self.model.deals, self.bounds, self.index
+        before, add = self.before, self.clauses.append
         for seq in bd.seqs:
             for p, i in enumerate(seq):
                 for u in seq[p + 1 :]:
@@ -169,16 +135,22 @@ class Encoding:
                         add([before(ix[u], ix[i])])
                     else:
                         add([before(ix[u], ix[i]), before(ix[i], deal[bd.arrive[u]])])
-        # 3. foundations
+
+    def _foundations(self) -> None:
+        """3. Foundations: each copy of a card of rank 5 up on a copy of the card below;
+        ``lost`` if too few of those are left."""
+        m, bd, ix = self.model, self.bounds, self.index
+        card, cnt = m.card, m.cnt
+        before, add = self.before, self.clauses.append
         copies: dict[int, list[int]] = {}
         for i in bd.pending:
             copies.setdefault(card[i], []).append(ix[i])
         for c, xs in copies.items():
             if c < 16:  # Aces, and bases (their rule is the spaces)
                 continue
-            ys = copies.get(c - _STEP3, [])
+            ys = copies.get(c - STEP3, [])
             for nth in range(len(xs)):
-                need = cnt[c] + 1 + nth - cnt[c - _STEP3]
+                need = cnt[c] + 1 + nth - cnt[c - STEP3]
                 if need <= 0:
                     continue
                 if need > len(ys):
@@ -196,7 +168,12 @@ class Encoding:
                         add([before(y, x) for x in xs])
                 else:
                     add([before(y, x) for y in ys for x in xs])
-        # 4. spaces: each base takes one place of its row
+
+    def _spaces(self, deal: dict[int, int]) -> None:
+        """4. Spaces: each base takes one place of its row."""
+        m, bd, ix = self.model, self.bounds, self.index
+        cur, last = m.deals, bd.last
+        before, add = self.before, self.clauses.append
         place: dict[tuple[int, int], int] = {}  # (base, place) -> variable
         for r in range(3):
             bases = bd.bases[r]
@@ -269,8 +246,8 @@ def _exactly_one(add: Callable[[list[int]], None], xs: list[int]) -> None:
 
 
 def schedule(
-    model: _Model,
-    bounds: _Bounds,
+    model: Model,
+    bounds: Bounds,
     max_conflicts: int,
     deadline: float,
     clock: Callable[[], float],

@@ -13,8 +13,10 @@ from typing import ClassVar
 
 import pytest
 
-from bot import solve_cli
-from bot.solve_cli import (
+from engine import Game, Status, parse_move
+from engine.solver import Solution, Verdict
+from engine.solver import cli as solve_cli
+from engine.solver.cli import (
     add_solve_commands,
     main,
     main_solve,
@@ -23,8 +25,6 @@ from bot.solve_cli import (
     parse_deals,
     wilson,
 )
-from engine import Game, Status, parse_move
-from engine.solver import Solution, Verdict
 
 WON_DEAL = 16  # won in a few hundred positions
 LOST_DEAL = 5  # proven unwinnable at the root
@@ -138,7 +138,7 @@ def no_solving(job: solve_cli.Job) -> object:
 def test_a_csv_path_it_cannot_write_stops_the_study_before_any_solving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(solve_cli, "_solve_one", no_solving)
+    monkeypatch.setattr(solve_cli, "solve_one", no_solving)
     missing = tmp_path / "no such folder" / "x.csv"
     assert main(["study", "--deals", "1-3", "--csv", str(missing)]) == 2
     out, err = capsys.readouterr()
@@ -154,7 +154,7 @@ def test_a_stopped_study_leaves_the_csv_file_as_it_was(
     def interrupted(job: solve_cli.Job) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solve_cli, "_solve_one", interrupted)
+    monkeypatch.setattr(solve_cli, "solve_one", interrupted)
     old = tmp_path / "old.csv"
     old.write_text("deal,verdict\n1,won\n", encoding="utf-8")
     with pytest.raises(KeyboardInterrupt):
@@ -169,14 +169,14 @@ def test_a_stopped_study_leaves_the_csv_file_as_it_was(
 def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    solved = solve_cli._solve_one
+    solved = solve_cli.solve_one
 
     def stopped_at_the_third(job: solve_cli.Job) -> object:
         if job[0] == 3:
             raise KeyboardInterrupt
         return solved(job)
 
-    monkeypatch.setattr(solve_cli, "_solve_one", stopped_at_the_third)
+    monkeypatch.setattr(solve_cli, "solve_one", stopped_at_the_third)
     path = tmp_path / "study.csv"
     with pytest.raises(KeyboardInterrupt):
         main_study(study_args(path, range(1, 5)))
@@ -191,12 +191,12 @@ def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
     assert not path.exists()  # the study created it: nothing half-written is left there
     # A study that finishes leaves no part file.
     part.unlink()
-    monkeypatch.setattr(solve_cli, "_solve_one", solved)
+    monkeypatch.setattr(solve_cli, "solve_one", solved)
     assert main_study(study_args(path, range(1, 3)), io.StringIO()) == 0
     assert path.exists() and not part.exists()
 
 
-SOLVE_ONE = solve_cli._solve_one  # the real one, before any test patches it
+SOLVE_ONE = solve_cli.solve_one  # the real one, before any test patches it
 
 
 def _stop_at(deal: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -210,7 +210,7 @@ def _stop_at(deal: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(job[0])
         return solved(job)
 
-    monkeypatch.setattr(solve_cli, "_solve_one", solve_until)
+    monkeypatch.setattr(solve_cli, "solve_one", solve_until)
     return calls
 
 
@@ -271,7 +271,7 @@ def test_a_part_file_is_never_overwritten_without_resume(
     path, part = stopped_study(tmp_path, monkeypatch)
     kept = part.read_bytes()
     capsys.readouterr()
-    monkeypatch.setattr(solve_cli, "_solve_one", no_solving)
+    monkeypatch.setattr(solve_cli, "solve_one", no_solving)
     assert main_study(study_args(path, range(1, 5))) == 2
     assert capsys.readouterr().err == (
         f"reel study: {part} holds the deals of a stopped study: add --resume to go on from "

@@ -1,4 +1,4 @@
-"""Type stub of the C module engine/_native.c (the solver's fixpoint and dead-end test)."""
+"""Type stub of the C module engine/solver/_native.c (the fixpoint, probe, dead-end test)."""
 
 class Tables:
     """A search's constant arrays: each instance's card, row and other copy."""

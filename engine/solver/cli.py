@@ -2,12 +2,12 @@
 
 Wiring into ``reel`` (bot/cli.py)::
 
-    from .solve_cli import add_solve_commands, run_solve_command
+    from engine.solver.cli import add_solve_commands, run_solve_command
     add_solve_commands(sub)                      # in build_parser()
     if command in ("solve", "study"):            # in main(), before the config is read
         return run_solve_command(args)
 
-Also runnable alone: ``python -m bot.solve_cli solve --deal 16``.
+Also runnable alone: ``python -m engine.solver.cli solve --deal 16``.
 
 ``reel solve --deal N [--budget 10s]`` prints the verdict and, for a won deal,
 the winning line in the engine's notation. ``reel study --deals 1-10000
@@ -40,8 +40,9 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Final, NoReturn, TextIO
 
-from engine import MAX_DEAL, MIN_DEAL, Game
-from engine.solver import CLOCKS, Solution, Verdict, solve
+from ..deal import MAX_DEAL, MIN_DEAL
+from ..game import Game
+from .search import CLOCKS, Solution, Verdict, solve
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -168,6 +169,12 @@ def _explain_expected_values(parser: argparse.ArgumentParser, forms: dict[str, s
 
 def add_solve_commands(sub: Any) -> None:
     """Add ``solve`` and ``study`` to an argparse subparsers object."""
+    _add_solve(sub)
+    _add_study(sub)
+
+
+def _add_solve(sub: Any) -> None:
+    """The ``solve`` command and its options."""
     solve_p = sub.add_parser(
         "solve",
         help="solve one deal: verdict and winning line",
@@ -199,6 +206,11 @@ def add_solve_commands(sub: Any) -> None:
             "each conflict of the SAT prover counts as one"
         ),
     )
+    _explain_expected_values(solve_p, {"--budget": BUDGET_FORM})
+
+
+def _add_study(sub: Any) -> None:
+    """The ``study`` command and its options."""
     study = sub.add_parser(
         "study",
         help=f"winnability study over a range of deals (writes ./{DEFAULT_CSV})",
@@ -240,6 +252,13 @@ def add_solve_commands(sub: Any) -> None:
         f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
         "workers sharing a CPU would each search less within it",
     )
+    _add_study_output(study)
+    _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
+
+
+def _add_study_output(study: Any) -> None:
+    """The study's options for its output and for resuming it: --csv, --clock, --resume,
+    --quiet."""
     study.add_argument(
         "--csv",
         type=Path,
@@ -267,8 +286,6 @@ def add_solve_commands(sub: Any) -> None:
     study.add_argument(
         "--quiet", action="store_true", help="no progress bar, and no notes on stderr"
     )
-    _explain_expected_values(solve_p, {"--budget": BUDGET_FORM})
-    _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
 
 
 def run_solve_command(args: argparse.Namespace) -> int:
@@ -305,7 +322,7 @@ def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
         for text in format_line(solution):
             print(text, file=out)
     elif solution.verdict is Verdict.UNWINNABLE and solution.nodes == 1:
-        # The solver's dead-card check at the root, before any search (engine/solver.py).
+        # The solver's dead-card check at the root, before any search (closure.py).
         print(
             f"Deal {args.deal}: unwinnable: proven at the start, before any search: "
             "some card can never reach the foundations (1 position checked, "
@@ -345,7 +362,7 @@ class Row:
 Job = tuple[int, float, int, str]
 
 
-def _solve_one(job: Job) -> Row:
+def solve_one(job: Job) -> Row:
     deal, budget, max_nodes, clock = job
     s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget, clock=CLOCKS[clock])
     return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
@@ -356,10 +373,10 @@ def _rows(
 ) -> Iterator[Row]:
     work = ((d, budget, max_nodes, clock) for d in deals)
     if jobs <= 1:
-        yield from map(_solve_one, work)
+        yield from map(solve_one, work)
         return
     with Pool(jobs) as pool:
-        yield from pool.imap_unordered(_solve_one, work, chunksize=1)
+        yield from pool.imap_unordered(solve_one, work, chunksize=1)
 
 
 def _progress(
@@ -460,22 +477,9 @@ def _solve_all(
 
 def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    if args.jobs < 1:
-        print("reel study: --jobs must be at least 1", file=sys.stderr)
+    jobs = _workers(args)
+    if jobs is None:
         return 2
-    deals: range = args.deals
-    # No more workers than deals (the others would only start and stop), nor than CPUs: the
-    # budget is a time, so workers sharing a CPU would each search less within it.
-    jobs = min(args.jobs, len(deals))
-    cpus = usable_cpus()
-    if jobs > cpus:
-        if not args.quiet:
-            print(
-                f"reel study: --jobs {args.jobs} lowered to {cpus}, one per CPU: more workers "
-                "would share the CPUs and search less within each deal's time budget",
-                file=sys.stderr,
-            )
-        jobs = cpus
     path: Path = args.csv
     # Open the CSV file before the study, so that a path it cannot write fails at once, not
     # after hours of solving. In append mode, which truncates nothing: a study stopped
@@ -492,44 +496,15 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         # after a line with its settings, and --resume goes on from them.
         partial_path = path.with_name(path.name + ".part") if f.seekable() else None
         settings = _settings_line(args)
-        done: dict[int, Row] | None = None
-        torn = False  # the part file's last row has no line end (the stop cut it short)
-        if partial_path is not None and partial_path.exists():
-            kept = (
-                _read_part(partial_path, settings, deals)
-                if args.resume
-                else (
-                    f"{partial_path} holds the deals of a stopped study: add --resume to go "
-                    f"on from them, or delete {partial_path} to start again"
-                )
-            )
-            if isinstance(kept, str):
-                if not existed:
-                    f.close()
-                    path.unlink(missing_ok=True)
-                print(f"reel study: {kept}", file=sys.stderr)
-                return 2
-            done, torn = kept
-            if not args.quiet:
-                print(
-                    f"reel study: resuming with the {len(done):,} deals solved in {partial_path}",
-                    file=sys.stderr,
-                )
-        elif args.resume and not args.quiet:
-            print("reel study: no stopped study to resume here: starting it", file=sys.stderr)
-        partial = None
-        if partial_path is not None:
-            try:
-                if done is None:
-                    partial = partial_path.open("w", newline="", encoding="utf-8")
-                    partial.write(settings + "\r\n")  # csv's line end
-                    csv.writer(partial).writerow(CSV_HEADER)
-                else:
-                    partial = partial_path.open("a", newline="", encoding="utf-8")
-                    if torn:  # the next row starts a line of its own
-                        partial.write("\r\n")
-            except OSError:
-                partial_path = None
+        kept = _kept_rows(args, partial_path, settings)
+        if isinstance(kept, str):
+            if not existed:
+                f.close()
+                path.unlink(missing_ok=True)
+            print(f"reel study: {kept}", file=sys.stderr)
+            return 2
+        done, torn = kept
+        partial, partial_path = _open_part(partial_path, settings, done, torn)
         try:
             rows, counts = _solve_all(args, jobs, partial, done)
         except BaseException:
@@ -547,14 +522,98 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if partial is not None and partial_path is not None:
             partial.close()
             partial_path.unlink(missing_ok=True)
-        rows.sort(key=lambda r: r.deal)
-        if f.seekable():  # not a pipe or a terminal (--csv /dev/stdout)
-            f.seek(0)
-            f.truncate()
-        writer = csv.writer(f)
-        writer.writerow(CSV_HEADER)
-        for r in rows:
-            writer.writerow(_csv_row(r))
+        _write_rows(f, rows)
+    _print_summary(args, rows, counts, out)
+    return 0
+
+
+def _workers(args: argparse.Namespace) -> int | None:
+    """The worker processes the study runs (None, with a message, if --jobs is wrong)."""
+    if args.jobs < 1:
+        print("reel study: --jobs must be at least 1", file=sys.stderr)
+        return None
+    deals: range = args.deals
+    # No more workers than deals (the others would only start and stop), nor than CPUs: the
+    # budget is a time, so workers sharing a CPU would each search less within it.
+    jobs: int = min(args.jobs, len(deals))
+    cpus = usable_cpus()
+    if jobs > cpus:
+        if not args.quiet:
+            print(
+                f"reel study: --jobs {args.jobs} lowered to {cpus}, one per CPU: more workers "
+                "would share the CPUs and search less within each deal's time budget",
+                file=sys.stderr,
+            )
+        jobs = cpus
+    return jobs
+
+
+def _kept_rows(
+    args: argparse.Namespace, partial_path: Path | None, settings: str
+) -> tuple[dict[int, Row] | None, bool] | str:
+    """The rows a stopped study kept in ``partial_path`` (None if it starts afresh) and
+    whether the part file's last row was torn (no line end); or why the study can't start."""
+    if partial_path is not None and partial_path.exists():
+        kept = (
+            _read_part(partial_path, settings, args.deals)
+            if args.resume
+            else (
+                f"{partial_path} holds the deals of a stopped study: add --resume to go "
+                f"on from them, or delete {partial_path} to start again"
+            )
+        )
+        if isinstance(kept, str):
+            return kept
+        done, torn = kept
+        if not args.quiet:
+            print(
+                f"reel study: resuming with the {len(done):,} deals solved in {partial_path}",
+                file=sys.stderr,
+            )
+        return done, torn
+    if args.resume and not args.quiet:
+        print("reel study: no stopped study to resume here: starting it", file=sys.stderr)
+    return None, False
+
+
+def _open_part(
+    partial_path: Path | None, settings: str, done: dict[int, Row] | None, torn: bool
+) -> tuple[TextIO | None, Path | None]:
+    """The part file, opened for the rows to come (a new one, or the stopped study's to
+    go on with), and its path; (None, None) if there is none or it cannot be written."""
+    if partial_path is None:
+        return None, None
+    try:
+        if done is None:
+            partial = partial_path.open("w", newline="", encoding="utf-8")
+            partial.write(settings + "\r\n")  # csv's line end
+            csv.writer(partial).writerow(CSV_HEADER)
+        else:
+            partial = partial_path.open("a", newline="", encoding="utf-8")
+            if torn:  # the next row starts a line of its own
+                partial.write("\r\n")
+    except OSError:
+        return None, None
+    return partial, partial_path
+
+
+def _write_rows(f: TextIO, rows: list[Row]) -> None:
+    """The study's CSV, in the order of the deals, replacing what ``f`` held."""
+    rows.sort(key=lambda r: r.deal)
+    if f.seekable():  # not a pipe or a terminal (--csv /dev/stdout)
+        f.seek(0)
+        f.truncate()
+    writer = csv.writer(f)
+    writer.writerow(CSV_HEADER)
+    for r in rows:
+        writer.writerow(_csv_row(r))
+
+
+def _print_summary(
+    args: argparse.Namespace, rows: list[Row], counts: dict[Verdict, int], out: TextIO
+) -> None:
+    """The counts, the winnable share and its Wilson interval, and where the CSV is."""
+    deals: range = args.deals
     n = len(rows)
     won, lost, unknown = counts[Verdict.WON], counts[Verdict.UNWINNABLE], counts[Verdict.UNKNOWN]
     low, _ = wilson(won, n)
@@ -574,7 +633,6 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
         file=out,
     )
     print(f"CSV: {args.csv}", file=out)
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

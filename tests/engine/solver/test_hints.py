@@ -8,9 +8,11 @@ import pickle
 import pytest
 from positions import WON_ROWS, board
 
-import engine.hints as hints_module
+import engine.solver.hints as hints_module
 from engine import DEAL, Game, Status
-from engine.hints import (
+from engine.notation import format_position, parse_position
+from engine.solver import Verdict, solve
+from engine.solver.hints import (
     Hint,
     heuristic_move,
     hint,
@@ -19,8 +21,6 @@ from engine.hints import (
     move_rank,
     winnable_before,
 )
-from engine.notation import format_position, parse_position
-from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16
 # From tests/engine/test_solver.py: both 8♠ lie under a J♠ that needs an 8♠ first; the

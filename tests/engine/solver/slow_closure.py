@@ -1,18 +1,32 @@
 """The solver's dead-card fixpoint written the slow, obvious way, as a test oracle.
 
-``engine.solver._Model._fixpoint`` looks only at the topmost card of each
+``engine.solver.closure.fixpoint`` looks only at the topmost card of each
 reserve pile not yet joined; this one tests every card not home against every
-condition of the module docstring of ``engine/solver.py`` on every pass, as
-the first version of the solver did. The two must agree on every position.
+condition of "Dead cards" in docs/solver.md on every pass, as the first
+version of the solver did. The two must agree on every position.
+
+Also the closure's answers the tests ask for: ``dead`` and ``closure``.
 """
 
 from __future__ import annotations
 
 from engine.cards import RANK_STEP3
-from engine.solver import _NEVER, _Model
+from engine.solver.closure import NEVER, bounds
+from engine.solver.model import Model
 
 
-def slow_closure(model: _Model) -> list[int] | None:
+def dead(model: Model, probe: bool = False) -> bool:
+    """True if some card can provably never go home (the closure, with the probe if asked)."""
+    return bounds(model, probe) is None
+
+
+def closure(model: Model, probe: bool = False) -> list[int] | None:
+    """The earliest phase in which each instance might be home, or None if one never can."""
+    found = bounds(model, probe)
+    return None if found is None else found.joined
+
+
+def slow_closure(model: Model) -> list[int] | None:
     """The earliest phase each instance may be home (-1 if home), or None if one never can."""
     card = model.card
     n_res = len(model.res)
@@ -40,11 +54,11 @@ def slow_closure(model: _Model) -> list[int] | None:
         if joined == prev:
             return joined
         prev = joined
-        fill_by = [min((joined[b] for b in bases[t]), default=_NEVER) for t in range(3)]
+        fill_by = [min((joined[b] for b in bases[t]), default=NEVER) for t in range(3)]
 
 
 def _slow_fixpoint(
-    model: _Model,
+    model: Model,
     arrive: list[int],
     above: dict[int, list[int]],
     last: int,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.solve_cli import EXIT_BROKEN_PIPE
+from engine.solver.cli import EXIT_BROKEN_PIPE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:

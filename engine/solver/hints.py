@@ -51,9 +51,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .game import Game
-from .moves import IllegalMoveError, Move, MoveKind
-from .solver import Verdict, solve
+from ..game import Game
+from ..moves import IllegalMoveError, Move, MoveKind
+from .search import Verdict, solve
 
 HintSource = Literal["solver", "heuristic", "lost", "none"]
 

@@ -1,4 +1,4 @@
-"""The SAT prover (engine/sat.py): its orders play to a win, through the engine and
+"""The SAT prover (engine/solver/sat.py): its orders play to a win, through the engine and
 through the independent model of the rules; where it finds no order, the search
 proves the position lost too; and it keeps its budgets."""
 
@@ -13,9 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_play
 
-from engine import Game, Move, Status, sat, solver
+from engine import Game, Move, Status
 from engine.notation import format_position, parse_position
-from engine.solver import SAT_AFTER, Verdict, _line_of, _Model, _translate, solve
+from engine.solver import SAT_AFTER, Verdict, sat, solve
+from engine.solver.closure import Bounds, bounds
+from engine.solver.model import SWAP, Model
+from engine.solver.search import line_of, translate
 from engine.variant import THREE_UP
 
 # Deals no search of this project had decided before the SAT prover (docs/winnability.md):
@@ -28,19 +31,19 @@ SEARCHED_LOSSES = (37, 236, 820)
 HARD_LOSSES = (15, 61, 87)
 
 
-def schedule(game: Game, max_conflicts: int = 10**9) -> tuple[sat.Answer, _Model]:
-    model = _Model(game)
-    bounds = model.bounds(probe=True)
-    assert bounds is not None, "the fixpoint alone proves it lost"
+def schedule(game: Game, max_conflicts: int = 10**9) -> tuple[sat.Answer, Model]:
+    model = Model(game)
+    found = bounds(model, probe=True)
+    assert found is not None, "the fixpoint alone proves it lost"
     deadline = time.process_time() + 60
-    return sat.schedule(model, bounds, max_conflicts, deadline, time.process_time), model
+    return sat.schedule(model, found, max_conflicts, deadline, time.process_time), model
 
 
 def moves_of(game: Game, answer: sat.Answer) -> tuple[Move, ...]:
-    """The engine's moves of the SAT prover's order (``_translate`` plays them on a copy)."""
-    line = _line_of(_Model(game), answer.order)
+    """The engine's moves of the SAT prover's order (``translate`` plays them on a copy)."""
+    line = line_of(Model(game), answer.order)
     assert line is not None, "the order does not play in the search's model"
-    return _translate(game, _Model(game), line)
+    return translate(game, Model(game), line)
 
 
 def plays_in_the_reference_model(game: Game, line: tuple[Move, ...]) -> bool:
@@ -86,9 +89,9 @@ def test_every_interchange_of_an_order_is_played_as_one_move() -> None:
     # deal 7's order (like most) uses interchanges: each is two events side by side
     game = Game.new(7)
     answer, model = schedule(game)
-    line = _line_of(_Model(game), answer.order)
+    line = line_of(Model(game), answer.order)
     assert line is not None
-    swaps = [move for move in line if move[0] == solver._SWAP]
+    swaps = [move for move in line if move[0] == SWAP]
     assert swaps, "deal 7's order has an interchange"
     for _, i, j in swaps:
         at = answer.order.index(i)
@@ -106,7 +109,7 @@ def test_the_sat_prover_and_the_search_agree_in_mid_game(deal: int, seed: int, m
         if n == moves:
             break
     game = parse_position(format_position(game))
-    if game.status is not Status.PLAYING or _Model(game).bounds(probe=True) is None:
+    if game.status is not Status.PLAYING or bounds(Model(game), probe=True) is None:
         return  # over, or lost by the fixpoint alone: nothing for the SAT prover
     answer, _ = schedule(game)
     assert answer.won != answer.lost  # no budget ran out: decided
@@ -139,7 +142,7 @@ def test_the_solvers_node_budget_counts_the_sat_provers_conflicts() -> None:
 def test_the_time_budget_stops_the_sat_prover() -> None:
     game = Game.new(138)
     answer = sat.schedule(
-        _Model(game), _bounds(game), 10**9, time.process_time() - 1, time.process_time
+        Model(game), _bounds(game), 10**9, time.process_time() - 1, time.process_time
     )
     assert not answer.won and not answer.lost and answer.conflicts == 0
     solution = solve(game, max_nodes=10**9, max_seconds=0.0)
@@ -151,17 +154,17 @@ def test_without_the_sat_prover_the_search_runs_to_its_budget() -> None:
     assert solution.verdict is Verdict.UNKNOWN and solution.nodes == 20_000
 
 
-def _bounds(game: Game) -> solver._Bounds:
-    bounds = _Model(game).bounds(probe=True)
-    assert bounds is not None
-    return bounds
+def _bounds(game: Game) -> Bounds:
+    found = bounds(Model(game), probe=True)
+    assert found is not None
+    return found
 
 
 def test_a_three_pack_game_is_left_to_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # the foundation clauses count two copies of a card: Three Up is not for them
     game = Game.new(2, THREE_UP)  # not decided by the search within 5,000 nodes
     with pytest.raises(ValueError, match="two packs"):
-        sat.schedule(_Model(game), _bounds(game), 10**9, time.process_time() + 9, time.process_time)
+        sat.schedule(Model(game), _bounds(game), 10**9, time.process_time() + 9, time.process_time)
 
     def no_sat(*args: object) -> sat.Answer:
         raise AssertionError("the SAT prover ran")

@@ -48,22 +48,24 @@ if importlib.util.find_spec("engine") is None:
     sys.path.insert(0, str(HERE.parent))
 
 from engine import Game  # noqa: E402 (after the path is set)
-from engine import solver as S  # noqa: E402
 from engine.cards import RANK_STEP3  # noqa: E402
+from engine.solver.closure import bounds  # noqa: E402
+from engine.solver.model import IMove, Model  # noqa: E402
+from engine.solver.search import line_of, translate  # noqa: E402
 
 
-def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]]:
+def build(model: Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]]:
     """The CP-SAT model of the position, the step of each instance and of each deal."""
     if model.copies != 2:
         raise ValueError("the model counts the copies of a card as two packs have them")
     m = cp.CpModel()
     card = model.card
-    bounds = model.bounds(probe=True)
-    if bounds is None:  # the fixpoint alone proves it lost
+    found = bounds(model, probe=True)
+    if found is None:  # the fixpoint alone proves it lost
         m.AddBoolOr([])
         return m, {}, {}
-    cur, last, arrive, seqs = model.deals, bounds.last, bounds.arrive, bounds.seqs
-    pending = bounds.pending
+    cur, last, arrive, seqs = model.deals, found.last, found.arrive, found.seqs
+    pending = found.pending
     top = len(pending) + (last - cur) - 1
     s = {i: m.NewIntVar(0, top, f"s{i}") for i in pending}
     deal = {k: m.NewIntVar(0, top, f"d{k}") for k in range(cur + 1, last + 1)}
@@ -87,7 +89,7 @@ def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]
         return lower("o", a, b, s[a], s[b])
 
     for i in pending:
-        phase = max(arrive[i], bounds.joined[i])
+        phase = max(arrive[i], found.joined[i])
         if phase > cur:
             m.Add(s[i] > deal[phase])
     for seq in seqs:
@@ -150,10 +152,10 @@ def build(model: S._Model, cp: Any) -> tuple[Any, dict[int, Any], dict[int, Any]
     return m, s, deal
 
 
-def to_line(model: S._Model, steps: dict[int, int], deals: dict[int, int]) -> list[S._IMove] | None:
+def to_line(model: Model, steps: dict[int, int], deals: dict[int, int]) -> list[IMove] | None:
     """The search's moves in the order of a schedule; None if it does not play."""
     order = sorted([(v, i) for i, v in steps.items()] + [(v, -k) for k, v in deals.items()])
-    return S._line_of(model, tuple(event for _, event in order))
+    return line_of(model, tuple(event for _, event in order))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     for number in deals:
         game = Game.new(number)
         start = time.perf_counter()
-        m, s, deal = build(S._Model(game), cp_model)
+        m, s, deal = build(Model(game), cp_model)
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = args.budget
         solver.parameters.num_workers = 1
@@ -183,14 +185,14 @@ def main(argv: list[str] | None = None) -> None:
             verdict = "unwinnable"
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             line = to_line(
-                S._Model(game),
+                Model(game),
                 {i: solver.Value(v) for i, v in s.items()},
                 {k: solver.Value(v) for k, v in deal.items()},
             )
             verdict = "no line"
             if line is not None:
                 try:  # plays it through the engine, which checks every move and the win
-                    S._translate(game, S._Model(game), line)
+                    translate(game, Model(game), line)
                     verdict = "won"
                 except (AssertionError, ValueError):
                     pass
