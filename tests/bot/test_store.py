@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -125,6 +126,29 @@ async def test_a_fresh_file_gets_the_latest_schema(store: Store, db_path: Path) 
     assert await store.load_game(1) is None
     assert await store.finished_games() == []
     assert await store.load_settings(1) is None
+
+
+SCHEMA_V7 = Path(__file__).with_name("schema_v7.json")
+
+
+def sqlite_master(path: Path) -> list[list[object]]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+        return [list(row) for row in rows]
+
+
+async def test_a_fresh_file_at_version_7_has_the_shipped_schema_byte_for_byte(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite keeps each CREATE statement's text: the first seven migrations must make
+    # exactly the schema the releases that shipped them made (later ones may add to it).
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:7])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 7)
+    async with Store(db_path) as store:
+        assert await store.schema_version() == 7
+    golden = json.loads(SCHEMA_V7.read_text())
+    assert golden["user_version"] == 7
+    assert sqlite_master(db_path) == golden["sqlite_master"]
 
 
 async def test_the_connection_is_wal_with_full_sync_and_a_busy_timeout(store: Store) -> None:
