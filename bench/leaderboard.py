@@ -9,11 +9,11 @@ query through ``GameService`` (the code the bot runs: the service, the store
 and its aiosqlite thread) and prints p50 / p99 / max in milliseconds.
 
 The fill uses the store's own schema (``Store.open`` runs the migrations) and
-its own write path: ``bot.store.record_results``, the function the service
-calls to record a game, which inserts the results and keeps the per-user and
-per-(server, user) totals in step, here called with batches of 20,000 inside
-one transaction. Only the move lists are left empty (each result carries its
-``move_count``), to keep the file and the fill small; nothing reads them.
+its own write path: ``Store.import_results``, which writes results the way
+the service records a game (the results, and the per-user and per-(server,
+user) totals kept in step), in batches of 20,000 inside one transaction.
+Only the move lists are left empty (each result carries its ``move_count``),
+to keep the file and the fill small; nothing reads them.
 
 The data, over ``--days`` days ending at the benchmark's "today":
 - users have a heavy-tailed activity (a few play a lot, most a little);
@@ -37,7 +37,6 @@ import asyncio
 import bisect
 import itertools
 import random
-import sqlite3
 import sys
 import tempfile
 import time
@@ -48,7 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service import GameService, LeaderboardPage
-from bot.store import Store, _transaction, record_results
+from bot.store import Store
 
 BATCH = 20_000
 TODAY = date(2026, 11, 29)
@@ -80,7 +79,7 @@ class World:
 
 
 def records(world: World, total: int, days: int) -> Iterator[dict[str, object]]:
-    """``total`` results as ``record_results`` takes them, day by day, oldest first."""
+    """``total`` results as ``Store.import_results`` takes them, day by day, oldest first."""
     rng = world.rng
     first = TODAY - timedelta(days=days - 1)
     made = 0
@@ -122,18 +121,9 @@ def records(world: World, total: int, days: int) -> Iterator[dict[str, object]]:
 
 
 async def fill(store: Store, world: World, total: int, days: int) -> float:
-    """Write every result in one transaction, through ``record_results``; seconds taken."""
-    rows = records(world, total, days)
-
-    def body(conn: sqlite3.Connection) -> None:
-        while batch := list(itertools.islice(rows, BATCH)):
-            record_results(conn, batch)
-
-    def write(conn: sqlite3.Connection) -> None:
-        _transaction(conn, body)  # no ANALYZE: the bot never runs one either
-
+    """Write every result in one transaction, through ``Store.import_results``; seconds taken."""
     began = time.perf_counter()
-    await store._run(write)
+    await store.import_results(records(world, total, days))  # no ANALYZE: nor does the bot
     return time.perf_counter() - began
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic
 from typing import Final
@@ -27,6 +26,8 @@ from typing import Final
 from engine import Game, Move, format_line
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
+
+from .store import DailyDeal
 
 DAILY_DEAL_MAX: Final = 999_999_999
 GAME_NAME: Final = "Virginia Reel"
@@ -40,20 +41,6 @@ WINNABLE_NODE_BUDGET: Final = 5_000
 player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 tries)."""
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
-
-
-@dataclass(frozen=True, slots=True)
-class DailyDeal:
-    """The deal of a date's daily, with the solver's proof that it can be won."""
-
-    day: date
-    deal_number: int
-    line: str | None  # the winning line, moves in notation joined by ";" (None: no proof)
-    par: int | None  # the number of moves of that line (None: no proof)
-
-    @property
-    def proven(self) -> bool:
-        return self.line is not None
 
 
 def daily_start_number(day: date) -> int:

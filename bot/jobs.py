@@ -18,11 +18,11 @@ from engine.solver.hints import Hint, hint, winnable_before
 from .daily import (
     WINNABLE_NODE_BUDGET,
     WINNABLE_SECONDS,
-    DailyDeal,
     find_daily_deal,
     first_proven,
     numbers_from,
 )
+from .store import DailyDeal
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:

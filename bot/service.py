@@ -75,7 +75,6 @@ from engine.solver.hints import REWIND_NODES, HintSource, known_hint, line_left
 from . import jobs
 from .daily import (
     DAILY_CANDIDATES,
-    DailyDeal,
     next_daily_start,
     share_text,
     utc_date,
@@ -83,6 +82,7 @@ from .daily import (
 from .store import (
     MIN_GAMES_FOR_RATE,
     CorruptRowError,
+    DailyDeal,
     FinishedGame,
     GameStatus,
     GameUpdate,

@@ -10,8 +10,9 @@ from datetime import date
 
 import pytest
 
-from bot.daily import DailyDeal, daily_start_number
+from bot.daily import daily_start_number
 from bot.service import GameService
+from bot.store import DailyDeal
 
 _REAL_FIND_DAILY = GameService._find_daily
 

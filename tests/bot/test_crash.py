@@ -88,7 +88,8 @@ async def test_killed_players_lose_nothing_acknowledged(tmp_path: Path) -> None:
 
         store = await Store.open(db_path)
         try:
-            assert await store.integrity_check() == "ok"
+            [(check,)] = await store.connection.execute_fetchall("PRAGMA integrity_check")
+            assert check == "ok"
             service = GameService(store)
             after = await recorded_counts(store)
             for user, version in last_version.items():

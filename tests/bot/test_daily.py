@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 
-from bot.daily import DailyDeal, daily_start_number, next_daily_start, share_text, streaks, utc_date
+from bot.daily import daily_start_number, next_daily_start, share_text, streaks, utc_date
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
@@ -21,7 +21,7 @@ from bot.service import (
     LeaderboardRow,
     PlayerStats,
 )
-from bot.store import Store
+from bot.store import DailyDeal, Store
 from engine import Game, Status, render
 
 # Dailies deal 28 (``winnable_dailies``) to be won by its known line: the service

@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-import bot.store as store_module
-from bot.daily import DailyDeal
 from bot.store import (
+    BUSY_TIMEOUT_MS,
+    MIGRATIONS,
     SCHEMA_VERSION,
     CorruptRowError,
+    DailyDeal,
     FinishedGame,
     GameUpdate,
+    Migration,
     PlayerTotals,
     SchemaTooNewError,
     Store,
+    StoreError,
     StoreUnavailableError,
     UserSettings,
 )
+from bot.store.sqlite import queries
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 T1 = datetime(2025, 3, 1, 12, 5, tzinfo=UTC)
@@ -74,6 +78,22 @@ def update(version: int, expected: int, moves: str = "R6 ACE", user_id: int = 1)
     )
 
 
+async def daily_dates(store: Store, user_id: int) -> list[date]:
+    """The dates of the user's scored dailies, the latest first."""
+    rows = await store.connection.execute_fetchall(
+        "SELECT daily_date FROM finished_games "
+        "WHERE user_id = ? AND daily_date IS NOT NULL ORDER BY daily_date DESC",
+        (user_id,),
+    )
+    return [date.fromisoformat(value) for (value,) in rows]
+
+
+async def integrity(store: Store) -> str:
+    """``PRAGMA integrity_check``: "ok" for a sound file."""
+    rows = await store.connection.execute_fetchall("PRAGMA integrity_check")
+    return "\n".join(str(row[0]) for row in rows)
+
+
 async def assert_totals_match_results(store: Store) -> None:
     """The totals tables hold exactly what a GROUP BY over finished_games gives."""
     from bot.daily import streaks
@@ -84,7 +104,7 @@ async def assert_totals_match_results(store: Store) -> None:
     )
     expected = []
     for user_id, games, wins, best_score, dailies, daily_wins in rows:
-        days = await store.daily_dates(user_id)
+        days = await daily_dates(store, user_id)
         last = days[0] if days else None
         run, best = streaks(days, last) if last else (0, 0)
         expected.append(
@@ -127,6 +147,45 @@ async def test_a_fresh_file_gets_the_latest_schema(store: Store, db_path: Path) 
     assert await store.load_settings(1) is None
 
 
+SCHEMA_V7 = Path(__file__).with_name("schema_v7.json")
+
+
+def sqlite_master(path: Path) -> list[list[object]]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+        return [list(row) for row in rows]
+
+
+def words(sql: object) -> object:
+    """A CREATE statement's text with its white space folded (None stays None)."""
+    return " ".join(sql.split()) if isinstance(sql, str) else sql
+
+
+async def test_a_fresh_file_at_version_7_has_the_shipped_schema(db_path: Path) -> None:
+    # The first seven migrations, now .sql files, make the schema the releases that
+    # shipped them made (later ones may add to it): every table, index and column, and
+    # each CREATE statement's text, comments included, up to its indentation.
+    async with Store(db_path, MIGRATIONS[:7]) as store:
+        assert await store.schema_version() == 7
+    golden = json.loads(SCHEMA_V7.read_text())
+    assert golden["user_version"] == 7
+    assert [[*row[:3], words(row[3])] for row in sqlite_master(db_path)] == [
+        [*row[:3], words(row[3])] for row in golden["sqlite_master"]
+    ]
+
+
+def test_the_migrations_are_the_numbered_sql_files_of_the_package() -> None:
+    assert [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+    assert MIGRATIONS[0].name == "0001_initial_schema.sql"
+    assert all(m.statements() for m in MIGRATIONS)
+    # a statement that runs over several lines, comments inside, is one statement
+    assert Migration(
+        9, "0009_x.sql", "-- a\nCREATE TABLE t (  -- b;\n a INT\n);\n"
+    ).statements() == ["-- a\nCREATE TABLE t (  -- b;\n a INT\n);"]
+    with pytest.raises(StoreError, match=r"0009_x\.sql"):
+        Migration(9, "0009_x.sql", "CREATE TABLE t (a INT)\n").statements()
+
+
 async def test_the_connection_is_wal_with_full_sync_and_a_busy_timeout(store: Store) -> None:
     async def value(name: str) -> object:
         rows = list(await store.connection.execute_fetchall(f"PRAGMA {name}"))
@@ -134,7 +193,7 @@ async def test_the_connection_is_wal_with_full_sync_and_a_busy_timeout(store: St
 
     assert await value("journal_mode") == "wal"
     assert await value("synchronous") == 2  # FULL
-    assert await value("busy_timeout") == store_module.BUSY_TIMEOUT_MS
+    assert await value("busy_timeout") == BUSY_TIMEOUT_MS
 
 
 async def test_reopening_a_current_file_changes_nothing(db_path: Path) -> None:
@@ -422,7 +481,11 @@ async def test_v2_derives_totals_attempts_and_move_counts_from_v1_history(
         for day in (date(2025, 2, 1), date(2025, 2, 2), date(2025, 2, 4)):
             assert await store.has_daily_attempt(7, day)
         assert not await store.has_daily_attempt(7, date(2025, 2, 3))
-        assert await store.daily_dates(7) == [date(2025, 2, 4), date(2025, 2, 2), date(2025, 2, 1)]
+        assert await daily_dates(store, 7) == [
+            date(2025, 2, 4),
+            date(2025, 2, 2),
+            date(2025, 2, 1),
+        ]
         await assert_totals_match_results(store)
 
 
@@ -502,42 +565,38 @@ async def test_a_database_from_a_newer_release_is_refused(db_path: Path) -> None
     assert pragma(db_path, "user_version") == SCHEMA_VERSION + 1
 
 
-async def test_a_failing_migration_leaves_the_previous_version_whole(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def next_breaks_halfway(conn: sqlite3.Connection) -> None:
-        conn.execute("CREATE TABLE solver_proofs (deal_number INTEGER)")
-        raise RuntimeError("migration bug")
-
+async def test_a_failing_migration_leaves_the_previous_version_whole(db_path: Path) -> None:
+    next_breaks_halfway = Migration(
+        SCHEMA_VERSION + 1,
+        "9999_breaks_halfway.sql",
+        "CREATE TABLE solver_proofs (deal_number INTEGER);\nSELECT * FROM no_such_table;\n",
+    )
     EARLIER_VERSIONS[SCHEMA_VERSION](db_path)
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_breaks_halfway))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with pytest.raises(RuntimeError, match="migration bug"):
-        await Store.open(db_path)
+    with pytest.raises(StoreUnavailableError, match=r"9999_breaks_halfway\.sql failed"):
+        await Store.open(db_path, (*MIGRATIONS, next_breaks_halfway))
     assert pragma(db_path, "user_version") == SCHEMA_VERSION
     with sqlite3.connect(db_path) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "solver_proofs" not in tables
 
 
-async def test_a_later_migration_runs_once_after_the_pending_ones(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls: list[int] = []
-
-    def next_adds_a_column(conn: sqlite3.Connection) -> None:
-        calls.append(SCHEMA_VERSION + 1)
-        conn.execute("ALTER TABLE finished_games ADD COLUMN rating INTEGER NOT NULL DEFAULT 0")
-
+async def test_a_later_migration_runs_once_after_the_pending_ones(db_path: Path) -> None:
+    # It adds a column, which a second run would fail on ("duplicate column").
+    next_adds_a_column = Migration(
+        SCHEMA_VERSION + 1,
+        "9999_rating.sql",
+        "ALTER TABLE finished_games ADD COLUMN rating INTEGER NOT NULL DEFAULT 0;\n",
+    )
+    migrations = (*MIGRATIONS, next_adds_a_column)
     _written_by_v1(db_path)
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, next_adds_a_column))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    async with Store(db_path) as store:
+    async with Store(db_path, migrations) as store:
         assert await store.schema_version() == SCHEMA_VERSION + 1
         assert len(await store.finished_games(7)) == 1
-    async with Store(db_path):
-        pass
-    assert calls == [SCHEMA_VERSION + 1]
+    async with Store(db_path, migrations) as store:
+        assert await store.schema_version() == SCHEMA_VERSION + 1
+    with sqlite3.connect(db_path) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(finished_games)")]
+    assert columns.count("rating") == 1
 
 
 # ---------------------------------------------------------------------- current games
@@ -673,11 +732,6 @@ async def test_a_hint_line_is_kept_from_the_start_and_by_a_hint(store: Store) ->
     assert (await store.load_game(1)).hint_line is None  # type: ignore[union-attr]
 
 
-def test_aiosqlite_still_runs_functions_on_its_thread() -> None:
-    # Store._run relies on this internal of aiosqlite (see its docstring).
-    assert asyncio.iscoroutinefunction(aiosqlite.Connection._execute)
-
-
 async def test_a_cancelled_write_still_completes_whole(store: Store) -> None:
     await start(store)
     task = asyncio.create_task(store.save_game(update(version=2, expected=1), finished()))
@@ -685,8 +739,8 @@ async def test_a_cancelled_write_still_completes_whole(store: Store) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    # The write was queued whole on the worker thread: both statements are there.
-    await store.integrity_check()
+    # The write had begun: it ran to its end, both statements are there.
+    assert await integrity(store) == "ok"
     game = await store.load_game(1)
     assert game is not None and game.version == 2
     assert len(await store.finished_games(1)) == 1
@@ -712,7 +766,7 @@ async def test_reads_wait_for_an_open_transaction(store: Store) -> None:
 
 async def test_integrity_check_is_ok(store: Store) -> None:
     await start(store)
-    assert await store.integrity_check() == "ok"
+    assert await integrity(store) == "ok"
 
 
 # ---------------------------------------------------------------------- daily and leaderboards
@@ -801,13 +855,13 @@ async def test_boards_rank_and_page(store: Store) -> None:
     ("sql", "index"),
     [
         ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' "
-         f"ORDER BY {store_module._DAILY_ORDER} LIMIT 10 OFFSET 20", "finished_games_daily_rank"),
+         f"ORDER BY {queries.DAILY_ORDER} LIMIT 10 OFFSET 20", "finished_games_daily_rank"),
         ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' AND guild_id = 5 "
-         f"ORDER BY {store_module._DAILY_ORDER} LIMIT 10", "finished_games_daily_guild_rank"),
-        (f"SELECT * FROM player_totals ORDER BY {store_module._ALL_TIME_ORDER} LIMIT 10",
+         f"ORDER BY {queries.DAILY_ORDER} LIMIT 10", "finished_games_daily_guild_rank"),
+        (f"SELECT * FROM player_totals ORDER BY {queries.ALL_TIME_ORDER} LIMIT 10",
          "player_totals_rank"),
         ("SELECT * FROM guild_player_totals WHERE guild_id = 5 "
-         f"ORDER BY {store_module._ALL_TIME_ORDER} LIMIT 10", "guild_player_totals_rank"),
+         f"ORDER BY {queries.ALL_TIME_ORDER} LIMIT 10", "guild_player_totals_rank"),
     ],
 )  # fmt: skip
 async def test_leaderboards_read_their_ranking_off_an_index(

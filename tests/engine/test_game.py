@@ -103,9 +103,7 @@ def test_play_safe_moves_plays_aces_as_they_come_up() -> None:
 
 
 def test_the_score_counts_cards_on_foundations_including_the_preplaced_bases() -> None:
-    game = parse_position(
-        board({"A1": "2H", "B1": "3S", "C1": "4C", "C5": "4D7D"}, ["5H", "AS"])
-    )
+    game = parse_position(board({"A1": "2H", "B1": "3S", "C1": "4C", "C5": "4D7D"}, ["5H", "AS"]))
     assert game.score == 5
     play(game, "r1 a1")
     assert game.score == 6

@@ -1,0 +1,70 @@
+"""The store: the only package that speaks SQL (docs/storage.md).
+
+- ``records`` and ``errors``: the contract, what callers see of any backend;
+- ``api``: ``GameStore``, the abstract store the service calls;
+- ``sqlite``: the SQLite backend, ``SQLiteStore``; its schema is the numbered
+  ``.sql`` files of ``sqlite/migrations/``.
+
+A PostgreSQL backend (a later issue) goes beside ``sqlite`` as another
+``GameStore``, with its own folder of migrations. ``Store`` is the SQLite store,
+under the name callers have always used; code that only calls the store's
+operations should take a ``GameStore``.
+"""
+
+from .api import GameStore
+from .errors import CorruptRowError, SchemaTooNewError, StoreError, StoreUnavailableError
+from .records import (
+    GAME_STATUSES,
+    MIN_GAMES_FOR_RATE,
+    OUTCOMES,
+    CurrentGame,
+    DailyDeal,
+    DailyResult,
+    FinishedGame,
+    GameStatus,
+    GameUpdate,
+    Outcome,
+    PlayerTotals,
+    Totals,
+    UserSettings,
+)
+from .sqlite import (
+    BUSY_TIMEOUT_MS,
+    MIGRATIONS,
+    PRAGMAS,
+    SCHEMA_VERSION,
+    Migration,
+    SQLiteStore,
+    finished_params,
+)
+
+Store = SQLiteStore
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "GAME_STATUSES",
+    "MIGRATIONS",
+    "MIN_GAMES_FOR_RATE",
+    "OUTCOMES",
+    "PRAGMAS",
+    "SCHEMA_VERSION",
+    "CorruptRowError",
+    "CurrentGame",
+    "DailyDeal",
+    "DailyResult",
+    "FinishedGame",
+    "GameStatus",
+    "GameStore",
+    "GameUpdate",
+    "Migration",
+    "Outcome",
+    "PlayerTotals",
+    "SQLiteStore",
+    "SchemaTooNewError",
+    "Store",
+    "StoreError",
+    "StoreUnavailableError",
+    "Totals",
+    "UserSettings",
+    "finished_params",
+]

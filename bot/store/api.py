@@ -1,0 +1,190 @@
+"""What a store does, whatever the database: the API the service calls.
+
+``GameStore`` is the contract every backend implements (today only SQLite,
+``bot.store.sqlite.SQLiteStore``). It speaks in the records of
+``bot.store.records`` and raises only the errors of ``bot.store.errors``.
+
+What every backend promises:
+
+- Each call is one operation, atomic: a write applies whole or not at all, and
+  a call that writes a current game and records a finished one does both in
+  one transaction.
+- Once a call has reached the database it runs to its end even if the caller
+  is cancelled (the result is then simply not delivered).
+- Versions: a write carries the version it expects and applies nothing if the
+  row has moved on (``False`` / ``None``, never an exception).
+- A call returns only after its transaction is durable.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime
+from typing import Self
+
+from .records import (
+    CurrentGame,
+    DailyDeal,
+    DailyResult,
+    FinishedGame,
+    GameStatus,
+    GameUpdate,
+    PlayerTotals,
+    Totals,
+    UserSettings,
+)
+
+
+class GameStore(ABC):
+    """The game database. ``async with`` a store connects it and closes it."""
+
+    @abstractmethod
+    async def connect(self) -> None:
+        """Open the database (creating it if needed) and apply pending migrations.
+
+        ``SchemaTooNewError`` if it was written by a newer program;
+        ``StoreUnavailableError`` if it can't be opened. Connecting an open store
+        does nothing.
+        """
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the database; operations already under way finish first."""
+
+    async def __aenter__(self) -> Self:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of migrations applied to the database."""
+
+    # ------------------------------------------------------------------ current games
+
+    @abstractmethod
+    async def load_game(self, user_id: int) -> CurrentGame | None:
+        """The user's current game, or None. ``CorruptRowError`` if a value has the wrong type."""
+
+    @abstractmethod
+    async def start_game(
+        self,
+        *,
+        user_id: int,
+        guild_id: int | None,
+        variant: str,
+        deal_number: int,
+        moves: str,
+        status: GameStatus,
+        started_at: datetime,
+        replaces_version: int | None,
+        finished: FinishedGame | None = None,
+        daily_date: date | None = None,
+        scored: bool = True,
+        hint_line: str | None = None,
+    ) -> int | None:
+        """Make a new current game for the user, recording ``finished`` in the same transaction.
+
+        ``hint_line``: the deal's winning line, if the solver has proven it (see
+        ``CurrentGame.hint_line``).
+
+        The new game's version is one more than the row it replaces (1 for a
+        first game), so versions never repeat for a user. With
+        ``replaces_version`` set, the old row must still be at that version;
+        with None, whatever is there is replaced. Returns the new version, or
+        None (and writes nothing) if the old row had moved on, or if the game
+        is a scored daily and the user's scored attempt of that date already
+        exists (another process started it meanwhile).
+        """
+
+    @abstractmethod
+    async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:
+        """Write a new state of a current game (and record it as finished, atomically).
+
+        Returns False, writing nothing, if the row is no longer at
+        ``update.expected_version`` (changed by another process) or is gone.
+        """
+
+    @abstractmethod
+    async def mark_assisted(
+        self,
+        user_id: int,
+        version: int,
+        hint_line: str | None = None,
+        lost: tuple[str, int | None] | None = None,
+    ) -> bool:
+        """Mark the user's current game assisted (a hint was asked for), and keep
+        ``hint_line`` as its hint line if given, and ``lost`` (``lost_line``,
+        ``lost_back``) as its proof of loss if given (None keeps what is stored);
+        its version stays.
+
+        Returns False, writing nothing, if the row is no longer at ``version``.
+        """
+
+    # ------------------------------------------------------------------ finished games
+
+    @abstractmethod
+    async def finished_games(self, user_id: int | None = None) -> list[FinishedGame]:
+        """Recorded games, oldest first: one user's, or everyone's."""
+
+    # ------------------------------------------------------------------ daily and leaderboards
+
+    @abstractmethod
+    async def has_daily_attempt(self, user_id: int, day: date) -> bool:
+        """Whether the user has started their scored daily of ``day`` (finished or not)."""
+
+    @abstractmethod
+    async def daily_board(
+        self, day: date, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[DailyResult]]:
+        """(total, rows) of the daily leaderboard of ``day``: one server's, or global (None).
+
+        Ranked won first, then more cards home, fewer moves, earlier finish
+        (then user id).
+        """
+
+    @abstractmethod
+    async def all_time_board(
+        self, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[Totals]]:
+        """(total, rows) of the all-time leaderboard: one server's, or global (None).
+
+        Ranked by wins, then win rate (none below ``MIN_GAMES_FOR_RATE``
+        games, ranked after any rate), then games, then user id.
+        """
+
+    @abstractmethod
+    async def player_totals(self, user_id: int) -> PlayerTotals | None:
+        """The user's totals, or None if they have finished no game."""
+
+    @abstractmethod
+    async def load_daily_deal(self, day: date) -> DailyDeal | None:
+        """The stored deal of ``day``'s daily, or None if none was chosen yet."""
+
+    @abstractmethod
+    async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
+        """Store ``deal`` unless the date has one already; returns the one stored.
+
+        The first writer wins (another process may have chosen the date's deal
+        meanwhile), so a date's deal never changes once stored.
+        """
+
+    # ------------------------------------------------------------------ settings
+
+    @abstractmethod
+    async def load_settings(self, user_id: int) -> UserSettings | None:
+        """The user's settings, or None if they never saved any."""
+
+    @abstractmethod
+    async def save_settings(self, user_id: int, settings: UserSettings) -> None:
+        """Replace the user's settings."""
+
+    # ------------------------------------------------------------------ bulk
+
+    @abstractmethod
+    async def import_results(self, records: Iterable[Mapping[str, object]]) -> int:
+        """Write finished games (rows of ``finished_games`` as dicts) with their totals,
+        in one transaction; how many were written."""

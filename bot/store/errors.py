@@ -1,0 +1,25 @@
+"""The store's errors: the only exceptions a store raises (any backend).
+
+A driver's own error never leaves a store: it reaches the caller as a
+``StoreUnavailableError`` whose ``__cause__`` is the driver's exception.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The database can't be used as it is. The store raises only these: a driver's
+    own error reaches a caller as a ``StoreUnavailableError`` (its ``__cause__``)."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database could not be read or written just now (locked, disk full, I/O
+    error, read-only, not a database): nothing was applied."""
+
+
+class SchemaTooNewError(StoreError):
+    """The file was written by a newer program, with migrations this one doesn't know."""
+
+
+class CorruptRowError(StoreError):
+    """A stored row whose values have the wrong types (written by hand or by a bug)."""

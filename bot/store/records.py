@@ -1,0 +1,162 @@
+"""The records a store reads and writes: what callers of any backend see.
+
+Plain frozen dataclasses with no database in them. ``DailyDeal`` lives here (and
+``bot.daily`` re-exports it) so that the store imports nothing from the layers
+above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Final, Literal
+
+from engine import line_length
+
+Outcome = Literal["won", "lost", "abandoned", "resigned"]
+OUTCOMES: Final = ("won", "lost", "abandoned", "resigned")
+GameStatus = Literal["playing", "stuck", "won", "resigned"]
+GAME_STATUSES: Final = ("playing", "stuck", "won", "resigned")
+
+# The all-time ranking key after wins is the win rate, none (ranked after any
+# rate) below MIN_GAMES_FOR_RATE games. The SQLite schema writes the number into
+# its ranking indexes (migration 2): changing it needs a migration that
+# recreates them.
+MIN_GAMES_FOR_RATE: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentGame:
+    """A user's current game as stored: the deal and the moves played since."""
+
+    user_id: int
+    guild_id: int | None
+    variant: str
+    deal_number: int
+    moves: str  # the move list, see bot.service (engine notation joined by ';')
+    status: str  # one of GAME_STATUSES for a sound row
+    version: int
+    undo_count: int
+    started_at: datetime
+    updated_at: datetime
+    daily_date: date | None = None  # the daily challenge this game is (None: not a daily)
+    scored: bool = True  # False for an unscored replay of a daily already played
+    assisted: bool = False  # a hint was asked for in this game
+    # The winning line from the deal that the hints continue (the solver's proof of
+    # the deal, or the moves and line of the last hint that found one), in the
+    # notation of ``moves`` without marks; None when no line is known.
+    hint_line: str | None = None
+    # A hint's proof that the game is lost: the moves played when the solver proved
+    # it (same notation; "" for the deal itself), and the move count from which it
+    # could still be won (None: none found); lost_line None when there is no proof.
+    lost_line: str | None = None
+    lost_back: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game over and recorded, credited to the server where it was started."""
+
+    user_id: int
+    guild_id: int | None
+    variant: str
+    deal_number: int
+    outcome: Outcome
+    score: int
+    moves: str
+    undos: int
+    duration_s: int
+    started_at: datetime
+    finished_at: datetime
+    daily_date: date | None = None  # set only for a user's scored daily of that date
+    id: int | None = None  # given by the database
+    assisted: bool = False  # a hint was asked for in this game
+
+    @property
+    def won(self) -> bool:
+        return self.outcome == "won"
+
+    @property
+    def move_count(self) -> int:
+        """Moves played (automatic ones included): the entries of the move list."""
+        return line_length(self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class GameUpdate:
+    """A new state of a current game, written only if the row is still at ``expected_version``."""
+
+    user_id: int
+    expected_version: int
+    version: int
+    moves: str
+    status: GameStatus
+    undo_count: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DailyResult:
+    """A row of a daily leaderboard: one user's scored daily of the date."""
+
+    user_id: int
+    guild_id: int | None
+    won: bool
+    score: int
+    move_count: int
+    undos: int
+    duration_s: int
+    finished_at: datetime
+    assisted: bool = False  # the player asked for a hint
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A row of an all-time leaderboard: a user's totals (over one server, or everywhere)."""
+
+    user_id: int
+    games: int
+    wins: int
+    best_streak: int  # the user's best daily streak, everywhere
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A user's figures over all their finished games, kept with every result."""
+
+    user_id: int
+    games: int
+    wins: int
+    best_score: int
+    dailies: int  # scored dailies finished
+    daily_wins: int
+    best_streak: int
+    last_daily: date | None  # the latest date of a scored daily
+    daily_run: int  # consecutive dates of scored dailies ending at last_daily
+
+    def current_streak(self, today: date) -> int:
+        """The streak still alive on ``today``: the run ending today or yesterday, else 0."""
+        if self.last_daily is None or (today - self.last_daily).days > 1:
+            return 0
+        return self.daily_run
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    symbols: bool
+    auto_aces: bool
+    winnable: bool = False  # v5: a random new game is a deal the solver proved winnable
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """The deal of a date's daily, with the solver's proof that it can be won."""
+
+    day: date
+    deal_number: int
+    line: str | None  # the winning line, moves in notation joined by ";" (None: no proof)
+    par: int | None  # the number of moves of that line (None: no proof)
+
+    @property
+    def proven(self) -> bool:
+        return self.line is not None

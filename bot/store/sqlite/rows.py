@@ -1,0 +1,211 @@
+"""SQLite rows to records and back: the values as the SQLite schema stores them.
+
+Timestamps and dates are ISO 8601 text, flags 0/1. A value of the wrong type
+(a row written by hand or by a bug) raises ``CorruptRowError`` naming the
+column.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Final
+
+from ..errors import CorruptRowError
+from ..records import (
+    OUTCOMES,
+    CurrentGame,
+    DailyDeal,
+    DailyResult,
+    FinishedGame,
+    GameUpdate,
+    PlayerTotals,
+    Totals,
+    UserSettings,
+)
+
+Row = tuple[Any, ...]
+
+# The columns read, in the order the converters below take them.
+CURRENT_COLUMNS: Final = (
+    "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
+    "started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back"
+)
+FINISHED_COLUMNS: Final = (
+    "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
+    "started_at, finished_at, daily_date, assisted"
+)
+
+
+def timestamp(value: datetime) -> str:
+    return value.isoformat()
+
+
+def parse_timestamp(value: object, column: str) -> datetime:
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{column} is {value!r}, not a timestamp")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise CorruptRowError(f"{column} is {value!r}, not a timestamp") from None
+
+
+def parse_date(value: object, column: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(as_text(value, column))
+    except ValueError:
+        raise CorruptRowError(f"{column} is {value!r}, not a date") from None
+
+
+def as_int(value: object, column: str) -> int:
+    if not isinstance(value, int):
+        raise CorruptRowError(f"{column} is {value!r}, not a whole number")
+    return value
+
+
+def opt_int(value: object, column: str) -> int | None:
+    return None if value is None else as_int(value, column)
+
+
+def as_text(value: object, column: str) -> str:
+    if not isinstance(value, str):
+        raise CorruptRowError(f"{column} is {value!r}, not text")
+    return value
+
+
+def current_from_row(row: Row) -> CurrentGame:
+    user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
+    started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back = row[8:]
+    if scored not in (0, 1):
+        raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
+    if assisted not in (0, 1):
+        raise CorruptRowError(f"assisted is {assisted!r}, not 0 or 1")
+    return CurrentGame(
+        user_id=as_int(user_id, "user_id"),
+        guild_id=opt_int(guild_id, "guild_id"),
+        variant=as_text(variant, "variant"),
+        deal_number=as_int(deal_number, "deal_number"),
+        moves=as_text(moves, "moves"),
+        status=as_text(status, "status"),
+        version=as_int(version, "version"),
+        undo_count=as_int(undo_count, "undo_count"),
+        started_at=parse_timestamp(started_at, "started_at"),
+        updated_at=parse_timestamp(updated_at, "updated_at"),
+        daily_date=parse_date(daily_date, "daily_date"),
+        scored=bool(scored),
+        assisted=bool(assisted),
+        hint_line=None if hint_line is None else as_text(hint_line, "hint_line"),
+        lost_line=None if lost_line is None else as_text(lost_line, "lost_line"),
+        lost_back=opt_int(lost_back, "lost_back"),
+    )
+
+
+def daily_deal_from_row(day: date, row: Row) -> DailyDeal:
+    deal_number, line, par = row
+    return DailyDeal(
+        day=day,
+        deal_number=as_int(deal_number, "deal_number"),
+        line=None if line is None else as_text(line, "line"),
+        par=opt_int(par, "par"),
+    )
+
+
+def finished_from_row(row: Row) -> FinishedGame:
+    id_, user_id, guild_id, variant, deal_number, outcome, score, moves = row[:8]
+    undos, duration_s, started_at, finished_at, daily_date, assisted = row[8:]
+    if outcome not in OUTCOMES:
+        raise CorruptRowError(f"outcome is {outcome!r}")
+    return FinishedGame(
+        id=as_int(id_, "id"),
+        user_id=as_int(user_id, "user_id"),
+        guild_id=opt_int(guild_id, "guild_id"),
+        variant=as_text(variant, "variant"),
+        deal_number=as_int(deal_number, "deal_number"),
+        outcome=outcome,
+        score=as_int(score, "score"),
+        moves=as_text(moves, "moves"),
+        undos=as_int(undos, "undos"),
+        duration_s=as_int(duration_s, "duration_s"),
+        started_at=parse_timestamp(started_at, "started_at"),
+        finished_at=parse_timestamp(finished_at, "finished_at"),
+        daily_date=parse_date(daily_date, "daily_date"),
+        assisted=bool(assisted),
+    )
+
+
+def update_params(u: GameUpdate) -> dict[str, object]:
+    return {
+        "version": u.version,
+        "moves": u.moves,
+        "status": u.status,
+        "undo_count": u.undo_count,
+        "updated_at": timestamp(u.updated_at),
+        "user_id": u.user_id,
+        "expected_version": u.expected_version,
+    }
+
+
+def finished_params(f: FinishedGame) -> dict[str, object]:
+    """The parameters ``record_results`` takes for one finished game."""
+    return {
+        "user_id": f.user_id,
+        "guild_id": f.guild_id,
+        "variant": f.variant,
+        "deal_number": f.deal_number,
+        "outcome": f.outcome,
+        "won": int(f.won),
+        "score": f.score,
+        "moves": f.moves,
+        "undos": f.undos,
+        "duration_s": f.duration_s,
+        "started_at": timestamp(f.started_at),
+        "finished_at": timestamp(f.finished_at),
+        "daily_date": None if f.daily_date is None else f.daily_date.isoformat(),
+        "move_count": f.move_count,
+        "assisted": int(f.assisted),
+    }
+
+
+def daily_result_from_row(r: Row) -> DailyResult:
+    return DailyResult(
+        user_id=as_int(r[0], "user_id"),
+        guild_id=opt_int(r[1], "guild_id"),
+        won=bool(r[2]),
+        score=as_int(r[3], "score"),
+        move_count=as_int(r[4], "move_count"),
+        undos=as_int(r[5], "undos"),
+        duration_s=as_int(r[6], "duration_s"),
+        finished_at=parse_timestamp(r[7], "finished_at"),
+        assisted=bool(r[8]),
+    )
+
+
+def totals_from_row(r: Row) -> Totals:
+    return Totals(
+        user_id=as_int(r[0], "user_id"),
+        games=as_int(r[1], "games"),
+        wins=as_int(r[2], "wins"),
+        best_streak=as_int(r[3], "best_streak"),
+    )
+
+
+def player_totals_from_row(row: Row) -> PlayerTotals:
+    user, games, wins, best_score, dailies, daily_wins, best_streak = (
+        as_int(value, "player_totals") for value in row[:7]
+    )
+    return PlayerTotals(
+        user_id=user,
+        games=games,
+        wins=wins,
+        best_score=best_score,
+        dailies=dailies,
+        daily_wins=daily_wins,
+        best_streak=best_streak,
+        last_daily=parse_date(row[7], "last_daily"),
+        daily_run=as_int(row[8], "daily_run"),
+    )
+
+
+def settings_from_row(row: Row) -> UserSettings:
+    return UserSettings(symbols=bool(row[0]), auto_aces=bool(row[1]), winnable=bool(row[2]))
