@@ -40,6 +40,7 @@ from .embeds import (
     settings_embed,
     stats_embed,
 )
+from .items import UNEXPECTED
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
 from .replies import (
     Interaction,
@@ -47,7 +48,7 @@ from .replies import (
     send_private,
     within_deadline,
 )
-from .views import UNEXPECTED, hint_or_warning, send_board, show_current
+from .views import hint_or_warning, send_board, show_current
 
 log = logging.getLogger(__name__)
 

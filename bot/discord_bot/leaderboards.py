@@ -15,16 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Final, Literal, get_args
+from typing import Final, Literal, get_args
 
 import discord
 
 from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
 from .embeds import leaderboard_embed
+from .items import ReelItem
 from .replies import (
     Interaction,
     page_size_of,
-    run_click,
     send_error,
     send_public,
     service_of,
@@ -69,33 +69,16 @@ def make_page_custom_id(direction: Direction, query: PageQuery) -> str:
     return f"reel:lb:{direction}:{query.kind}:{query.scope}:{guild}:{day}:{page}"
 
 
-def parse_page_custom_id(custom_id: str) -> tuple[Direction, PageQuery] | None:
-    """``(direction, query)`` from a paging button's custom_id, or None if it is not one."""
-    match = PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
-    if match is None:
-        return None
-    try:
-        return _from_match(match)
-    except ValueError:
-        return None
-
-
-def _from_match(match: re.Match[str]) -> tuple[Direction, PageQuery]:
-    direction, kind, scope = match["direction"], match["kind"], match["scope"]
-    assert direction in DIRECTIONS and kind in KINDS and scope in SCOPES
-    guild = int(match["guild"]) or None
-    raw_day = match["day"]
-    day = None if raw_day == "0" else date(int(raw_day[:4]), int(raw_day[4:6]), int(raw_day[6:]))
-    return direction, PageQuery(kind, scope, guild, day, int(match["page"]))
-
-
 Button = discord.ui.Button[discord.ui.View]
 
 _LABELS: Final[dict[Direction, str]] = {"prev": "◀ Previous", "next": "Next ▶"}
 
 
-class PageButton(discord.ui.DynamicItem[Button], template=PAGE_ID_TEMPLATE):
-    """Previous or Next under a leaderboard: the page it leads to, in its custom_id."""
+class PageButton(ReelItem[Button], template=PAGE_ID_TEMPLATE):
+    """Previous or Next under a leaderboard: the page it leads to, in its custom_id
+    (anyone may page: no owner)."""
+
+    unexpected = UNEXPECTED
 
     def __init__(self, direction: Direction, query: PageQuery, *, disabled: bool = False) -> None:
         super().__init__(
@@ -110,19 +93,17 @@ class PageButton(discord.ui.DynamicItem[Button], template=PAGE_ID_TEMPLATE):
         self.query = query
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
-        return cls(*_from_match(match))
+    def from_match(cls, match: re.Match[str]) -> PageButton:
+        """ValueError for a date that is not one (20250231)."""
+        direction, kind, scope = match["direction"], match["kind"], match["scope"]
+        assert direction in DIRECTIONS and kind in KINDS and scope in SCOPES
+        guild = int(match["guild"]) or None
+        raw = match["day"]
+        day = None if raw == "0" else date(int(raw[:4]), int(raw[4:6]), int(raw[6:]))
+        return cls(direction, PageQuery(kind, scope, guild, day, int(match["page"])))
 
-    async def callback(self, interaction: Interaction) -> None:
-        await run_click(
-            interaction, send_leaderboard(interaction, self.query), self.custom_id, UNEXPECTED
-        )
+    async def click(self, interaction: Interaction) -> None:
+        await send_leaderboard(interaction, self.query)
 
 
 def query_of(page: LeaderboardPage, page_number: int) -> PageQuery:

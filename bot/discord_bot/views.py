@@ -47,10 +47,10 @@ from ..service import (
     StaleVersionError,
 )
 from .embeds import board_embed, error_embed, hint_embed, info_embed
+from .items import ReelItem
 from .replies import (
     NO_PINGS,
     Interaction,
-    run_click,
     send_error,
     send_private,
     send_public,
@@ -68,12 +68,10 @@ CUSTOM_ID_TEMPLATE: Final = (
 )
 CUSTOM_ID_LIMIT: Final = 100
 
-NOT_YOUR_GAME: Final = "This is not your game — start your own with /reel new."
 STALE_BOARD: Final = (
     "That board was out of date, so nothing was done. It now shows your game as it stands: "
     "click again if you still want to."
 )
-UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
 HINT_WARNING: Final = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Do you still want one?"
@@ -115,24 +113,10 @@ def make_custom_id(action: Action, user_id: int, version: int) -> str:
     return f"{CUSTOM_ID_PREFIX}:{action}:{user_id}:{version}"
 
 
-def parse_custom_id(custom_id: str) -> tuple[Action, int, int] | None:
-    """``(action, user_id, version)`` from a board button's custom_id, or None if it is not one."""
-    match = BoardButton.__discord_ui_compiled_template__.fullmatch(custom_id)
-    if match is None:
-        return None
-    return _from_match(match)
-
-
-def _from_match(match: re.Match[str]) -> tuple[Action, int, int]:
-    action = match["action"]
-    assert action in ACTIONS
-    return action, int(match["user_id"]), int(match["version"])
-
-
 Button = discord.ui.Button[discord.ui.View]
 
 
-class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
+class BoardButton(ReelItem[Button], template=CUSTOM_ID_TEMPLATE):
     """One button under a board: its action, the owner and the game version it was drawn for."""
 
     def __init__(
@@ -153,22 +137,17 @@ class BoardButton(discord.ui.DynamicItem[Button], template=CUSTOM_ID_TEMPLATE):
             )
         )
         self.action: Action = action
-        self.user_id = user_id
+        self.owner: int = user_id
         self.version = version
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> BoardButton:
-        return cls(*_from_match(match))
+    def from_match(cls, match: re.Match[str]) -> BoardButton:
+        action = match["action"]
+        assert action in ACTIONS
+        return cls(action, int(match["user_id"]), int(match["version"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        work = handle_click(interaction, self.action, self.user_id, self.version)
-        await run_click(interaction, work, self.custom_id, UNEXPECTED)
+    async def click(self, interaction: Interaction) -> None:
+        await handle_click(interaction, self.action, self.owner, self.version)
 
 
 PLAY_TEMPLATE: Final = (
@@ -184,7 +163,7 @@ STALE_MOVE: Final = (
 Select = discord.ui.Select[discord.ui.View]
 
 
-class MoveMenu(discord.ui.DynamicItem[Select], template=PLAY_TEMPLATE):
+class MoveMenu(ReelItem[Select], template=PLAY_TEMPLATE):
     """The menu of moves under a board in play: the owner and the game version it lists."""
 
     def __init__(self, user_id: int, version: int, moves: tuple[MoveChoice, ...] = ()) -> None:
@@ -209,30 +188,21 @@ class MoveMenu(discord.ui.DynamicItem[Select], template=PLAY_TEMPLATE):
                 or [discord.SelectOption(label="-")],
             )
         )
-        self.user_id, self.version = user_id, version
+        self.owner: int = user_id
+        self.version = version
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> MoveMenu:
+    def from_match(cls, match: re.Match[str]) -> MoveMenu:
         return cls(int(match["user_id"]), int(match["version"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def click(self, interaction: Interaction) -> None:
         picked = self.item.values[0] if self.item.values else ""
-        work = play_picked(interaction, self.user_id, self.version, picked)
-        await run_click(interaction, work, self.custom_id, UNEXPECTED)
+        await play_picked(interaction, self.owner, self.version, picked)
 
 
 async def play_picked(interaction: Interaction, owner: int, version: int, move: str) -> None:
-    """A move picked in a board's menu: played, and the board redrawn in place; refused
-    privately for anyone else, and on an out-of-date board (redrawn as it stands)."""
-    if interaction.user.id != owner:
-        await send_error(interaction, NOT_YOUR_GAME)
-        return
+    """A move picked in a board's menu by its owner: played, and the board redrawn in
+    place; refused on an out-of-date board (redrawn as it stands)."""
     service = service_of(interaction)
     try:
         view = await within_deadline(interaction, service.move(owner, move, version))
@@ -251,7 +221,7 @@ REWIND_TEMPLATE: Final = (
 )
 
 
-class RewindButton(discord.ui.DynamicItem[Button], template=REWIND_TEMPLATE):
+class RewindButton(ReelItem[Button], template=REWIND_TEMPLATE):
     """Under a lost game's hint: undo back to the move from which it can still be won."""
 
     def __init__(self, user_id: int, version: int, target: int, back_to: str) -> None:
@@ -262,30 +232,21 @@ class RewindButton(discord.ui.DynamicItem[Button], template=REWIND_TEMPLATE):
                 custom_id=f"{CUSTOM_ID_PREFIX}:rewind:{user_id}:{version}:{target}",
             )
         )
-        self.user_id, self.version, self.target = user_id, version, target
+        self.owner: int = user_id
+        self.version, self.target = version, target
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RewindButton:
+    def from_match(cls, match: re.Match[str]) -> RewindButton:
         # (the label is Discord's to keep: only the custom_id comes back)
         return cls(int(match["user_id"]), int(match["version"]), int(match["target"]), "")
 
-    async def callback(self, interaction: Interaction) -> None:
-        work = rewind(interaction, self.user_id, self.version, self.target)
-        await run_click(interaction, work, self.custom_id, UNEXPECTED)
+    async def click(self, interaction: Interaction) -> None:
+        await rewind(interaction, self.owner, self.version, self.target)
 
 
 async def rewind(interaction: Interaction, owner: int, version: int, target: int) -> None:
     """The hint's "Undo back to move N": the moves taken back, the board shown publicly
-    as a new message; refused privately for anyone else, or if the game changed since."""
-    if interaction.user.id != owner:
-        await send_error(interaction, NOT_YOUR_GAME)
-        return
+    as a new message; refused privately if the game changed since."""
     service = service_of(interaction)
     undo = service.undo_to(owner, target, expected_version=version)
     try:
@@ -376,10 +337,7 @@ async def send_board(interaction: Interaction, view: GameView) -> None:
 
 
 async def handle_click(interaction: Interaction, action: Action, owner: int, version: int) -> None:
-    """A board button was clicked: check who clicked, call the service, redraw the board."""
-    if interaction.user.id != owner:
-        await send_error(interaction, NOT_YOUR_GAME)
-        return
+    """A board button was clicked by its owner: call the service, redraw the board."""
     service = service_of(interaction)
     if action == "hint":
         await _hint(interaction, service, owner, version)

@@ -31,7 +31,6 @@ from bot.discord_bot.leaderboards import (
     PageQuery,
     leaderboard_view,
     make_page_custom_id,
-    parse_page_custom_id,
 )
 from bot.discord_bot.views import (
     ACTIONS,
@@ -41,12 +40,23 @@ from bot.discord_bot.views import (
     board_view,
     hint_warning_view,
     make_custom_id,
-    parse_custom_id,
 )
 from bot.service import GameService, GameView, LeaderboardPage, MoveChoice
 from engine import MAX_DEAL, Game, Status, render
 
 MAX_SNOWFLAKE = 2**64 - 1
+
+
+def parse_custom_id(custom_id: str) -> tuple[str, int, int] | None:
+    """(action, owner, version) of the board button ``custom_id`` stands for, or None."""
+    button = BoardButton.parse(custom_id)
+    return None if button is None else (button.action, button.owner, button.version)
+
+
+def parse_page_custom_id(custom_id: str) -> tuple[str, PageQuery] | None:
+    """(direction, query) of the paging button ``custom_id`` stands for, or None."""
+    button = PageButton.parse(custom_id)
+    return None if button is None else (button.direction, button.query)
 
 
 def make_view(**changes: object) -> GameView:
@@ -127,7 +137,7 @@ async def test_a_clicked_button_is_rebuilt_from_its_custom_id_alone() -> None:
     assert match is not None
     base = discord.ui.Button[discord.ui.View](custom_id=custom_id, label="Undo")
     rebuilt = await BoardButton.from_custom_id(cast(discord.Interaction, None), base, match)
-    assert (rebuilt.action, rebuilt.user_id, rebuilt.version) == ("undo", 555, 12)
+    assert (rebuilt.action, rebuilt.owner, rebuilt.version) == ("undo", 555, 12)
     assert rebuilt.custom_id == custom_id
 
 
@@ -242,7 +252,7 @@ async def test_a_picked_menu_is_rebuilt_from_its_custom_id_alone() -> None:
     assert match is not None
     base = discord.ui.Select[discord.ui.View](custom_id=custom_id)
     rebuilt = await MoveMenu.from_custom_id(cast(discord.Interaction, None), base, match)
-    assert (rebuilt.user_id, rebuilt.version, rebuilt.custom_id) == (555, 12, custom_id)
+    assert (rebuilt.owner, rebuilt.version, rebuilt.custom_id) == (555, 12, custom_id)
     assert parse_custom_id(custom_id) is None  # not a board button's
 
 

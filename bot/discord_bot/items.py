@@ -1,0 +1,75 @@
+"""What every button and menu of the bot shares: ``ReelItem``.
+
+Each is a discord.py ``DynamicItem``: its whole state is in its custom_id,
+so a board drawn before a restart still works after it (``app.py`` registers
+the subclasses). ``ReelItem`` makes the parts they have in common once:
+
+- rebuilding the item from a custom_id (``parse``; a subclass says how in
+  ``from_match``);
+- the owner check: an item that acts on a player's game (``owner`` set)
+  refuses anyone else, privately, in ``interaction_check``: discord.py drops
+  a refused click without answering it, so the refusal is sent there;
+- the callback: the subclass's ``click``, run so that an unexpected failure
+  is logged and the clicker told privately (a button never fails silently).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+
+import discord
+
+from .replies import Interaction, run_click, send_error
+
+NOT_YOUR_GAME: Final = "This is not your game — start your own with /reel new."
+UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
+NEVER: Final = r"(?!)"
+"""The base class's own template, which matches nothing: only its subclasses are registered."""
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class ReelItem(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
+    """A button or menu whose state is its custom_id; ``owner`` is the player whose game
+    it acts on (None: anyone may use it, as a leaderboard's pages)."""
+
+    owner: int | None = None
+    unexpected: ClassVar[str] = UNEXPECTED  # what a clicker is told if a click fails
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        """The item a custom_id matching the class's template stands for."""
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, custom_id: str) -> Self | None:
+        """The item ``custom_id`` stands for, or None if it is not one of this class's."""
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is None:
+            return None
+        try:
+            return cls.from_match(match)
+        except ValueError:  # the template's shape, but not a value (a date that isn't one)
+            return None
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls.from_match(match)
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        if self.owner is None or interaction.user.id == self.owner:
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await send_error(interaction, NOT_YOUR_GAME)
+        return False
+
+    async def click(self, interaction: Interaction) -> None:
+        """What a click (or a pick in a menu) does, once the clicker is known to be allowed."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: Interaction) -> None:
+        await run_click(interaction, self.click(interaction), self.custom_id, self.unexpected)
