@@ -15,13 +15,12 @@ import pytest
 import bot.daily as daily_module
 from bot.daily import (
     DAILY_NODE_BUDGET,
-    DailyDeal,
     candidate_numbers,
     daily_start_number,
     find_daily_deal,
 )
 from bot.service import GameService, replay
-from bot.store import Store
+from bot.store import DailyDeal, Store
 from engine import Game, Status
 from engine.solver import SAT_AFTER, Verdict, solve
 
