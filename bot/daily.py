@@ -1,4 +1,4 @@
-"""The daily challenge: which deal is dealt each UTC date, when the next one starts, streaks.
+"""The daily challenge: which deal is dealt each UTC date, when the next one starts.
 
 Everything here is pure (no clock, no SQL): the service passes the date or
 time it read from its own clock. ``docs/daily.md`` gives the rules.
@@ -138,22 +138,3 @@ def share_text(
     if won:
         return f"{head}: won {tail}"
     return f"{head}: {score}/{card_total} cards home {tail}"
-
-
-def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
-    """(current, best) daily streak from the dates on which the scored daily was finished.
-
-    A streak is a run of consecutive UTC dates. The current streak is the run
-    ending at the latest date if that date is ``today`` or yesterday (the
-    player can still continue it today), else 0.
-    """
-    ordered = sorted(set(days))
-    best = run = 0
-    previous: date | None = None
-    for day in ordered:
-        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    if previous is None or (today - previous).days > 1:
-        return 0, best
-    return run, best

@@ -219,10 +219,10 @@ class TerminalGame:
             self.run_command(name, args)
         except StaleVersionError as exc:
             # Another session changed the game (two terminals on one file): show it as it is.
-            self.say(exc.message)
+            self.say(exc.text(COMMAND_WORDS))
             self.show_current()
         except ServiceError as exc:
-            self.say(exc.message)
+            self.say(exc.text(COMMAND_WORDS))
         return True
 
     def run_command(self, name: str, args: list[str]) -> None:
@@ -301,7 +301,7 @@ class TerminalGame:
         try:
             self.show(self._run(self._service.show(LOCAL_USER_ID)))
         except ServiceError as exc:
-            self.say(exc.message)
+            self.say(exc.text(COMMAND_WORDS))
 
     def loop(self) -> None:
         """Read and carry out commands until quit, end of input or Ctrl-C."""
@@ -405,7 +405,7 @@ def play(
         except (StoreError, OSError) as exc:
             print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
             return 1
-        service = GameService(store, commands=COMMAND_WORDS)
+        service = GameService(store)
         game = TerminalGame(service, runner.run)
         try:
             if symbols is not None or winnable is not None:
@@ -417,7 +417,7 @@ def play(
                 else:
                     game.start(deal_number)
             except ServiceError as exc:
-                print(exc.message, file=sys.stderr)
+                print(exc.text(COMMAND_WORDS), file=sys.stderr)
                 return 2
             game.loop()
         except KeyboardInterrupt:

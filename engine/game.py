@@ -419,13 +419,7 @@ class Game:
 
         moves = aces + builds
         if len(misplaced) > 1:
-            # Interchanges, each once: from the upper row (a) to the lower (b), by index.
-            for a in misplaced:
-                ra = a // w
-                wants = (rows[a][0] >> 2) - 1
-                if ra < wants < ROWS:
-                    row_a = from_row[a]
-                    moves += [row_a[b] for b in swappable[wants * ROWS + ra]]
+            moves += self._interchanges(misplaced, swappable)
         moves += fills
         if self.variant.reserve_refill == "any":
             for j, p in enumerate(self._reserve):
@@ -433,6 +427,19 @@ class Game:
                     moves += [from_row[i][n_rows + j] for i in misplaced]
         if self._stock and not (self.variant.deal_needs_no_space and any(spaces)):
             moves.append(DEAL)
+        return moves
+
+    def _interchanges(self, misplaced: list[int], swappable: list[list[int]]) -> list[Move]:
+        """Interchanges, each once: from the upper row (a) to the lower (b), by index."""
+        w = self._width
+        rows = self._rows
+        moves: list[Move] = []
+        for a in misplaced:
+            ra = a // w
+            wants = (rows[a][0] >> 2) - 1
+            if ra < wants < ROWS:
+                row_a = self._layout.from_row[a]
+                moves += [row_a[b] for b in swappable[wants * ROWS + ra]]
         return moves
 
     # ------------------------------------------------------------------ checking

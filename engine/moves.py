@@ -44,14 +44,6 @@ class Pile:
 ACE_PILE: Final = Pile("ace")
 
 
-def row_pile(row: int, col: int) -> Pile:
-    return Pile("row", row, col)
-
-
-def reserve_pile(col: int) -> Pile:
-    return Pile("reserve", 0, col)
-
-
 class MoveKind(StrEnum):
     """What a move does, as the rule book names it."""
 

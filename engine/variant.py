@@ -52,11 +52,6 @@ class Variant:
     def row_pile_count(self) -> int:
         return ROWS * self.piles_per_row
 
-    @property
-    def stock_size(self) -> int:
-        """Cards left in the stock right after the deal."""
-        return self.card_total - self.row_pile_count - self.reserve_piles
-
 
 VIRGINIA_REEL: Final = Variant(code="vr", name="Virginia Reel")
 ROYAL_PARADE: Final = Variant(

@@ -11,13 +11,13 @@ from datetime import date
 import pytest
 
 from bot.daily import daily_start_number
-from bot.service import GameService
+from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal
 
-_REAL_FIND_DAILY = GameService._find_daily
+_REAL_FIND_DAILY = DailyDeals.find
 
 
-async def _quick_daily(self: GameService, day: date) -> DailyDeal:
+async def _quick_daily(self: DailyDeals, day: date) -> DailyDeal:
     """The daily without the proof search: the date's starting number, unproven."""
     return DailyDeal(day, daily_start_number(day), None, None)
 
@@ -27,10 +27,10 @@ def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every service in these tests skips the daily's proof search (about a second a date,
     in a worker process): the daily is the date's starting number, with no par. Tests of the
     real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
-    monkeypatch.setattr(GameService, "_find_daily", _quick_daily)
+    monkeypatch.setattr(DailyDeals, "find", _quick_daily)
 
 
 @pytest.fixture
 def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
-    monkeypatch.setattr(GameService, "_find_daily", _REAL_FIND_DAILY)
+    monkeypatch.setattr(DailyDeals, "find", _REAL_FIND_DAILY)

@@ -44,6 +44,7 @@ from .items import UNEXPECTED
 from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
 from .replies import (
     Interaction,
+    refusal,
     send_error,
     send_private,
     within_deadline,
@@ -63,12 +64,6 @@ DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
 
 BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
-DATE_NOT_ALL_TIME: Final = (
-    "A date goes only with the daily leaderboard; leave it out for the all-time one."
-)
-SERVER_SCOPE_IN_DM: Final = (
-    "Server leaderboards need a server: run this command in one, or pick scope: global."
-)
 
 KIND_CHOICES: Final = [
     app_commands.Choice(name="Daily challenge", value="daily"),
@@ -115,7 +110,9 @@ def date_from_text(text: str) -> date:
 def leaderboard_query(
     kind: str | None, scope: str | None, day_text: str | None, guild_id: int | None
 ) -> PageQuery:
-    """The first page ``/reel leaderboard`` asks for; ValueError with the reason if it can't be.
+    """The first page ``/reel leaderboard`` asks for; ValueError with ``BAD_DATE`` for a
+    date that is not one. The service checks the rest (a server board in a DM, a date
+    with the all-time board).
 
     Kind defaults to daily; scope to this server in a server, global in a DM.
     The daily's date defaults to today (the service's clock decides).
@@ -126,13 +123,7 @@ def leaderboard_query(
         chosen_scope = "server" if guild_id is not None else "global"
     else:
         chosen_scope = "server" if scope == "server" else "global"
-    if chosen_scope == "server" and guild_id is None:
-        raise ValueError(SERVER_SCOPE_IN_DM)
-    day = None
-    if day_text is not None:
-        if chosen_kind == "all-time":
-            raise ValueError(DATE_NOT_ALL_TIME)
-        day = date_from_text(day_text)
+    day = None if day_text is None else date_from_text(day_text)
     guild = guild_id if chosen_scope == "server" else None
     return PageQuery(chosen_kind, chosen_scope, guild, day, 0)
 
@@ -210,10 +201,10 @@ class ReelCommands(app_commands.Group):
         except StaleVersionError as exc:
             # The game changed under this call (another process on the same database):
             # nothing was played; show the game as it now stands, and say why privately.
-            await show_current(interaction, self.service, interaction.user.id, exc.message)
+            await show_current(interaction, self.service, interaction.user.id, refusal(exc))
             return
         except ServiceError as exc:
-            await send_error(interaction, exc.message)
+            await send_error(interaction, refusal(exc))
             return
         await send_board(interaction, view)
 
@@ -377,7 +368,7 @@ class ReelCommands(app_commands.Group):
         try:
             stats = await within_deadline(interaction, self.service.stats(target.id))
         except ServiceError as exc:
-            await send_error(interaction, exc.message)
+            await send_error(interaction, refusal(exc))
             return
         await send_private(interaction, stats_embed(stats))
 
@@ -409,7 +400,7 @@ class ReelCommands(app_commands.Group):
                 )
             changed = saved != before
         except ServiceError as exc:
-            await send_error(interaction, exc.message)
+            await send_error(interaction, refusal(exc))
             return
         await send_private(interaction, settings_embed(saved, changed))
 

@@ -25,6 +25,7 @@ from .items import ReelItem
 from .replies import (
     Interaction,
     page_size_of,
+    refusal,
     send_error,
     send_public,
     service_of,
@@ -144,6 +145,6 @@ async def send_leaderboard(interaction: Interaction, query: PageQuery) -> None:
     try:
         page = await fetch_page(interaction, query)
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     await send_public(interaction, leaderboard_embed(page), leaderboard_view(page))

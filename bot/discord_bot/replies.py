@@ -22,7 +22,7 @@ from typing import Any, Final, TypeVar
 
 import discord
 
-from ..service import GameService
+from ..service import Commands, GameService, ServiceError
 from .embeds import error_embed
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,16 @@ FILLED: Final = "reel_filled"
 ANSWERED_PRIVATELY: Final = "Answered privately."
 """Shown for a moment in place of "thinking…" before a slow answer goes out privately."""
 
+DISCORD_COMMANDS: Final = Commands(new="/reel new", resign="/reel resign")
+"""How the service's messages name the commands here."""
+
 DEFAULT_PAGE_SIZE: Final = 10
 """Rows on a leaderboard page, unless the bot was built with another page size."""
+
+
+def refusal(exc: ServiceError) -> str:
+    """A refusal's sentence for the player, naming the slash commands."""
+    return exc.text(DISCORD_COMMANDS)
 
 
 def service_of(interaction: Interaction) -> GameService:

@@ -46,11 +46,12 @@ from ..service import (
     ServiceError,
     StaleVersionError,
 )
-from .embeds import board_embed, error_embed, hint_embed, info_embed
+from .embeds import board_embed, clip, error_embed, hint_embed, info_embed
 from .items import ReelItem
 from .replies import (
     NO_PINGS,
     Interaction,
+    refusal,
     send_error,
     send_private,
     send_public,
@@ -67,6 +68,7 @@ CUSTOM_ID_TEMPLATE: Final = (
     r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})"
 )
 CUSTOM_ID_LIMIT: Final = 100
+OPTION_TEXT_LIMIT: Final = 100  # a menu option's label, value and description, at most
 
 STALE_BOARD: Final = (
     "That board was out of date, so nothing was done. It now shows your game as it stands: "
@@ -179,9 +181,11 @@ class MoveMenu(ReelItem[Select], template=PLAY_TEMPLATE):
                 # has its options from the message, and none are needed then)
                 options=[
                     discord.SelectOption(
-                        label=m.label,
-                        value=m.text,
-                        description=None if m.note is None else f"⚠ {m.note}",
+                        label=clip(m.label, OPTION_TEXT_LIMIT),
+                        value=m.text[:OPTION_TEXT_LIMIT],
+                        description=(
+                            None if m.note is None else clip(f"⚠ {m.note}", OPTION_TEXT_LIMIT)
+                        ),
                     )
                     for m in shown
                 ]
@@ -210,7 +214,7 @@ async def play_picked(interaction: Interaction, owner: int, version: int, move: 
         await show_current(interaction, service, owner, STALE_MOVE)
         return
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     await send_board(interaction, view)
 
@@ -255,7 +259,7 @@ async def rewind(interaction: Interaction, owner: int, version: int, target: int
         await send_error(interaction, REWIND_STALE)
         return
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     await send_public(interaction, board_embed(view), board_view(view), new_message=True)
 
@@ -285,7 +289,7 @@ async def hint_answer(
     except StaleVersionError:
         return error_embed(HINT_STALE), None
     except ServiceError as exc:
-        return error_embed(exc.message), None
+        return error_embed(refusal(exc)), None
     return hint_embed(answer), hint_view(answer)
 
 
@@ -360,7 +364,7 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
         await show_current(interaction, service, owner, notice)
         return
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     await send_board(interaction, view)
 
@@ -371,7 +375,7 @@ async def _hint(interaction: Interaction, service: GameService, owner: int, vers
     try:
         current = await within_deadline(interaction, service.show(owner))
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     if current.version != version:
         await _redraw(interaction, current, STALE_BOARD)
@@ -408,7 +412,7 @@ async def show_current(
     try:
         current = await service.show(owner)
     except ServiceError as exc:
-        await send_error(interaction, exc.message)
+        await send_error(interaction, refusal(exc))
         return
     await _redraw(interaction, current, notice)
 

@@ -33,7 +33,7 @@ class CurrentGame:
     guild_id: int | None
     variant: str
     deal_number: int
-    moves: str  # the move list, see bot.service (engine notation joined by ';')
+    moves: str  # the move list, see bot.service.movelist (engine notation joined by ";")
     status: str  # one of GAME_STATUSES for a sound row
     version: int
     undo_count: int

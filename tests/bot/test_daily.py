@@ -10,17 +10,20 @@ from typing import Any
 
 import pytest
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
+from streaks import streaks
 
-from bot.daily import daily_start_number, next_daily_start, share_text, streaks, utc_date
+from bot.daily import daily_start_number, next_daily_start, share_text, utc_date
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
+    Commands,
     DailyInProgressError,
     GameService,
     GameView,
     LeaderboardRow,
     PlayerStats,
 )
+from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal, Store
 from engine import Game, Status, render
 
@@ -31,6 +34,7 @@ ALICE, BOB, CAROL, DAVE, ERIN = 101, 102, 103, 104, 105
 GUILD, OTHER_GUILD = 555, 666
 D1 = date(2026, 11, 28)
 D2 = date(2026, 11, 29)
+SLASH = Commands(new="/reel new", resign="/reel resign")  # as Discord spells them
 
 
 def at(day: date, hour: int = 12, minute: int = 0) -> datetime:
@@ -41,10 +45,10 @@ def at(day: date, hour: int = 12, minute: int = 0) -> datetime:
 def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every daily deals deal 28, whose winning line is known: wins in tests stay cheap."""
 
-    async def deal_28(self: GameService, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
-    monkeypatch.setattr(GameService, "_find_daily", deal_28)
+    monkeypatch.setattr(DailyDeals, "find", deal_28)
 
 
 async def win(service: GameService, user_id: int) -> GameView:
@@ -152,7 +156,7 @@ async def test_a_new_game_does_not_end_the_scored_daily_in_play(
     playing = await service.deal(ALICE)
     with pytest.raises(DailyInProgressError) as refused:
         await service.new_game(ALICE, GUILD, 9)
-    assert refused.value.message == (
+    assert refused.value.text(SLASH) == (
         "Your scored daily of 2026-11-29 is still in play, and a new game now would end it "
         "as abandoned. Finish it first, or give it up with /reel resign and then start a new game."
     )

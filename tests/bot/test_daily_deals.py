@@ -20,6 +20,7 @@ from bot.daily import (
     find_daily_deal,
 )
 from bot.service import GameService, replay
+from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal, Store
 from engine import Game, Status
 from engine.solver import SAT_AFTER, Verdict, solve
@@ -113,10 +114,10 @@ async def test_after_a_restart_the_daily_comes_from_the_table(
     async with Store(db_path) as store:
         await store.save_daily_deal(stored)
 
-    async def no_search(self: GameService, day: date) -> DailyDeal:
+    async def no_search(self: DailyDeals, day: date) -> DailyDeal:
         raise AssertionError(f"searched again for {day}")
 
-    monkeypatch.setattr(GameService, "_find_daily", no_search)
+    monkeypatch.setattr(DailyDeals, "find", no_search)
     store = await Store.open(db_path)
     service = GameService(store, clock=at(DAY))
     try:
@@ -143,13 +144,13 @@ async def test_concurrent_players_share_one_search(
     calls: list[date] = []
     entered, release = asyncio.Event(), asyncio.Event()
 
-    async def slow(self: GameService, day: date) -> DailyDeal:
+    async def slow(self: DailyDeals, day: date) -> DailyDeal:
         calls.append(day)
         entered.set()
         await release.wait()
         return DailyDeal(day, 16, "deal", 1)
 
-    monkeypatch.setattr(GameService, "_find_daily", slow)
+    monkeypatch.setattr(DailyDeals, "find", slow)
     service = GameService(store, clock=at(DAY))
     first = asyncio.create_task(service.daily(USER, GUILD))
     second = asyncio.create_task(service.daily(OTHER, GUILD))
@@ -165,11 +166,11 @@ async def test_concurrent_players_share_one_search(
 async def test_the_bot_warms_tomorrows_daily(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[date] = []
 
-    async def quick(self: GameService, day: date) -> DailyDeal:
+    async def quick(self: DailyDeals, day: date) -> DailyDeal:
         calls.append(day)
         return DailyDeal(day, 16, "deal", 1)
 
-    monkeypatch.setattr(GameService, "_find_daily", quick)
+    monkeypatch.setattr(DailyDeals, "find", quick)
     service = GameService(store, clock=at(DAY), warm_next_daily=True)
     await service.daily(USER, GUILD)
     tomorrow = DAY + timedelta(days=1)

@@ -21,13 +21,21 @@ from bot.service import (
     move_tokens,
     replay,
 )
+from bot.service.entry import Entry
 from bot.store import Store
 from engine import DEAL, Game, Move, MoveKind, Status
 from engine.notation import format_position
 
 
+def cached(service: GameService, user_id: int) -> Entry:
+    """The user's game in the service's memory."""
+    entry = service.games.get(user_id)
+    assert entry is not None
+    return entry
+
+
 async def check_kept_list(service: GameService, store: Store, user_id: int) -> None:
-    entry = service._games[user_id]
+    entry = cached(service, user_id)
     game = entry.game
     assert entry.tokens == move_tokens(game.history, entry.chained)
     assert entry.moves_text == encode_moves(game.history, entry.chained)
@@ -58,7 +66,7 @@ async def test_the_kept_move_list_is_the_history_encoded_and_on_disk(
         view = await service.new_game(user, None, rng.randint(1, 10**9))
         await check_kept_list(service, store, user)
         while not view.finished and view.status is Status.PLAYING:
-            game = service._games[user].game
+            game = cached(service, user).game
             roll = rng.random()
             if roll < 0.15 and view.can_undo:
                 view = await service.undo(user, view.version)
@@ -78,11 +86,11 @@ async def test_the_kept_move_list_is_the_history_encoded_and_on_disk(
     assert kinds == {"undo", "deal", "move"} | (set() if auto_aces else {"auto"})
 
     # A restarted service rebuilds the same list from the stored row.
-    before = service._games[user]
+    before = cached(service, user)
     again = GameService(await Store.open(db_path))
     try:
         view = await again.show(user)
-        entry = again._games[user]
+        entry = cached(again, user)
         assert entry.tokens == before.tokens and view.version == before.version
     finally:
         await again.close()
@@ -100,9 +108,9 @@ async def test_a_refused_command_leaves_the_kept_list_as_on_disk(
     with pytest.raises(StaleVersionError):
         await service.deal(user, view.version - 1)
     await check_kept_list(service, store, user)
-    assert service._games[user].tokens == ["R6 ACE"]
+    assert cached(service, user).tokens == ["R6 ACE"]
     view = await service.deal(user, view.version)
-    assert service._games[user].tokens == ["R6 ACE", str(DEAL)]
+    assert cached(service, user).tokens == ["R6 ACE", str(DEAL)]
     await service.undo(user, view.version)
-    assert service._games[user].tokens == ["R6 ACE"]
+    assert cached(service, user).tokens == ["R6 ACE"]
     await check_kept_list(service, store, user)

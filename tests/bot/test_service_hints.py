@@ -15,14 +15,15 @@ from typing import Any
 
 import pytest
 
-import bot.jobs as jobs_module
-import bot.service as service_module
+import bot.service.jobs as jobs_module
+import bot.service.movelist as movelist_module
 from bot.service import (
     GameService,
     HintUnavailableError,
     NoGameError,
     StaleVersionError,
 )
+from bot.service.pool import SolverPool
 from bot.store import Store
 from engine import Game, Status, parse_position
 from engine.notation import describe_move, format_position
@@ -113,7 +114,7 @@ async def test_a_daily_with_a_hint_is_marked_assisted_on_the_leaderboard(
 async def test_a_lost_position_says_no_winning_line_exists(
     pooled: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service_module, "new_deal", lost_deal)
+    monkeypatch.setattr(movelist_module, "new_deal", lost_deal)
     await pooled.new_game(USER, GUILD, 5)
     answer = await pooled.hint(USER)
     assert answer.source == "lost" and answer.remaining is None
@@ -232,7 +233,7 @@ async def test_close_shuts_the_solver_pool_down(store: Store, clock: Any) -> Non
         executor.submit(print)
 
 
-async def test_the_solver_workers_leave_ctrl_c_to_the_game(pooled: GameService) -> None:
+async def test_the_solver_workers_leave_ctrl_c_to_the_game() -> None:
     # Ctrl-C at the terminal reaches every process of the group: the workers must ignore
     # it (no KeyboardInterrupt traceback from each), and the game keeps its own handler.
     # The game's handler is set here: a test run started in the background (``cmd &``
@@ -241,12 +242,14 @@ async def test_the_solver_workers_leave_ctrl_c_to_the_game(pooled: GameService) 
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, ours)
+    pool = SolverPool(workers=1)  # the service's pool, worker processes started on need
     try:
-        in_worker = await pooled._in_pool(signal.getsignal, signal.SIGINT)  # starts the pool
+        in_worker = await pool.run(signal.getsignal, signal.SIGINT)  # starts the pool
         assert in_worker == signal.SIG_IGN
         assert signal.getsignal(signal.SIGINT) is ours
     finally:
         signal.signal(signal.SIGINT, previous)
+        await pool.close()
 
 
 # ---------------------------------------------------------------------- the next hints, no search
@@ -342,7 +345,7 @@ async def test_a_move_off_the_line_makes_the_next_hint_search_again(
 async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     counted: tuple[GameService, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service_module, "new_deal", lost_deal)
+    monkeypatch.setattr(movelist_module, "new_deal", lost_deal)
     service, searched = counted
     view = await service.new_game(USER, GUILD, 5)
     answer = await service.hint(USER, view.version)

@@ -96,7 +96,7 @@ async def integrity(store: Store) -> str:
 
 async def assert_totals_match_results(store: Store) -> None:
     """The totals tables hold exactly what a GROUP BY over finished_games gives."""
-    from bot.daily import streaks
+    from streaks import streaks
 
     rows = await store.connection.execute_fetchall(
         "SELECT user_id, count(*), sum(won), max(score), count(daily_date), "

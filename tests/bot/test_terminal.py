@@ -18,7 +18,7 @@ import bot.terminal as terminal_module
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store
-from bot.terminal import COMMAND_WORDS, TerminalGame
+from bot.terminal import TerminalGame
 from engine import Game
 from engine.solver import Verdict, solve
 
@@ -124,7 +124,7 @@ def session(service_db: Path, clock: FakeClock, lines: list[str], *, daily: bool
 
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(service_db))
-        service = GameService(store, clock=clock, commands=COMMAND_WORDS)
+        service = GameService(store, clock=clock)
         try:
             game = TerminalGame(service, runner.run, out=out, read=read)
             if daily:

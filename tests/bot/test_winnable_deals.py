@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import bot.jobs as jobs_module
+import bot.service.jobs as jobs_module
 from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
 from bot.service import DailyInProgressError, GameService, StaleVersionError
 from bot.store import Store

@@ -25,7 +25,6 @@ from fake_discord import (
 from harness import START, Clock, Launch, description, footer
 
 from bot.daily import daily_start_number
-from bot.discord_bot.commands import SERVER_SCOPE_IN_DM
 from bot.service import GameService, GameView
 
 DAY = START.date()  # "today" on the ``clock`` fixture
@@ -308,7 +307,14 @@ async def test_the_all_time_leaderboard_and_the_server_scope_in_a_dm(
     assert alice_row.split("`")[1].split()[1:] == ["0", "2", "—", "1"]  # no rate under 5 games
 
     refused = await fake.slash(bob, "reel", sub="leaderboard", options={"scope": "server"}, dm=True)
-    assert await private_text(refused) == SERVER_SCOPE_IN_DM
+    assert await private_text(refused) == (
+        "Server leaderboards need a server: use this command in a server, "
+        "or choose the global leaderboard."
+    )
+    dated = await fake.slash(
+        bob, "reel", sub="leaderboard", options={"kind": "all-time", "date": "2026-11-28"}
+    )
+    assert await private_text(dated) == "A date only goes with the daily leaderboard."
     in_dm = await public(await fake.slash(bob, "reel", sub="leaderboard", dm=True))
     assert title(in_dm).endswith("· global")  # a DM defaults to the global board
 

@@ -14,8 +14,6 @@ from discord import app_commands
 from bot.discord_bot.commands import (
     BAD_DATE,
     BAD_DEAL,
-    DATE_NOT_ALL_TIME,
-    SERVER_SCOPE_IN_DM,
     ReelCommands,
     command_summaries,
     date_from_text,
@@ -581,16 +579,15 @@ def test_leaderboard_defaults_daily_today_here_or_global_in_a_dm() -> None:
     )
 
 
-def test_a_server_leaderboard_in_a_dm_is_refused_clearly() -> None:
-    with pytest.raises(ValueError) as info:
-        leaderboard_query("daily", "server", None, None)
-    assert str(info.value) == SERVER_SCOPE_IN_DM
-
-
-def test_a_date_with_the_all_time_board_is_refused() -> None:
-    with pytest.raises(ValueError) as info:
-        leaderboard_query("all-time", "server", "2026-11-28", 42)
-    assert str(info.value) == DATE_NOT_ALL_TIME
+def test_the_service_checks_what_the_options_ask_for() -> None:
+    # A server board in a DM, a date with the all-time board: passed on as asked, for
+    # the service to refuse (its one check; the refusals are in test_daily_e2e.py).
+    assert leaderboard_query("daily", "server", None, None) == PageQuery(
+        "daily", "server", None, None, 0
+    )
+    assert leaderboard_query("all-time", "server", "2026-11-28", 42) == PageQuery(
+        "all-time", "server", 42, date(2026, 11, 28), 0
+    )
 
 
 @pytest.mark.parametrize("text", ["yesterday", "2026-11-31", "29/11/2026", "20261129", "2026-1-9"])

@@ -2,7 +2,7 @@
 
 Each takes and returns plain picklable values (a position string or a game,
 numbers, a date in ISO form) and imports only the engine, so a worker process
-starts light. The service (``bot/service.py``) runs them in a
+starts light. The service (``bot.service.pool``) runs them in a
 ``concurrent.futures.ProcessPoolExecutor`` so the event loop never waits for
 the solver.
 """
@@ -15,14 +15,14 @@ from engine import Game, Move
 from engine.notation import parse_position
 from engine.solver.hints import Hint, hint, winnable_before
 
-from .daily import (
+from ..daily import (
     WINNABLE_NODE_BUDGET,
     WINNABLE_SECONDS,
     find_daily_deal,
     first_proven,
     numbers_from,
 )
-from .store import DailyDeal
+from ..store import DailyDeal
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:

@@ -1,0 +1,85 @@
+"""The game service: the one async API that both front ends (Discord and terminal) call.
+
+Its rooms, one job each:
+
+- ``contract``: the values the calls answer (``GameView``, ``HintView``, ...);
+- ``errors``: the calls' refusals, each with its sentence for the player;
+- ``games``: ``GameService``, the calls, coordinating the rooms below;
+- ``entry``: a current game in memory, dealt or rebuilt from its stored row;
+- ``movelist``: the stored move list, to text and back;
+- ``views``: a game as the front ends show it;
+- ``hints``: hints from the solver, and what they teach the game;
+- ``dailies``: the daily deal of each date;
+- ``rankings``: leaderboards and player figures, read-only;
+- ``pool`` and ``jobs``: the solver's worker processes and what runs there;
+- ``cache``: the bounded per-player memory and the per-player locks.
+
+The daily challenge, the leaderboards and the figures are described in
+``docs/daily.md``.
+"""
+
+from ..store import MIN_GAMES_FOR_RATE
+from .contract import (
+    MAX_PAGE_SIZE,
+    GameView,
+    HintView,
+    LeaderboardKind,
+    LeaderboardPage,
+    LeaderboardRow,
+    LeaderboardScope,
+    MoveChoice,
+    PlayerStats,
+    Settings,
+    utcnow,
+)
+from .entry import undo_target
+from .errors import (
+    STALE_HINT_MESSAGE,
+    BadInputError,
+    Commands,
+    CorruptGameError,
+    DailyInProgressError,
+    DailyUnavailableError,
+    GameOverError,
+    HintUnavailableError,
+    MoveError,
+    NoGameError,
+    ServiceError,
+    StaleVersionError,
+    StorageError,
+)
+from .games import GameService
+from .movelist import encode_moves, move_tokens, replay
+
+__all__ = [
+    "MAX_PAGE_SIZE",
+    "MIN_GAMES_FOR_RATE",
+    "STALE_HINT_MESSAGE",
+    "BadInputError",
+    "Commands",
+    "CorruptGameError",
+    "DailyInProgressError",
+    "DailyUnavailableError",
+    "GameOverError",
+    "GameService",
+    "GameView",
+    "HintUnavailableError",
+    "HintView",
+    "LeaderboardKind",
+    "LeaderboardPage",
+    "LeaderboardRow",
+    "LeaderboardScope",
+    "MoveChoice",
+    "MoveError",
+    "NoGameError",
+    "PlayerStats",
+    "ServiceError",
+    "Settings",
+    "StaleVersionError",
+    "StorageError",
+    "encode_moves",
+    "move_tokens",
+    "replay",
+    "undo_target",
+    "utcnow",
+]

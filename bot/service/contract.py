@@ -1,0 +1,170 @@
+"""The contract both front ends import: what the service's calls answer.
+
+Plain frozen values, built by the service and shown by the front ends
+(``bot.discord_bot.embeds``, ``bot.terminal``); no behaviour beyond a
+property or two. The errors the calls raise are in ``bot.service.errors``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Final, Literal
+
+from engine import Status
+from engine.solver.hints import HintSource
+
+from ..store import MIN_GAMES_FOR_RATE
+
+__all__ = [
+    "MAX_PAGE_SIZE",
+    "MIN_GAMES_FOR_RATE",
+    "GameView",
+    "HintView",
+    "LeaderboardKind",
+    "LeaderboardPage",
+    "LeaderboardRow",
+    "LeaderboardScope",
+    "MoveChoice",
+    "PlayerStats",
+    "Settings",
+    "utcnow",
+]
+
+MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
+LeaderboardKind = Literal["daily", "all-time"]
+LeaderboardScope = Literal["server", "global"]
+
+
+def utcnow() -> datetime:
+    """The service's default clock."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveChoice:
+    text: str  # the move in notation, e.g. "R3 A5", "R6 ACE", "deal"
+    label: str  # in words, e.g. "R3 5♥ → A5 on 2♥"
+    # The engine's warning, in a few words, if the move opens a space that no available
+    # card can fill while the stock has cards (``Game.space_warning``); else None.
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """Everything a front end needs to show a game after a call."""
+
+    user_id: int
+    guild_id: int | None  # server where the game was started (None: DM / terminal)
+    deal_number: int
+    board: str  # engine.render(...) with the user's suit setting
+    status: Status  # PLAYING / WON / STUCK
+    score: int  # cards on foundations 0..104
+    move_count: int
+    undo_count: int
+    deals_left: int
+    version: int  # game version counter; +1 on every change of the game
+    can_deal: bool
+    can_undo: bool
+    can_auto: bool  # a safe move (reserve Ace -> Ace pile) is available
+    message: str | None  # what just happened
+    warning: str | None  # the engine's SpaceWarning message for the last move
+    finished: bool  # the game is over and recorded (won, resigned, abandoned)
+    daily_date: date | None = None  # the date of the daily this game is (None: not a daily)
+    scored: bool = True  # False for an unscored replay of a daily already played that day
+    share_text: str | None = None  # after a scored daily ends: a spoiler-free line to post
+    next_daily_at: datetime | None = None  # for a daily: when the next one starts (UTC midnight)
+    # For a daily of an earlier date (still shown after midnight): today, whose daily is open.
+    later_daily: date | None = None
+    assisted: bool = False  # a hint was asked for in this game (marked on the daily board)
+    par: int | None = None  # for a daily: moves in the solver's winning line (None: no proof)
+    # The legal moves but the deal, most useful first (``move_choices``' order), while
+    # the game is in play: what a front end offers to click (the deal has its own button).
+    moves: tuple[MoveChoice, ...] = ()
+
+    @property
+    def hint_marks_assisted(self) -> bool:
+        """Whether a hint now would newly mark a scored daily as assisted (front ends warn)."""
+        daily = self.daily_date is not None and self.scored
+        return daily and not self.assisted and not self.finished
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """A line of a leaderboard: the daily fields or the all-time fields are set, not both."""
+
+    rank: int  # 1-based position on the whole board
+    user_id: int
+    won: bool | None  # daily: the scored attempt's result
+    score: int | None  # daily: cards home 0..104
+    moves: int | None  # daily
+    undos: int | None  # daily
+    seconds: int | None  # daily: from the deal to the end
+    wins: int | None  # all-time
+    games: int | None  # all-time
+    win_rate: float | None  # all-time: wins / games, None below MIN_GAMES_FOR_RATE games
+    best_streak: int | None  # all-time: the user's best daily streak (everywhere)
+    assisted: bool = False  # daily: the player asked for a hint in that game
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    kind: LeaderboardKind
+    scope: LeaderboardScope
+    guild_id: int | None  # the server (None for global)
+    day: date | None  # the daily's date (None for all-time)
+    page: int  # 0-based, clamped to the last page
+    page_count: int  # at least 1, even for an empty board
+    total: int  # rows on the whole board
+    rows: tuple[LeaderboardRow, ...]
+    par: int | None = None  # daily: moves in the solver's winning line of the date's deal
+    today: bool = False  # daily: the date is today (UTC), the daily that ``daily`` deals
+
+
+@dataclass(frozen=True, slots=True)
+class HintView:
+    """The answer to ``hint``: what to play next, in notation and in words, and why.
+
+    ``source`` says how sure the hint is (``engine.solver.hints``): "solver" (the
+    first move of a winning line the solver found; ``remaining`` moves are
+    left in that line, this one included), "heuristic" (the solver ran out of
+    time undecided: the best move by rule of thumb), "lost" (the solver
+    proved no winning line exists from here: ``move`` is the rule-of-thumb
+    move to get more cards home, or None when no move is left), "none"
+    (nothing to hint). ``message`` is the whole answer in one or two
+    sentences for the player, the assisted note included. Nothing is played:
+    ``game`` is the game as it stands (``assisted`` now True); its version
+    is unchanged, so the board's buttons keep working.
+    """
+
+    move: str | None  # the move in notation, e.g. "R3 A5" or "deal"; None if no move
+    label: str | None  # in words, e.g. "R3 5♥ → A5 on 2♥"
+    source: HintSource
+    remaining: int | None  # moves left in the winning line found (source "solver")
+    message: str  # the sentence for the player
+    newly_assisted: bool  # this hint is the one that marked the game assisted
+    game: GameView
+    # "lost": the last move count from which the game can still be won, one that undo
+    # goes back to (``undo_target``), when the solver found one looking back; None otherwise
+    winnable_at: int | None = None
+    back_to: str | None = None  # ``winnable_at`` for the player: "move 5", or "the start"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    games: int  # finished games, everywhere, dailies and replays included
+    wins: int
+    win_rate: float  # wins / games (0.0 with no games)
+    current_streak: int  # daily streak still alive (last scored daily today or yesterday)
+    best_streak: int
+    best_score: int  # most cards home in a game
+    dailies: int  # scored dailies finished
+    daily_wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
+    auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
+    winnable: bool = False  # a random new game is a deal the solver proved winnable

@@ -1,0 +1,133 @@
+"""The daily deals: THE deal of each date, found once by the solver and stored."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from datetime import date, timedelta
+from typing import Final
+
+from ..daily import DAILY_CANDIDATES
+from ..store import DailyDeal, Store, StoreError
+from . import jobs
+from .errors import DailyUnavailableError, StorageError
+from .pool import POOL_FAILURES, SolverPool
+
+log = logging.getLogger(__name__)
+
+DAILY_CACHE: Final = 16  # daily deals kept in memory (dates)
+
+
+class DailyDeals:
+    """The daily deal of each date, from memory, the database, or found by the solver.
+
+    ``candidates``: deals the search tries before it falls back
+    (``bot.daily.find_daily_deal``); ``warm``: after a daily is dealt, find
+    tomorrow's in the background (the bot does; tests and the terminal don't).
+    """
+
+    def __init__(
+        self, store: Store, pool: SolverPool, candidates: int = DAILY_CANDIDATES, warm: bool = False
+    ) -> None:
+        self._store = store
+        self._pool = pool
+        self._candidates = candidates
+        self._warm = warm
+        self._known: OrderedDict[date, DailyDeal] = OrderedDict()
+        self._pending: dict[date, asyncio.Future[DailyDeal]] = {}
+
+    async def get(self, day: date) -> DailyDeal:
+        """THE deal of ``day``'s daily.
+
+        Found once per date (in the solver pool; concurrent callers share one
+        search) and stored, the first writer winning, so it never changes
+        afterwards. A deal without a proof (no candidate proven) is logged as a
+        warning and stored too.
+        """
+        cached = self._known.get(day)
+        if cached is not None:
+            return cached
+        # shield: a caller giving up (cancelled) does not stop the search others wait for
+        deal = await asyncio.shield(self._pending_search(day))
+        if self._warm and day + timedelta(days=1) not in self._known:
+            self._pending_search(day + timedelta(days=1)).add_done_callback(_warmed)
+        return deal
+
+    async def stored(self, day: date) -> DailyDeal | None:
+        """The deal of ``day`` if it is known (memory or database); never searches.
+        Raises ``StoreError``."""
+        cached = self._known.get(day)
+        if cached is None:
+            cached = await self._store.load_daily_deal(day)
+            if cached is not None:
+                self._remember(cached)
+        return cached
+
+    def par(self, day: date | None, deal_number: int) -> int | None:
+        """The par of the daily of ``day`` if that is the deal being played and it is
+        known in memory."""
+        known = None if day is None else self._known.get(day)
+        return known.par if known is not None and known.deal_number == deal_number else None
+
+    async def find(self, day: date) -> DailyDeal:
+        """The proof search for ``day`` in the solver pool (tests replace this method)."""
+        try:
+            return await self._pool.run(jobs.daily_job, day.isoformat(), self._candidates)
+        except POOL_FAILURES as exc:
+            log.error("daily search for %s failed in the solver pool: %s", day, exc)
+            self._pool.reset()
+            raise DailyUnavailableError() from exc
+
+    async def close(self) -> None:
+        """Stop the searches under way and forget the deals."""
+        waiting = list(self._pending.values())
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        self._known.clear()
+
+    def _pending_search(self, day: date) -> asyncio.Future[DailyDeal]:
+        """The one search (or database read) for ``day``'s deal under way, started if none is."""
+        pending = self._pending.get(day)
+        if pending is None:
+            pending = asyncio.ensure_future(self._choose(day))
+            self._pending[day] = pending
+
+            def done(_: asyncio.Future[DailyDeal]) -> None:
+                self._pending.pop(day, None)
+
+            pending.add_done_callback(done)
+        return pending
+
+    async def _choose(self, day: date) -> DailyDeal:
+        try:
+            stored = await self._store.load_daily_deal(day)
+            if stored is None:
+                found = await self.find(day)
+                if not found.proven:
+                    log.warning(
+                        "no deal proven winnable among %d candidates for the daily of %s: "
+                        "falling back to deal %d, unproven",
+                        self._candidates,
+                        day.isoformat(),
+                        found.deal_number,
+                    )
+                stored = await self._store.save_daily_deal(found)
+        except StoreError as exc:
+            log.error("database failure choosing the daily of %s: %s", day, exc, exc_info=exc)
+            raise StorageError("Today's daily can't be dealt just now. Try again.") from exc
+        self._remember(stored)
+        return stored
+
+    def _remember(self, deal: DailyDeal) -> None:
+        self._known[deal.day] = deal
+        self._known.move_to_end(deal.day)
+        while len(self._known) > DAILY_CACHE:
+            self._known.popitem(last=False)
+
+
+def _warmed(task: asyncio.Future[DailyDeal]) -> None:
+    """A background search for the next daily ended: log a failure (it is retried on need)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("could not find the next daily in advance: %s", task.exception())

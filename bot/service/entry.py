@@ -1,0 +1,268 @@
+"""A current game in memory (``Entry``): the engine's game and what the service keeps
+with it, dealt new or rebuilt from its stored row."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Final, NoReturn, cast
+
+from engine import Game, Move, Status, variant_by_code
+from engine.notation import LINE_SEPARATOR, format_line_move
+
+from ..store import GAME_STATUSES, CurrentGame, DailyDeal, FinishedGame, GameStatus, Outcome
+from . import movelist
+from .errors import CorruptGameError
+from .movelist import DEFAULT_VARIANT, ReplayError, move_tokens, stored_line
+
+log = logging.getLogger(__name__)
+
+FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
+
+# What a hint's proof of loss keeps: the moves played when the solver proved the game
+# lost, and the last move count from which it could still be won (None: none found).
+LostAfter = tuple[tuple[Move, ...], int | None]
+
+
+@dataclass(slots=True)
+class Entry:
+    """A current game in memory, as it stands on disk."""
+
+    game: Game
+    chained: list[bool]  # per move played: made automatically as part of the command before
+    variant: str
+    guild_id: int | None
+    version: int
+    undo_count: int
+    status: GameStatus  # as stored: playing, stuck, won or resigned
+    started_at: datetime
+    daily_date: date | None = None  # the daily's date, for a daily
+    scored: bool = True  # False for an unscored replay of a daily
+    assisted: bool = False  # a hint was asked for
+    state: Status = Status.PLAYING  # the engine's status of ``game``, kept by ``refresh``
+    # What the last hint found, for the next ones (``bot.service.hints``): a winning
+    # line from the deal (the moves played then and the solver's line), or, when
+    # the solver proved the game lost, its proof of loss.
+    hint_line: tuple[Move, ...] = ()
+    lost_after: LostAfter | None = None
+    # The stored move list's items, kept along with ``chained`` by ``play`` and
+    # ``undo``, so a save joins them instead of re-encoding every move.
+    tokens: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = move_tokens(self.game.history, self.chained)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the engine status after the game changed."""
+        self.state = self.game.status
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+    @property
+    def moves_text(self) -> str:
+        """``encode_moves(game.history, chained)``, from the tokens kept."""
+        return LINE_SEPARATOR.join(self.tokens)
+
+    @property
+    def deal_number(self) -> int:
+        number = self.game.deal_number
+        assert number is not None  # the service's games are all dealt by number
+        return number
+
+    @property
+    def scored_daily(self) -> bool:
+        """The player's scored attempt at a daily (its result goes on the daily board)."""
+        return self.daily_date is not None and self.scored
+
+    def play(self, move: Move, auto: bool) -> None:
+        """Play a legal ``move`` on the game and record it (``auto``: chained to the command)."""
+        canonical = self.game.canonical(move)  # as the game's history will hold it
+        self.game.play(move)
+        self.chained.append(auto)
+        self.tokens.append(format_line_move(canonical, auto))
+
+    def undo(self) -> Move:
+        """Take back the game's last move and its record; return it."""
+        move = self.game.undo()
+        self.chained.pop()
+        self.tokens.pop()
+        return move
+
+    def move_name(self, count: int) -> str:
+        """The position after ``count`` moves, for the player: "move 5", or "the start"
+        when only automatic Aces come before it (the game as dealt)."""
+        return "the start" if all(self.chained[:count]) else f"move {count}"
+
+    def undo_point(self) -> int | None:
+        """The history length after undoing the last command; None if there is none."""
+        for i in range(len(self.chained) - 1, -1, -1):
+            if not self.chained[i]:
+                return i
+        return None
+
+    def untouched(self) -> bool:
+        """An ordinary game the player never played (only automatic Aces, no undo, not stuck).
+
+        Replacing it records nothing: a deal looked at and passed over is not a game
+        played and lost. A scored daily is always recorded (it is the day's result).
+        """
+        playing = self.state is Status.PLAYING
+        return not self.scored_daily and playing and self.undo_count == 0 and all(self.chained)
+
+    def daily_in_play(self) -> bool:
+        """The day's scored daily, neither over nor stuck: a new game must not end it."""
+        return self.scored_daily and not self.finished and self.state is not Status.STUCK
+
+    def record(self, user_id: int, outcome: Outcome, now: datetime) -> FinishedGame:
+        """The game's result, to store when it ends with ``outcome`` at ``now``."""
+        game = self.game
+        return FinishedGame(
+            user_id=user_id,
+            guild_id=self.guild_id,
+            variant=self.variant,
+            deal_number=self.deal_number,
+            outcome=outcome,
+            score=game.score,
+            moves=self.moves_text,
+            undos=self.undo_count,
+            duration_s=max(0, int((now - self.started_at).total_seconds())),
+            started_at=self.started_at,
+            finished_at=now,
+            daily_date=self.daily_date if self.scored else None,
+            assisted=self.assisted,
+        )
+
+
+def stored_status(status: Status) -> GameStatus:
+    """How the engine's status of a game in play is stored."""
+    if status is Status.WON:
+        return "won"
+    return "stuck" if status is Status.STUCK else "playing"
+
+
+def dealt(
+    deal_number: int,
+    guild_id: int | None,
+    now: datetime,
+    *,
+    auto_aces: bool,
+    daily_date: date | None = None,
+    scored: bool = True,
+    proof: tuple[Move, ...] | None = None,
+) -> Entry:
+    """A new game of ``deal_number``, not stored yet (version 0), its Aces played at once
+    if ``auto_aces``; ``proof``, the solver's winning line of the deal, starts its hints."""
+    variant = variant_by_code(DEFAULT_VARIANT)
+    game = movelist.new_deal(deal_number, variant)
+    chained = [True] * len(game.play_safe_moves()) if auto_aces else []
+    entry = Entry(
+        game=game,
+        chained=chained,
+        variant=variant.code,
+        guild_id=guild_id,
+        version=0,  # the store gives the version
+        undo_count=0,
+        status="playing",
+        started_at=now,
+        daily_date=daily_date,
+        scored=scored,
+        hint_line=proof or (),
+    )
+    entry.status = stored_status(entry.state)
+    return entry
+
+
+def proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
+    """The daily's stored winning line as moves; None if it has none, or if it no longer
+    replays (logged: the game is dealt all the same, and its hints search)."""
+    if deal.line is None:
+        return None
+    return stored_line(deal.deal_number, deal.line, f"the daily of {deal.day}")
+
+
+def undo_target(chained: Sequence[bool], winnable: int) -> int | None:
+    """The move count that undo can take a game back to, standing for ``winnable``
+    (a move count from which the game can be won); None if there is none.
+
+    ``chained``: per move played, whether it was an automatic Ace chained to the
+    command before. Undo takes back whole commands, so it stops only where a
+    command starts. When ``winnable`` falls inside a command, the count at that
+    command's end is the answer: the moves between are automatic Aces (reserve
+    Aces to the Ace pile), which never change whether a game can be won, so it
+    can be won from there too. A command's end that is the current position
+    (which is lost, so that cannot be) falls back to the command's start.
+    """
+    end = winnable
+    while end < len(chained) and chained[end]:
+        end += 1
+    if end < len(chained):
+        return end
+    for start in range(min(winnable, len(chained) - 1), -1, -1):
+        if not chained[start]:
+            return start
+    return None
+
+
+def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
+    """The current game a stored row describes, with the hints' line and proof of loss.
+
+    ``daily``: the deal of the row's daily date, if it is a daily and the deal is
+    known (a daily started before hint lines were stored takes its line from it).
+    Raises ``CorruptGameError``, logged with the row, if the row is unsound.
+    """
+    user_id = row.user_id
+    try:
+        game, chained = movelist.replay(row.variant, row.deal_number, row.moves)
+    except ReplayError as exc:
+        unreadable(user_id, str(exc), row)
+    if row.status not in GAME_STATUSES:
+        unreadable(user_id, f"status {row.status!r} is unknown", row)
+    state = game.status
+    if (row.status == "won") != (state is Status.WON):
+        unreadable(user_id, f"status {row.status!r} but the game is {state.value}", row)
+    proof = None
+    if row.hint_line is not None:  # the line the hints continue, as before the restart
+        proof = stored_line(row.deal_number, row.hint_line, f"the game of user {user_id}")
+    elif daily is not None and daily.deal_number == row.deal_number:
+        proof = proof_of(daily)
+    return Entry(
+        game=game,
+        chained=chained,
+        variant=row.variant,
+        guild_id=row.guild_id,
+        version=row.version,
+        undo_count=row.undo_count,
+        status=cast(GameStatus, row.status),  # checked just above
+        started_at=row.started_at,
+        daily_date=row.daily_date,
+        scored=row.scored,
+        assisted=row.assisted,
+        hint_line=proof or (),
+        lost_after=_stored_loss(row),
+    )
+
+
+def _stored_loss(row: CurrentGame) -> LostAfter | None:
+    """A hint's proof of loss as stored with the row, as before the restart."""
+    if row.lost_line is None:
+        return None
+    user_id = row.user_id
+    played = stored_line(row.deal_number, row.lost_line, f"the loss of user {user_id}")
+    if played is None:
+        return None
+    back = row.lost_back
+    if back is not None and not 0 <= back <= len(played):
+        log.warning("user %s: no move %s to undo back to in the stored loss", user_id, back)
+        back = None
+    return played, back
+
+
+def unreadable(user_id: int, reason: str, row: object) -> NoReturn:
+    """Log a stored game that can't be read, with its row, and refuse the call."""
+    log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
+    raise CorruptGameError()

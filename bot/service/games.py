@@ -1,0 +1,711 @@
+"""``GameService``: the calls both front ends make, coordinating the service's parts.
+
+Every player has at most one current game, across servers. A call names the
+player; the service loads the game (from a bounded in-memory cache, or by
+replaying the stored move list from the deal: ``bot.service.movelist``),
+checks the call, plays it on the engine, writes the new state to the store in
+its own transaction, and only then answers with a ``GameView``. If the write
+fails the cached game is dropped, so memory never runs ahead of the disk.
+
+Calls for one player are serialized by a per-player lock; calls for different
+players run side by side. A mutating call may carry the version of the board
+it was made from: if the game has changed since, it is refused with
+``StaleVersionError`` and nothing is applied, so two clicks on the same
+button play one move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
+from datetime import date, datetime
+from typing import Final
+
+from engine import (
+    DEAL,
+    AmbiguousMoveError,
+    DealNumberError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Status,
+    format_line,
+    parse_move,
+)
+from engine.deal import check_deal_number
+from engine.notation import describe_move
+
+from ..daily import DAILY_CANDIDATES, utc_date
+from ..store import (
+    CorruptRowError,
+    DailyDeal,
+    FinishedGame,
+    GameStatus,
+    GameUpdate,
+    Outcome,
+    Store,
+    StoreError,
+    UserSettings,
+)
+from . import jobs
+from .cache import PlayerLocks, Recent
+from .contract import (
+    GameView,
+    HintView,
+    LeaderboardKind,
+    LeaderboardPage,
+    LeaderboardScope,
+    MoveChoice,
+    PlayerStats,
+    Settings,
+    utcnow,
+)
+from .dailies import DailyDeals
+from .entry import Entry, dealt, proof_of, restore, stored_status, unreadable
+from .errors import (
+    NEWER_GAME_MESSAGE,
+    STALE_HINT_MESSAGE,
+    BadInputError,
+    CorruptGameError,
+    DailyInProgressError,
+    GameOverError,
+    MoveError,
+    NoGameError,
+    StaleVersionError,
+    StorageError,
+)
+from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
+from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
+from .rankings import Rankings
+from .views import game_view, move_choice
+
+log = logging.getLogger(__name__)
+
+RANDOM_DEAL_MAX: Final = 999_999_999
+MAX_MOVE_TEXT: Final = 100
+WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
+NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
+
+
+class GameService:
+    """One current game per user, kept in the store; see the module docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 1024,
+        clock: Callable[[], datetime] = utcnow,
+        rng: random.Random | None = None,
+        executor: Executor | None = None,
+        solver_workers: int = SOLVER_WORKERS,
+        hint_seconds: float = HINT_SECONDS,
+        hint_nodes: int = HINT_NODES,
+        daily_candidates: int = DAILY_CANDIDATES,
+        warm_next_daily: bool = False,
+    ) -> None:
+        """``executor`` runs the solver jobs (default: a process pool of
+        ``solver_workers`` processes, started at the first need); the service
+        shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
+        solver's budget for a hint. ``daily_candidates``: deals the daily search
+        tries before it falls back (``bot.daily.find_daily_deal``), and the search
+        for a winnable random deal too; ``warm_next_daily``: after a daily is
+        dealt, find tomorrow's in the background (the bot does; tests and the
+        terminal don't)."""
+        self._store = store
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
+        self._settings: Recent[Settings] = Recent(cache_size)
+        self.locks = PlayerLocks()
+        self._pool = SolverPool(executor, solver_workers)
+        self._candidates = daily_candidates
+        self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily)
+        self._hints = Hints(self._pool, hint_seconds, hint_nodes)
+        self._rankings = Rankings(store, self._dailies, clock)
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    async def close(self) -> None:
+        """Stop the solver pool and close the store (calls already queued on it finish first)."""
+        self.games.clear()
+        self._settings.clear()
+        await self._dailies.close()
+        await self._pool.close()
+        await self._store.close()
+
+    # ------------------------------------------------------------------ new games
+
+    async def new_game(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        deal_number: int | None = None,
+        *,
+        replaces_version: int | None = None,
+    ) -> GameView:
+        """Deal a new game (a random deal when None); an unfinished game is recorded first.
+
+        With the player's ``winnable`` setting on, the random deal is the first
+        from a random number on that the solver proves winnable (searched in the
+        pool, as the daily's deal is); if the search fails, the random number
+        itself, and the message says it is unproven.
+
+        ``replaces_version``: the version of the board asking (a New game
+        button). If the current game is unfinished and at another version, the
+        player has moved on to a game that board never showed: nothing is
+        started or recorded, and ``StaleVersionError`` says so. Checked under
+        the player's lock, so two clicks on one board start one game.
+
+        A scored daily still in play (not over, not stuck) is not ended by a
+        new game: ``DailyInProgressError`` asks the player to finish it or
+        resign it, so that a stray command never spends the day's one scored
+        attempt.
+        """
+        proof: tuple[Move, ...] | None = None
+        winnable = False  # a random deal the setting asks to be proven winnable
+        if deal_number is None:
+            deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
+            winnable = (await self.get_settings(user_id)).winnable
+            if winnable:
+                # A refusal comes before the search, not after it; the search runs
+                # outside the lock (it may take a moment), so the checks are made
+                # again under the lock below.
+                async with self.locks(user_id):
+                    _check_replace(await self._old_entry(user_id), replaces_version)
+                found = await self._winnable_deal(deal_number)
+                if found is not None:
+                    deal_number, proof = found
+        try:
+            check_deal_number(deal_number)
+        except DealNumberError as exc:
+            raise BadInputError(sentence(str(exc))) from None
+        async with self.locks(user_id):
+            old = await self._old_entry(user_id)
+            _check_replace(old, replaces_version)
+            entry, note = await self._start(user_id, guild_id, deal_number, old, proof=proof)
+            message = f"New game: deal {deal_number}{note}"
+            if winnable:
+                message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
+            return await self._view(user_id, entry, message + _aces_note(entry))
+
+    async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
+        """The first deal from ``start`` on that the solver proves winnable, and its winning
+        line, searched in the pool as the daily's deal is (``jobs.winnable_job``); None,
+        logged, if none is found or the pool fails (the game is then dealt unproven, and
+        says so)."""
+        try:
+            found = await self._pool.run(jobs.winnable_job, start, self._candidates)
+        except POOL_FAILURES as exc:
+            log.error("the search for a winnable deal failed in the solver pool: %s", exc)
+            self._pool.reset()
+            return None
+        if found is None:
+            log.warning("no deal proven winnable among %d from %d", self._candidates, start)
+        return found
+
+    async def daily(self, user_id: int, guild_id: int | None) -> GameView:
+        """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
+
+        The user's first daily game of a date is their scored attempt; once
+        it is over, another call starts an unscored replay. An unfinished
+        other game (a normal one, or an earlier date's daily) is recorded
+        first, as ``new_game`` does.
+        """
+        today = utc_date(self._clock())
+        deal = await self.daily_deal(today)  # outside the lock: it may take a second
+        async with self.locks(user_id):
+            old = await self._old_entry(user_id)
+            if old is not None and not old.finished and old.daily_date == today:
+                kind = "" if old.scored else " (replay, not scored)"
+                message = f"Daily {today.isoformat()}{kind}: your game in progress"
+                return await self._view(user_id, old, message)
+            try:
+                scored = not await self._store.has_daily_attempt(user_id, today)
+            except StoreError as exc:
+                raise self._storage_failure(user_id, exc) from exc
+            proof = proof_of(deal)
+            entry, note = await self._start(
+                user_id, guild_id, deal.deal_number, old, today, scored, proof
+            )
+            kind = "" if scored else " (replay, not scored)"
+            message = f"Daily {today.isoformat()}{kind}: deal {deal.deal_number}{note}"
+            return await self._view(user_id, entry, message + _aces_note(entry))
+
+    async def daily_deal(self, day: date) -> DailyDeal:
+        """THE deal of ``day``'s daily (``DailyDeals.get``): found once, then stored."""
+        return await self._dailies.get(day)
+
+    async def _old_entry(self, user_id: int) -> Entry | None:
+        try:
+            return await self._entry(user_id)
+        except CorruptGameError:
+            return None  # logged already; the new game replaces the row, recording nothing
+
+    async def _start(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        deal_number: int,
+        old: Entry | None,
+        daily_date: date | None = None,
+        scored: bool = True,
+        proof: tuple[Move, ...] | None = None,
+    ) -> tuple[Entry, str]:
+        """Deal and store a new current game over ``old`` (recorded first if unfinished and
+        touched); the game, and a note on what became of ``old`` for the message.
+
+        ``proof``: the solver's winning line of the deal, if it has one (a daily, or a
+        random deal proven as the setting asks): the game's first hint continues it.
+        Lock held."""
+        settings = await self._get_settings(user_id)
+        now = self._clock()
+        finished: FinishedGame | None = None
+        note = ""
+        if old is not None and not old.finished and not old.untouched():
+            outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
+            finished = old.record(user_id, outcome, now)
+            what = f"deal {old.game.deal_number}"
+            if old.scored_daily:
+                what = f"daily {old.daily_date}"
+            note = f" ({what} recorded as {outcome})"
+        entry = dealt(
+            deal_number,
+            guild_id,
+            now,
+            auto_aces=settings.auto_aces,
+            daily_date=daily_date,
+            scored=scored,
+            proof=proof,
+        )
+        self.games.drop(user_id)
+        try:
+            version = await self._store.start_game(
+                user_id=user_id,
+                guild_id=guild_id,
+                variant=entry.variant,
+                deal_number=deal_number,
+                moves=entry.moves_text,
+                status=entry.status,
+                started_at=now,
+                replaces_version=None if old is None else old.version,
+                finished=finished,
+                daily_date=daily_date,
+                scored=scored,
+                hint_line=None if proof is None else format_line(proof),
+            )
+        except StoreError as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if version is None:
+            raise StaleVersionError()
+        entry.version = version
+        self.games.put(user_id, entry)
+        return entry, note
+
+    # ------------------------------------------------------------------ playing
+
+    async def show(self, user_id: int) -> GameView:
+        """The current game (or the last one, over), as it stands. NoGameError if none."""
+        async with self.locks(user_id):
+            entry = await self._entry(user_id)
+            if entry is None:
+                raise NoGameError()
+            return await self._view(user_id, entry, None)
+
+    async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
+        """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if len(text) > MAX_MOVE_TEXT:
+                raise MoveError(
+                    f"That is too long for a move: type FROM TO, like 'r3 a5' (at most "
+                    f"{MAX_MOVE_TEXT} characters)."
+                )
+            try:
+                move = parse_move(entry.game, text)
+                entry.game.kind(move)
+            except (InvalidMoveError, AmbiguousMoveError, IllegalMoveError) as exc:
+                raise MoveError(sentence(str(exc))) from None
+            return await self._play(user_id, entry, [move])
+
+    async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Deal a card onto each reserve pile."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            try:
+                entry.game.kind(DEAL)
+            except IllegalMoveError as exc:
+                raise MoveError(sentence(str(exc))) from None
+            return await self._play(user_id, entry, [DEAL])
+
+    async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Play every safe move (reserve Aces to the Ace pile) until none is left."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if not entry.game.safe_moves():
+                raise MoveError(
+                    "There is no safe move to make: no Ace is on top of a reserve pile."
+                )
+            return await self._play(user_id, entry, [], auto=True)
+
+    async def undo(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Take back the last command (with the automatic moves that followed it)."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            point = entry.undo_point()
+            if point is None:
+                raise MoveError(NOTHING_TO_UNDO)
+            return await self._undo_commands(user_id, entry, point, None)
+
+    async def undo_to(
+        self, user_id: int, move_count: int, expected_version: int | None = None
+    ) -> GameView:
+        """Take back commands until the game is back at ``move_count`` moves (one that a
+        lost game's hint names: ``HintView.winnable_at``), saved once.
+
+        Refused, changing nothing, unless ``move_count`` is earlier than the game's
+        and is where a command starts (undo stops only there)."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            now = entry.game.move_count
+            if entry.undo_point() is None:
+                raise MoveError(NOTHING_TO_UNDO)
+            if not 0 <= move_count < now:
+                raise MoveError(
+                    f"Your game is at move {now}: undo can only go back to an earlier move."
+                )
+            if entry.chained[move_count]:
+                raise MoveError(
+                    f"Undo can't stop at move {move_count}: that is an Ace played "
+                    "automatically, which goes with the move before it."
+                )
+            taken = sum(1 for auto in entry.chained[move_count:] if not auto)
+            where = entry.move_name(move_count)
+            note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}"
+            return await self._undo_commands(user_id, entry, move_count, note)
+
+    async def _undo_commands(
+        self, user_id: int, entry: Entry, point: int, message: str | None
+    ) -> GameView:
+        """Undo ``entry``'s game back to ``point`` moves (a command's start), counting each
+        command taken back as an undo, and save; ``message`` (or "Undid <the last one>")."""
+        settings = await self._get_settings(user_id)
+        game = entry.game
+        try:
+            move = None
+            while game.move_count > point:
+                if not entry.chained[-1]:  # the move that started a command
+                    entry.undo_count += 1
+                move = entry.undo()
+            assert move is not None
+            entry.refresh()
+            await self._save(user_id, entry, None)
+        except BaseException:
+            self.games.drop(user_id)
+            raise
+        text = message or f"Undid {describe_move(game, move, settings.symbols)}"
+        return await self._view(user_id, entry, text)
+
+    async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Give up the current game; it is recorded as resigned."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            try:
+                await self._save(user_id, entry, "resigned")
+            except BaseException:
+                self.games.drop(user_id)
+                raise
+            game = entry.game
+            message = (
+                f"You resigned deal {game.deal_number} with {game.score}/"
+                f"{game.variant.card_total} cards home."
+            )
+            return await self._view(user_id, entry, message)
+
+    async def move_choices(
+        self, user_id: int, typed: str = "", limit: int = 25
+    ) -> list[MoveChoice]:
+        """Legal moves, most useful first, whose text or label contains ``typed``.
+
+        Empty when the user has no game in progress. Order: Aces, builds,
+        interchanges, fills, the deal (the engine's ``legal_moves`` order).
+        """
+        if limit <= 0:
+            return []
+        async with self.locks(user_id):
+            entry = await self._entry(user_id)
+            if entry is None or entry.finished:
+                return []
+            symbols = (await self._get_settings(user_id)).symbols
+            game = entry.game
+            wanted = typed.strip().casefold()
+            compact = "".join(wanted.split())
+            choices: list[MoveChoice] = []
+            for move in game.legal_moves():
+                text = str(move)
+                # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
+                said = (describe_move(game, move, symbols) for symbols in (True, False))
+                words = " ".join((text, *said))
+                if wanted and not (
+                    wanted in words.casefold() or compact in "".join(text.casefold().split())
+                ):
+                    continue
+                choices.append(move_choice(game, move, symbols))
+                if len(choices) >= limit:
+                    break
+            return choices
+
+    async def hint(
+        self,
+        user_id: int,
+        expected_version: int | None = None,
+        *,
+        on_search: Callable[[], None] | None = None,
+    ) -> HintView:
+        """What to play next (see ``HintView``); the game is marked assisted. Nothing is played.
+
+        The solver runs in the process pool (a budget of ``hint_seconds``; see
+        ``bot.service.hints``) while the event loop goes on serving everyone
+        else. The user's own lock is held meanwhile, so their next call sees the
+        assisted game. ``on_search`` is called just before a search starts (a
+        front end can say that it is thinking), and not when the answer is known
+        already.
+        """
+        async with self.locks(user_id):
+            try:
+                entry = await self._playable(user_id, expected_version)
+            except StaleVersionError:
+                raise StaleVersionError(STALE_HINT_MESSAGE) from None
+            found, learned = await self._hints.find(user_id, entry, on_search)
+            newly = not entry.assisted
+            if newly or learned is not None:
+                line = None if learned is None else learned.line
+                loss = None if learned is None else learned.loss
+                try:
+                    marked = await self._store.mark_assisted(user_id, entry.version, line, loss)
+                except StoreError as exc:
+                    raise self._storage_failure(user_id, exc) from exc
+                if not marked:
+                    self.games.drop(user_id)
+                    raise StaleVersionError(STALE_HINT_MESSAGE)
+                entry.assisted = True
+            settings = await self._get_settings(user_id)
+            view = await self._view(user_id, entry, None)
+            return answer(entry, found, view, settings.symbols, newly)
+
+    async def _play(
+        self, user_id: int, entry: Entry, moves: Iterable[Move], *, auto: bool = False
+    ) -> GameView:
+        """Play the command's moves (already checked legal), then automatic Aces, then save."""
+        settings = await self._get_settings(user_id)
+        game = entry.game
+        labels: list[str] = []
+        warning: str | None = None
+        try:
+            for move in moves:
+                space = game.space_warning(move)
+                warning = space.message if space is not None else None
+                labels.append(describe_move(game, move, settings.symbols))
+                entry.play(move, False)
+            command_moves = len(labels)
+            if auto or settings.auto_aces:
+                while safe := game.safe_moves():
+                    for move in safe:
+                        labels.append(describe_move(game, move, settings.symbols))
+                        entry.play(move, bool(command_moves) or len(labels) > 1)
+            entry.refresh()
+            won = entry.state is Status.WON
+            await self._save(user_id, entry, "won" if won else None)
+        except BaseException:
+            self.games.drop(user_id)
+            raise
+        message = "Auto: " + ", ".join(labels) if auto else _played(labels)
+        if won:
+            message += f" · You won deal {game.deal_number}!"
+        return await self._view(user_id, entry, message, warning)
+
+    async def _save(self, user_id: int, entry: Entry, outcome: Outcome | None) -> None:
+        """Write the entry's new state (version + 1), recording the game if ``outcome``.
+
+        The caller has changed ``entry`` in place and drops it from the cache
+        if this raises.
+        """
+        now = self._clock()
+        status: GameStatus = "resigned" if outcome == "resigned" else stored_status(entry.state)
+        update = GameUpdate(
+            user_id=user_id,
+            expected_version=entry.version,
+            version=entry.version + 1,
+            moves=entry.moves_text,
+            status=status,
+            undo_count=entry.undo_count,
+            updated_at=now,
+        )
+        finished = None if outcome is None else entry.record(user_id, outcome, now)
+        try:
+            saved = await self._store.save_game(update, finished)
+        except StoreError as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if not saved:
+            log.warning(
+                "game of user %s changed under us (not at version %s)", user_id, entry.version
+            )
+            raise StaleVersionError()
+        entry.version += 1
+        entry.status = status
+        self.games.put(user_id, entry)
+
+    def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
+        log.error("database failure for user %s: %s", user_id, exc, exc_info=exc)
+        self.games.drop(user_id)
+        return StorageError()
+
+    # ------------------------------------------------------------------ settings
+
+    async def get_settings(self, user_id: int) -> Settings:
+        async with self.locks(user_id):
+            return await self._get_settings(user_id)
+
+    async def update_settings(
+        self,
+        user_id: int,
+        *,
+        symbols: bool | None = None,
+        auto_aces: bool | None = None,
+        winnable: bool | None = None,
+    ) -> Settings:
+        """Change some settings; the others keep their values."""
+        async with self.locks(user_id):
+            old = await self._get_settings(user_id)
+            new = Settings(
+                symbols=old.symbols if symbols is None else bool(symbols),
+                auto_aces=old.auto_aces if auto_aces is None else bool(auto_aces),
+                winnable=old.winnable if winnable is None else bool(winnable),
+            )
+            self._settings.drop(user_id)
+            stored = UserSettings(
+                symbols=new.symbols, auto_aces=new.auto_aces, winnable=new.winnable
+            )
+            try:
+                await self._store.save_settings(user_id, stored)
+            except StoreError as exc:
+                raise self._storage_failure(user_id, exc) from exc
+            self._settings.put(user_id, new)
+            return new
+
+    async def _get_settings(self, user_id: int) -> Settings:
+        settings = self._settings.get(user_id)
+        if settings is not None:
+            return settings
+        try:
+            stored = await self._store.load_settings(user_id)
+        except StoreError as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        settings = Settings()
+        if stored is not None:
+            settings = Settings(stored.symbols, stored.auto_aces, stored.winnable)
+        self._settings.put(user_id, settings)
+        return settings
+
+    # ------------------------------------------------------------------ rankings
+
+    async def leaderboard(
+        self,
+        kind: LeaderboardKind = "daily",
+        scope: LeaderboardScope = "server",
+        guild_id: int | None = None,
+        *,
+        day: date | None = None,
+        page: int = 0,
+        page_size: int = 10,
+    ) -> LeaderboardPage:
+        """A page of a leaderboard (``Rankings.leaderboard``; ``docs/daily.md``)."""
+        return await self._rankings.leaderboard(
+            kind, scope, guild_id, day=day, page=page, page_size=page_size
+        )
+
+    async def stats(self, user_id: int) -> PlayerStats:
+        """The user's figures over all their finished games (zeros for a new player)."""
+        return await self._rankings.stats(user_id)
+
+    # ------------------------------------------------------------------ loading
+
+    async def _playable(self, user_id: int, expected_version: int | None) -> Entry:
+        """The current game, checked against ``expected_version`` and not over."""
+        entry = await self._entry(user_id)
+        if entry is None:
+            raise NoGameError()
+        if expected_version is not None and expected_version != entry.version:
+            raise StaleVersionError()
+        if entry.finished:
+            how = "won" if entry.status == "won" else "resigned"
+            raise GameOverError(entry.deal_number, how)
+        return entry
+
+    async def _entry(self, user_id: int) -> Entry | None:
+        """The user's current game from the cache, or rebuilt from its stored row."""
+        entry = self.games.get(user_id)
+        if entry is not None:
+            return entry
+        try:
+            row = await self._store.load_game(user_id)
+            # the daily's deal: for the par on its board, and the line of an old row
+            daily = None if row is None else await self._daily_of(row.daily_date)
+        except CorruptRowError as exc:  # a value of the wrong type
+            unreadable(user_id, str(exc), None)
+        except StoreError as exc:
+            raise self._storage_failure(user_id, exc) from exc
+        if row is None:
+            return None
+        entry = restore(row, daily)
+        self.games.put(user_id, entry)
+        return entry
+
+    async def _daily_of(self, day: date | None) -> DailyDeal | None:
+        return None if day is None else await self._dailies.stored(day)
+
+    async def _view(
+        self, user_id: int, entry: Entry, message: str | None, warning: str | None = None
+    ) -> GameView:
+        settings = await self._get_settings(user_id)
+        par = self._dailies.par(entry.daily_date, entry.deal_number)
+        return game_view(user_id, entry, settings, self._clock(), par, message, warning)
+
+
+def _check_replace(old: Entry | None, replaces_version: int | None) -> None:
+    """Raise if a new game may not replace ``old`` (see ``new_game``): the board asking
+    is stale, or ``old`` is a scored daily still in play. Lock held."""
+    if old is None:
+        return
+    if replaces_version is not None and not old.finished and old.version != replaces_version:
+        raise StaleVersionError(NEWER_GAME_MESSAGE)
+    if old.daily_in_play():
+        assert old.daily_date is not None
+        raise DailyInProgressError(old.daily_date)
+
+
+def _aces_note(entry: Entry) -> str:
+    """A new game's Aces played at the deal by the setting, for its message."""
+    aces = len(entry.chained)
+    return f" · {aces} Ace{'s' if aces > 1 else ''} to the Ace pile" if aces else ""
+
+
+def _played(labels: list[str]) -> str:
+    """A command's moves for the message: the move, and the Aces played after it."""
+    message = labels[0]
+    if len(labels) > 1:
+        aces = len(labels) - 1
+        message += f" · then {aces} Ace{'s' if aces > 1 else ''} to the Ace pile"
+    return message
+
+
+def sentence(reason: str) -> str:
+    """The engine's reason (``only Aces go to the Ace pile``) as a sentence for the player."""
+    if not reason:
+        return reason
+    text = reason[0].upper() + reason[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

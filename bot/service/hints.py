@@ -1,0 +1,169 @@
+"""Hints for the service: the solver's search in the pool, what the service learns from
+it and keeps with the game, and the answer in words.
+
+The game in memory keeps the winning line a hint found (or the moves played
+when the game was proven lost): while the game follows the line, with moves
+taken back or Aces played by the setting on the way, the next hints come from
+it at once, with no search (``engine.solver.hints.known_hint`` replays what is
+left of it first), and a game that goes on from a lost position stays lost. A
+daily, or a deal the winnable setting dealt, starts with the solver's proof as
+its line. The line and a proof of loss are stored with the game, so they
+outlive a restart. When the solver proves a game lost, a second job looks back
+over its moves for the last one from which it can still be won.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from engine import Game, format_line
+from engine.notation import describe_move, format_position
+from engine.solver.hints import REWIND_NODES, Hint, HintSource, known_hint, line_left
+
+from . import jobs
+from .contract import GameView, HintView
+from .entry import Entry, undo_target
+from .errors import HintUnavailableError
+from .pool import POOL_FAILURES, SolverPool
+
+log = logging.getLogger(__name__)
+
+HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
+HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """What a hint found that is to be stored with the game: a new winning line from the
+    deal (``format_line``), or a new proof of loss (the moves played, and the move count
+    undo can go back to for a win)."""
+
+    line: str | None = None
+    loss: tuple[str, int | None] | None = None
+
+
+class Hints:
+    """The hints' searches, in ``pool`` within ``seconds`` and ``nodes`` each."""
+
+    def __init__(
+        self, pool: SolverPool, seconds: float = HINT_SECONDS, nodes: int = HINT_NODES
+    ) -> None:
+        self._pool = pool
+        self._seconds = seconds
+        self._nodes = nodes
+
+    async def find(
+        self, user_id: int, entry: Entry, on_search: Callable[[], None] | None
+    ) -> tuple[Hint, Learned | None]:
+        """The hint for ``entry``'s game, and what to store that it taught (None: nothing
+        new); ``entry`` keeps it at once. ``on_search`` is called just before a search
+        starts, not when the answer is known already."""
+        game = entry.game
+        history = game.history
+        # No search when an earlier hint settles it: the rest of its winning line
+        # still wins from here (replayed to make sure), or the game is a
+        # continuation of a position proven lost.
+        proof = entry.lost_after
+        lost = proof is not None and history[: len(proof[0])] == proof[0]
+        left = line_left(entry.hint_line, history) if entry.hint_line else None
+        found = known_hint(game, left, lost)
+        if found is None:
+            if on_search is not None:
+                on_search()
+            found = await self._search(user_id, game)
+        if found.source == "solver" and history + found.line != entry.hint_line:
+            entry.hint_line = history + found.line
+            return found, Learned(line=format_line(entry.hint_line))
+        if found.source == "lost" and not lost:
+            back = await self._winnable_before(user_id, game)
+            back = None if back is None else undo_target(entry.chained, back)
+            entry.lost_after = (history, back)
+            return found, Learned(loss=(format_line(history), back))
+        return found, None
+
+    async def _search(self, user_id: int, game: Game) -> Hint:
+        try:
+            return await self._pool.run(
+                jobs.hint_job, format_position(game), self._nodes, self._seconds
+            )
+        except POOL_FAILURES as exc:
+            log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
+            self._pool.reset()
+            raise HintUnavailableError() from exc
+
+    async def _winnable_before(self, user_id: int, game: Game) -> int | None:
+        """The last move of a lost ``game`` from which it can still be won, searched in
+        the pool (``engine.solver.hints.winnable_before``); None if none is found, or if the
+        pool fails (the hint is given without it)."""
+        if not game.history:
+            return None
+        try:
+            # (the user's lock keeps the game still meanwhile; the job looks back on a copy)
+            return await self._pool.run(jobs.rewind_job, game, REWIND_NODES, self._seconds)
+        except POOL_FAILURES as exc:
+            log.error("looking back for user %s failed in the solver pool: %s", user_id, exc)
+            self._pool.reset()
+            return None
+
+
+def answer(entry: Entry, found: Hint, view: GameView, symbols: bool, newly: bool) -> HintView:
+    """The hint ``found`` for ``entry``'s game (shown as ``view``), for the player."""
+    move = found.move
+    label = None if move is None else describe_move(entry.game, move, symbols)
+    back = None
+    if found.source == "lost" and entry.lost_after is not None:
+        back = entry.lost_after[1]
+    back_to = None if back is None else entry.move_name(back)
+    return HintView(
+        move=None if move is None else str(move),
+        label=label,
+        source=found.source,
+        remaining=found.remaining,
+        message=hint_message(found.source, label, found.remaining, view, back_to),
+        newly_assisted=newly,
+        game=view,
+        winnable_at=back,
+        back_to=back_to,
+    )
+
+
+def hint_message(
+    source: HintSource,
+    label: str | None,
+    remaining: int | None,
+    view: GameView,
+    back_to: str | None = None,
+) -> str:
+    """The hint in a sentence or two for the player (``HintView.message``)."""
+    if source == "solver":
+        left = f"{remaining} move{'' if remaining == 1 else 's'}"
+        text = f"Try {label}: it starts a winning line ({left} to the end)."
+    elif source == "heuristic":
+        text = (
+            f"Try {label}. The solver found no winning line in the time it had, so this is "
+            "the best move by rule of thumb."
+        )
+    elif source == "lost":
+        text = _lost_message(label, view.can_undo, back_to)
+    else:
+        text = "There is nothing to hint: the game is over."
+    if view.daily_date is not None and view.scored:
+        text += " This daily is now marked as assisted on the leaderboard."
+    return text
+
+
+def _lost_message(label: str | None, can_undo: bool, back_to: str | None) -> str:
+    if can_undo:
+        text = "No winning line exists from here: this game can't be won any more."
+    else:  # nothing played yet (or only automatic Aces): the deal itself is lost
+        text = "No winning line exists: this deal can't be won, whatever you play."
+    if can_undo and back_to is not None:
+        text += f" It still could be at {back_to}: undo back to there."
+    elif can_undo:
+        text += " Undo may take you back to where it still could be."
+    if label is not None:
+        text += f" To get more cards home, try {label}."
+    return text

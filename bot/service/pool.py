@@ -1,0 +1,81 @@
+"""The solver's worker processes: the service's jobs (``bot.service.jobs``) run there,
+so the event loop never waits for a search."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import multiprocessing
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Final, TypeVar
+
+T = TypeVar("T")
+
+SOLVER_WORKERS: Final = 2  # processes in the solver pool
+# What a job raises when the pool failed (a worker died, no process could start):
+# the caller logs it, calls ``reset`` and answers without the job.
+POOL_FAILURES: Final = (BrokenProcessPool, OSError, RuntimeError)
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class SolverPool:
+    """A process pool of ``workers`` processes, started at the first job; or, for tests,
+    the ``executor`` given (shut down by ``close`` all the same)."""
+
+    def __init__(self, executor: Executor | None = None, workers: int = SOLVER_WORKERS) -> None:
+        if workers < 1:
+            raise ValueError("solver_workers must be at least 1")
+        self._executor = executor
+        self._workers = workers
+
+    def run(self, job: Callable[..., T], *args: object) -> asyncio.Future[T]:
+        """Run ``job(*args)`` in a worker process.
+
+        A worker process started here inherits SIGINT ignored (Python keeps an
+        inherited "ignore" for its whole life): Ctrl-C at the terminal goes to
+        every process of the foreground group, and the workers must leave it to
+        the game, which saves and shuts the pool down, instead of each printing
+        a KeyboardInterrupt traceback.
+        """
+        loop = asyncio.get_running_loop()
+        with sigint_ignored():  # the pool starts its workers in submit
+            return loop.run_in_executor(self._started(), job, *args)
+
+    def reset(self) -> None:
+        """Drop a broken pool (a worker died); the next job starts a new one."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    async def close(self) -> None:
+        """Stop the workers: jobs not started are dropped; one running finishes (its
+        budget bounds it)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    def _started(self) -> Executor:
+        if self._executor is None:
+            # spawn: a worker starts clean, not as a fork of a process with threads.
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._executor

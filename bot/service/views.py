@@ -1,0 +1,86 @@
+"""A current game as the front ends show it (``GameView``), and its moves to offer."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from engine import DEAL, Game, Move, render
+from engine.notation import describe_move
+
+from ..daily import next_daily_start, share_text, utc_date
+from .contract import GameView, MoveChoice, Settings
+from .entry import Entry
+
+
+def move_choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
+    """``move`` of ``game`` as a front end offers it: its notation, its words and the
+    warning it would bring."""
+    warning = game.space_warning(move)
+    return MoveChoice(
+        text=str(move),
+        label=describe_move(game, move, symbols),
+        note=None if warning is None else warning.short,
+    )
+
+
+def game_view(
+    user_id: int,
+    entry: Entry,
+    settings: Settings,
+    now: datetime,
+    par: int | None,
+    message: str | None,
+    warning: str | None = None,
+) -> GameView:
+    """``entry``'s game for ``user_id`` at ``now``; ``par``, its daily's, if known."""
+    game = entry.game
+    open_ = not entry.finished
+    assert game.deal_number is not None
+    day = entry.daily_date
+    today = utc_date(now)
+    return GameView(
+        user_id=user_id,
+        guild_id=entry.guild_id,
+        deal_number=game.deal_number,
+        board=render(game, settings.symbols),
+        status=entry.state,
+        score=game.score,
+        move_count=game.move_count,
+        undo_count=entry.undo_count,
+        deals_left=game.deals_left,
+        version=entry.version,
+        can_deal=open_ and game.is_legal(DEAL),
+        can_undo=open_ and entry.undo_point() is not None,
+        can_auto=open_ and bool(game.safe_moves()),
+        message=message,
+        warning=warning,
+        finished=entry.finished,
+        daily_date=day,
+        scored=entry.scored,
+        share_text=_shared(entry),
+        next_daily_at=None if day is None else next_daily_start(now),
+        later_daily=today if day is not None and today > day else None,
+        assisted=entry.assisted,
+        par=par,
+        moves=tuple(
+            move_choice(game, move, settings.symbols)
+            for move in (game.legal_moves() if open_ else ())
+            if not move.is_deal
+        ),
+    )
+
+
+def _shared(entry: Entry) -> str | None:
+    """After a scored daily ends: the spoiler-free line to post."""
+    day = entry.daily_date
+    if day is None or not entry.scored or not entry.finished:
+        return None
+    game = entry.game
+    return share_text(
+        day,
+        won=entry.status == "won",
+        score=game.score,
+        moves=game.move_count,
+        card_total=game.variant.card_total,
+        assisted=entry.assisted,
+    )
