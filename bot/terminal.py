@@ -59,7 +59,10 @@ Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
        reserve R1-R8, the Ace pile ACE.
 Commands
   deal        deal 8 cards onto the reserve (no space may be open)
-  undo [N]    take back the last move (or every move back to move N)
+  undo [N]    take back the last move (or the last N moves)
+  undo to N   go back to move N
+  redo [N]    play again a move taken back (or N of them), until a new move
+  restart     start this deal over from the beginning (the same game)
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
   hint        suggest a move: the solver's when it finds a win (it thinks
@@ -80,6 +83,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "show"),
     "deal": ("deal", "dl"),
     "undo": ("undo",),
+    "redo": ("redo",),
+    "restart": ("restart",),
     "auto": ("auto",),
     "moves": ("moves",),
     "hint": ("hint",),
@@ -207,7 +212,7 @@ class TerminalGame:
             if self.mistyped(words[0]):
                 return True
             name, args = "move", [line]
-        elif name not in ("new", "undo") and args:
+        elif name not in ("new", "undo", "redo") and args:
             self.say(f"'{words[0]}' takes nothing after it: type '{words[0].lower()}' alone.")
             return True
         if name == "quit":
@@ -226,45 +231,28 @@ class TerminalGame:
         return True
 
     def run_command(self, name: str, args: list[str]) -> None:
-        """A command of ``COMMANDS`` but help and quit, with its checked arguments; or
-        "move", with the line typed."""
+        """A command of ``COMMANDS`` but help and quit, with its arguments; or "move",
+        with the line typed."""
         service, user = self._service, LOCAL_USER_ID
-        if name == "move":
+        simple = {
+            "board": service.show,
+            "deal": service.deal,
+            "auto": service.auto,
+            "resign": service.resign,
+            "restart": service.restart,
+        }
+        if name in simple:
+            self.show(self._run(simple[name](user)))
+        elif name == "move":
             self.show(self._run(service.move(user, args[0])))
-        elif name == "board":
-            self.show(self._run(service.show(user)))
-        elif name == "deal":
-            self.show(self._run(service.deal(user)))
-        elif name == "undo":
-            if len(args) > 1 or (args and not args[0].isdigit()):
-                self.say(
-                    "Type 'undo' to take back your last move, or 'undo N' to go back to move N."
-                )
-                return
-            if args:
-                self.show(self._run(service.undo_to(user, int(args[0]))))
-            else:
-                self.show(self._run(service.undo(user)))
-        elif name == "auto":
-            self.show(self._run(service.auto(user)))
-        elif name == "resign":
-            self.show(self._run(service.resign(user)))
+        elif name in ("undo", "redo"):
+            self.step(name, args)
         elif name == "daily":
             self.start_daily()
         elif name == "stats":
             self.show_stats(self._run(service.stats(user)))
         elif name == "hint":
-            view = self._run(service.show(user))
-            if view.hint_marks_assisted and self._hint_warned != view.version:
-                self._hint_warned = view.version  # asked once: the same 'hint' again gives it
-                self.say(HINT_WARNING)
-                return
-            answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
-            self.say(answer.message)
-            if answer.back_to is not None and answer.game.can_undo:
-                self.say(f"Type 'undo {answer.winnable_at}' to go back to {answer.back_to}.")
-            if answer.move is not None:
-                self.say(f"Type '{answer.move.lower()}' to play it.")
+            self.hint()
         elif name == "moves":
             self.list_moves()
         elif name == "new":
@@ -273,6 +261,34 @@ class TerminalGame:
                 return
             deal_number = int(args[0]) if args else None
             self.show(self._run(service.new_game(user, None, deal_number)))
+
+    def step(self, name: str, args: list[str]) -> None:
+        """``undo``, ``undo N``, ``undo to N``; ``redo``, ``redo N``."""
+        service, user = self._service, LOCAL_USER_ID
+        words = [a.lower() for a in args]
+        if name == "undo" and len(words) == 2 and words[0] == "to" and words[1].isdigit():
+            self.show(self._run(service.undo_to(user, int(words[1]))))
+            return
+        if len(words) > 1 or (words and not words[0].isdigit()):
+            self.say(STEP_USAGE[name])
+            return
+        count = int(words[0]) if words else 1
+        act = service.undo if name == "undo" else service.redo
+        self.show(self._run(act(user, count=count)))
+
+    def hint(self) -> None:
+        service, user = self._service, LOCAL_USER_ID
+        view = self._run(service.show(user))
+        if view.hint_marks_assisted and self._hint_warned != view.version:
+            self._hint_warned = view.version  # asked once: the same 'hint' again gives it
+            self.say(HINT_WARNING)
+            return
+        answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
+        self.say(answer.message)
+        if answer.back_to is not None and answer.game.can_undo:
+            self.say(f"Type 'undo to {answer.winnable_at}' to go back to {answer.back_to}.")
+        if answer.move is not None:
+            self.say(f"Type '{answer.move.lower()}' to play it.")
 
     def mistyped(self, first: str) -> bool:
         """Whether the first word of a line that names no command is a mistyped command
@@ -327,6 +343,11 @@ class TerminalGame:
 
 
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
+STEP_USAGE = {
+    "undo": "Type 'undo' to take back your last move, 'undo N' for the last N moves, "
+    "or 'undo to N' to go back to move N.",
+    "redo": "Type 'redo' to play again the last move taken back, or 'redo N' for N of them.",
+}
 HINT_WARNING = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Type 'hint' again to get one anyway."

@@ -300,9 +300,25 @@ class ReelCommands(app_commands.Group):
     async def deal(self, interaction: Interaction) -> None:
         await self._board(interaction, self.service.deal(interaction.user.id))
 
-    @app_commands.command(name="undo", description="Take back your last move")
-    async def undo(self, interaction: Interaction) -> None:
-        await self._board(interaction, self.service.undo(interaction.user.id))
+    @app_commands.command(name="undo", description="Take back your last move (or the last few)")
+    @app_commands.describe(moves="How many moves to take back (default 1)")
+    async def undo(
+        self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
+    ) -> None:
+        await self._board(interaction, self.service.undo(interaction.user.id, count=moves))
+
+    @app_commands.command(name="redo", description="Play again a move you took back")
+    @app_commands.describe(moves="How many moves to play again (default 1)")
+    async def redo(
+        self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
+    ) -> None:
+        await self._board(interaction, self.service.redo(interaction.user.id, count=moves))
+
+    @app_commands.command(
+        name="restart", description="Start this deal over from the beginning (the same game)"
+    )
+    async def restart(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.restart(interaction.user.id))
 
     @app_commands.command(
         name="auto", description="Play the safe moves: reserve Aces to the Ace pile"

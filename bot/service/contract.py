@@ -81,6 +81,8 @@ class GameView:
     # The legal moves but the deal, most useful first (``move_choices``' order), while
     # the game is in play: what a front end offers to click (the deal has its own button).
     moves: tuple[MoveChoice, ...] = ()
+    can_redo: bool = False  # moves taken back wait to be played again
+    redo_count: int = 0  # how many (commands, as undo counts them)
 
     @property
     def hint_marks_assisted(self) -> bool:

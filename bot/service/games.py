@@ -87,6 +87,7 @@ RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_MOVE_TEXT: Final = 100
 WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
+NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
 
 class GameService:
@@ -352,14 +353,58 @@ class GameService:
                 )
             return await self._play(user_id, entry, [], auto=True)
 
-    async def undo(self, user_id: int, expected_version: int | None = None) -> GameView:
-        """Take back the last command (with the automatic moves that followed it)."""
+    async def undo(
+        self, user_id: int, expected_version: int | None = None, count: int = 1
+    ) -> GameView:
+        """Take back the last ``count`` commands (each with the automatic moves that
+        followed it); redo plays them again until a new move is played."""
         async with self.locks(user_id):
             entry = await self._playable(user_id, expected_version)
-            point = entry.undo_point()
-            if point is None:
+            if entry.undoable == 0:
                 raise MoveError(NOTHING_TO_UNDO)
-            return await self._undo_commands(user_id, entry, point, None)
+            point = entry.commands_back(count) if count >= 1 else None
+            if point is None:
+                raise MoveError(_too_many("take back", entry.undoable, count))
+            message = None if count == 1 else f"Took back {count} moves"
+            return await self._undo_commands(user_id, entry, point, message)
+
+    async def redo(
+        self, user_id: int, expected_version: int | None = None, count: int = 1
+    ) -> GameView:
+        """Play again the last ``count`` commands taken back (until a new move is played)."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if entry.redoable == 0:
+                raise MoveError(NOTHING_TO_REDO)
+            moves = entry.commands_ahead(count) if count >= 1 else None
+            if moves is None:
+                raise MoveError(_too_many("play again", entry.redoable, count))
+            settings = await self._get_settings(user_id)
+            first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
+            try:
+                for _ in range(moves):
+                    entry.redo()
+                entry.refresh()
+                won = entry.state is Status.WON
+                await self._save(user_id, entry, "won" if won else None)
+            except BaseException:
+                self.games.drop(user_id)
+                raise
+            message = f"Redid {count} moves" if count > 1 else f"Redid {first}"
+            if won:
+                message += f" · You won deal {entry.deal_number}!"
+            return await self._view(user_id, entry, message)
+
+    async def restart(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Start the game over from its deal: every command taken back at once (one undo),
+        the same game still, so it counts once in the stats; redo brings the moves back."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            point = entry.commands_back(entry.undoable) if entry.undoable else None
+            if point is None:
+                raise MoveError("There is nothing to restart: no move has been played yet.")
+            message = f"Restarted deal {entry.deal_number}: back at the start"
+            return await self._undo_commands(user_id, entry, point, message, undos=1)
 
     async def undo_to(
         self, user_id: int, move_count: int, expected_version: int | None = None
@@ -389,16 +434,24 @@ class GameService:
             return await self._undo_commands(user_id, entry, move_count, note)
 
     async def _undo_commands(
-        self, user_id: int, entry: Entry, point: int, message: str | None
+        self,
+        user_id: int,
+        entry: Entry,
+        point: int,
+        message: str | None,
+        undos: int | None = None,
     ) -> GameView:
         """Undo ``entry``'s game back to ``point`` moves (a command's start), counting each
-        command taken back as an undo, and save; ``message`` (or "Undid <the last one>")."""
+        command taken back as an undo (or ``undos`` in all), and save; ``message`` (or
+        "Undid <the last one>")."""
         settings = await self._get_settings(user_id)
         game = entry.game
         try:
             move = None
+            if undos is not None:
+                entry.undo_count += undos
             while game.move_count > point:
-                if not entry.chained[-1]:  # the move that started a command
+                if undos is None and not entry.chained[-1]:  # the move that started a command
                     entry.undo_count += 1
                 move = entry.undo()
             assert move is not None
@@ -506,6 +559,7 @@ class GameService:
         labels: list[str] = []
         warning: str | None = None
         try:
+            entry.undone.clear()  # a new command: what was taken back can't be redone
             for move in moves:
                 space = game.space_warning(move)
                 warning = space.message if space is not None else None
@@ -544,6 +598,7 @@ class GameService:
             status=status,
             undo_count=entry.undo_count,
             updated_at=now,
+            redo=entry.redo_text,
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
         try:
@@ -686,6 +741,14 @@ def _check_replace(old: Entry | None, replaces_version: int | None) -> None:
     if old.daily_in_play():
         assert old.daily_date is not None
         raise DailyInProgressError(old.daily_date)
+
+
+def _too_many(what: str, available: int, count: int) -> str:
+    """The refusal of an undo or redo of ``count`` moves where ``available`` can be."""
+    if count < 1:
+        return f"Give a number of moves of 1 or more to {what}, not {count}."
+    moves = f"{available} move{'' if available == 1 else 's'}"
+    return f"You can {what} {moves} at most, not {count}: nothing was changed."
 
 
 def _aces_note(entry: Entry) -> str:

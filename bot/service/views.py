@@ -67,6 +67,8 @@ def game_view(
             for move in (game.legal_moves() if open_ else ())
             if not move.is_deal
         ),
+        can_redo=open_ and bool(entry.undone),
+        redo_count=entry.redoable if open_ else 0,
     )
 
 

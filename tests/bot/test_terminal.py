@@ -265,7 +265,10 @@ def test_a_command_with_words_after_it_is_refused_the_same_way(
     out = session(db_path, clock, lines, daily=False)
     for word in ("stats", "hint", "deal"):
         assert f"'{word}' takes nothing after it: type '{word}' alone." in out
-    assert "Type 'undo' to take back your last move, or 'undo N' to go back to move N." in out
+    assert (
+        "Type 'undo' to take back your last move, 'undo N' for the last N moves, "
+        "or 'undo to N' to go back to move N." in out
+    )
     assert "Thinking" not in out and "Deal 1 · move 0" in out and "move 1" not in out
 
 
@@ -390,17 +393,17 @@ def test_a_hint_in_the_scored_daily_is_given_only_when_asked_twice(
     assert "A hint marks this daily" not in warned[1]
 
 
-def test_a_lost_games_hint_says_how_to_undo_back_and_undo_n_does(
+def test_a_lost_games_hint_says_how_to_undo_back_and_undo_to_n_does(
     db_path: Path, clock: FakeClock
 ) -> None:
     # Deal 16 with the Ace taken out of C3 at once is lost (a space nothing can fill).
-    lines = ["new 16", "c3 ace", "deal", "undo 5", "hint", "undo 0", "undo 0"]
+    lines = ["new 16", "c3 ace", "deal", "undo 5", "hint", "undo to 0", "undo to 0"]
     out = session(db_path, clock, lines, daily=False)
     assert "Deal 16 · move 1" in out
-    assert "Your game is at move 1: undo can only go back to an earlier move." in out
+    assert "You can take back 1 move at most, not 5: nothing was changed." in out
     assert "It still could be at the start: undo back to there." in out
-    assert "Type 'undo 0' to go back to the start." in out
-    after = out.split("Type 'undo 0' to go back to the start.", 1)[1]
+    assert "Type 'undo to 0' to go back to the start." in out
+    after = out.split("Type 'undo to 0' to go back to the start.", 1)[1]
     assert "Back at the start: took back 1 move" in after and "Deal 16 · move 0" in after
     assert "There is nothing to undo: this is the start of the game." in after
 

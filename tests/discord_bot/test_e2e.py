@@ -192,7 +192,7 @@ async def test_a_scripted_deal_is_won_through_slash_commands_and_buttons(
     assert "You won" in text and "🎉" in text
     assert footer(board).endswith("score 104/104")
     assert board.embed is not None and board.embed["color"] == discord.Colour.gold().value
-    for action in ("deal", "undo", "auto", "refresh"):
+    for action in ("deal", "undo", "redo", "auto", "refresh"):
         assert button(board, action).get("disabled") is True, action
     assert button(board, "new").get("disabled") is not True
 
@@ -573,6 +573,32 @@ async def test_two_clicks_at_once_apply_exactly_once(
     assert len(refused) == 1
     assert "out of date" in await private_text(refused[0])
     assert footer(board) == footer_for_view(after)
+
+
+async def test_undo_two_then_redo_and_restart_through_commands_and_the_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    assert button(board, "redo").get("disabled") is True  # nothing taken back yet
+    for _ in range(3):
+        view = await running.service.show(alice.id)
+        board = await public_board(await slash_move(fake, alice, **{"from": view.moves[0].text}))
+    assert (await running.service.show(alice.id)).move_count == 3
+
+    back = await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 2}))
+    assert "moves 1 ·" in footer(back) and button(back, "redo").get("disabled") is not True
+    click = await fake.click(alice, back, button_id(back, "redo"))
+    assert click.callback_type == UPDATE_MESSAGE and "moves 2 ·" in footer(back)
+    again = await public_board(await fake.slash(alice, "reel", sub="redo"))
+    assert "moves 3 ·" in footer(again) and button(again, "redo").get("disabled") is True
+
+    refused = await fake.slash(alice, "reel", sub="redo")
+    assert "nothing to redo" in await private_text(refused)
+    start = await public_board(await fake.slash(alice, "reel", sub="restart"))
+    assert "moves 0 ·" in footer(start) and "Restarted deal" in description(start)
+    assert (await running.service.stats(alice.id)).games == 0  # still the one game
 
 
 # --------------------------------------------------------------------------- 7. restart

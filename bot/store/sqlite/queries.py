@@ -56,7 +56,8 @@ START_SQL: Final = """
         assisted = 0,
         hint_line = excluded.hint_line,
         lost_line = NULL,
-        lost_back = NULL
+        lost_back = NULL,
+        redo_moves = ''
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -64,7 +65,7 @@ START_SQL: Final = """
 UPDATE_SQL: Final = """
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
-        updated_at = :updated_at
+        redo_moves = :redo, updated_at = :updated_at
     WHERE user_id = :user_id AND version = :expected_version
 """
 
