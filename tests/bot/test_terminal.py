@@ -428,3 +428,23 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
     third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path)
     assert third.returncode == 0 and "New game: deal" in third.stdout
     assert "winnable" not in third.stdout
+
+
+def test_undo_two_after_three_moves_then_redo_and_restart(db_path: Path, clock: FakeClock) -> None:
+    game = Game.new(1)
+    played = []
+    for _ in range(3):
+        move = next(m for m in game.legal_moves() if not m.is_deal)
+        played.append(str(move).lower())
+        game.play(move)
+    lines = ["new 1", *played, "undo 2", "redo", "redo 5", "restart", "undo to 1"]
+    out = session(db_path, clock, lines, daily=False)
+    after = out.split("Took back 2 moves", 1)[1]
+    assert after.split("Redid", 1)[0].count("Deal 1 · move 1") == 1  # undo 2: at move 1
+    assert "Deal 1 · move 2" in after.split("Redid", 1)[1]  # redo: at move 2
+    assert "You can play again 1 move at most, not 5: nothing was changed." in out
+    assert "Restarted deal 1: back at the start" in out
+    assert out.endswith(
+        "There is nothing to undo: this is the start of the game.\n\n"
+        "Your game is saved. Type 'reel play' to resume it.\n"
+    )

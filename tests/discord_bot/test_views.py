@@ -239,9 +239,7 @@ def test_a_board_in_play_lists_its_moves_in_a_menu_below_the_buttons() -> None:
     assert menu is not None and menu.custom_id == "reel:play:555:12"
     [buttons, second, menu_row] = view.to_components()
     assert len(buttons["components"]) == 5 and len(second["components"]) == 1
-    assert menu_row["components"] == [
-        menu.item.to_component_dict()
-    ]
+    assert menu_row["components"] == [menu.item.to_component_dict()]
     options = menu.item.options
     assert [(o.label, o.value) for o in options] == [(m.label, m.text) for m in moves]
     assert menu.item.placeholder == "Play a move…"
