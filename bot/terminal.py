@@ -69,8 +69,8 @@ Commands
               about a second); a daily with a hint is marked assisted, so
               in the scored daily the first 'hint' warns, the next gives it
   board       show the board again
-  new [N]     start a new game (deal N, or a random one; 'reel play --winnable'
-              makes it a deal the solver has proven winnable)
+  new [N]     start a new game (deal N, or a random one: a deal the solver
+              has proven winnable, unless 'reel play --any-deal')
   daily       play today's daily challenge (the same deal for everyone;
               your first game of the day is the scored one)
   stats       your games, wins, daily streak and best score
@@ -406,13 +406,14 @@ def play(
     *,
     daily: bool = False,
     winnable: bool | None = None,
+    auto_aces: bool | None = None,
     log_level: str = "WARNING",
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
     ``daily``: start (or resume) today's daily challenge instead of the saved game.
-    ``symbols`` and ``winnable`` (random new games proven winnable), when given,
-    are saved as the player's settings first.
+    ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
+    when given, are saved as the player's settings first.
     The log goes to a file beside the database (``reel.log`` for ``reel.db``),
     not to the screen the game is played on.
     """
@@ -429,9 +430,9 @@ def play(
         service = GameService(store)
         game = TerminalGame(service, runner.run)
         try:
-            if symbols is not None or winnable is not None:
-                update = service.update_settings(LOCAL_USER_ID, symbols=symbols, winnable=winnable)
-                runner.run(update)
+            chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
+            if any(value is not None for value in chosen.values()):
+                runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             try:
                 if daily:
                     game.start_daily()

@@ -167,6 +167,8 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """A player's choices; the defaults are a new player's, in both front ends."""
+
     symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
-    auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
-    winnable: bool = False  # a random new game is a deal the solver proved winnable
+    auto_aces: bool = True  # play reserve Aces to the Ace pile after each move
+    winnable: bool = True  # a random new game is a deal the solver proved winnable

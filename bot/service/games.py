@@ -86,6 +86,7 @@ log = logging.getLogger(__name__)
 RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_MOVE_TEXT: Final = 100
 WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
+DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
@@ -660,7 +661,7 @@ class GameService:
             stored = await self._store.load_settings(user_id)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
-        settings = Settings()
+        settings = DEFAULT_SETTINGS
         if stored is not None:
             settings = Settings(stored.symbols, stored.auto_aces, stored.winnable)
         self._settings.put(user_id, settings)

@@ -448,3 +448,24 @@ def test_undo_two_after_three_moves_then_redo_and_restart(db_path: Path, clock: 
         "There is nothing to undo: this is the start of the game.\n\n"
         "Your game is saved. Type 'reel play' to resume it.\n"
     )
+
+
+def test_reel_has_a_version_and_every_command_a_description(tmp_path: Path) -> None:
+    shown = run_reel(["--version"], "", tmp_path)
+    assert shown.returncode == 0 and shown.stdout.startswith("reel ")
+    for command in ("play", "bot", "solve", "study"):
+        helped = run_reel([command, "--help"], "", tmp_path)
+        lines = helped.stdout.splitlines()
+        assert helped.returncode == 0 and lines[0].startswith(f"usage: reel {command}")
+        body = helped.stdout.split("\n\n")[1]  # the description, after the usage
+        assert not body.lstrip().startswith(("options:", "-h")), command
+
+
+def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> None:
+    first = run_reel(["play", "--deal", "14"], "quit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "New game: deal 14 · 2 Aces to the Ace pile" in first.stdout
+    off = run_reel(["play", "--deal", "14", "--no-auto-aces"], "quit\n", tmp_path)
+    assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
+    again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path)  # the setting was saved
+    assert "Aces to the Ace pile" not in again.stdout

@@ -13,7 +13,7 @@ import pytest
 
 import bot.service.jobs as jobs_module
 from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
-from bot.service import DailyInProgressError, GameService, StaleVersionError
+from bot.service import DailyInProgressError, GameService, Settings, StaleVersionError
 from bot.store import Store
 from engine import Game, Move
 from engine.solver import Verdict, solve
@@ -141,3 +141,22 @@ def test_the_search_stops_at_its_time_limit() -> None:
         16,
         solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line,
     )
+
+
+async def test_a_new_player_gets_winnable_deals_and_automatic_aces(
+    product_defaults: None, store: Store, clock: Any
+) -> None:
+    settings = Settings()
+    assert settings.winnable and settings.auto_aces and settings.symbols
+    service = GameService(store, clock=clock, rng=Drawn(14), executor=ThreadPoolExecutor(1))
+    try:
+        assert await service.get_settings(USER) == settings
+        view = await service.new_game(USER, GUILD)
+        assert view.message == "New game: deal 16 · proven winnable · 2 Aces to the Ace pile"
+        assert len(Game.new(16).safe_moves()) == 2 and not view.can_auto  # both went home
+        await service.update_settings(USER, winnable=False, auto_aces=False)
+        plain = await service.new_game(USER, GUILD)
+        assert (plain.deal_number, plain.message) == (14, "New game: deal 14")
+        assert plain.can_auto  # its two reserve Aces wait
+    finally:
+        await service.close()
