@@ -31,8 +31,9 @@ from .service import (
     PlayerStats,
     ServiceError,
     StaleVersionError,
+    StorageError,
 )
-from .store import StoreError
+from .store import StoreError, StoreReadOnlyError
 
 LOCAL_USER_ID = 0
 NOTICE_AFTER = 0.5  # seconds a call may take before the player is told what it is doing
@@ -116,6 +117,7 @@ class TerminalGame:
         self._out = out
         self._read = read
         self._last: GameView | None = None  # the board shown last
+        self._unsaved = False  # the last command failed to save (the database failed)
         self._hint_warned = -1  # the game version at which a hint's warning was given
 
     def say(self, text: str = "") -> None:
@@ -123,6 +125,7 @@ class TerminalGame:
 
     def show(self, view: GameView) -> None:
         self._last = view
+        self._unsaved = False
         if view.message:
             self.say(view.message)
         if view.warning:
@@ -227,6 +230,7 @@ class TerminalGame:
             self.say(exc.text(COMMAND_WORDS))
             self.show_current()
         except ServiceError as exc:
+            self._unsaved = self._unsaved or isinstance(exc, StorageError)
             self.say(exc.text(COMMAND_WORDS))
         return True
 
@@ -337,11 +341,17 @@ class TerminalGame:
         last = self._last
         if last is None:
             return "Goodbye."
+        if self._unsaved:
+            return (
+                "Your last command could not be saved (see the log): 'reel play' resumes "
+                "the game as it was last saved."
+            )
         if last.finished or last.status is Status.WON:
             return "Goodbye. Type 'reel play' for a new game."
         return "Your game is saved. Type 'reel play' to resume it."
 
 
+CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
 STEP_USAGE = {
     "undo": "Type 'undo' to take back your last move, 'undo N' for the last N moves, "
@@ -419,14 +429,23 @@ def play(
     """
     from .store import Store
 
+    path = Path(db_path)
+    first_start = not path.exists()
     log_to_file(log_path(db_path), log_level)
 
     with asyncio.Runner() as runner:
         try:
             store = runner.run(Store.open(db_path))
-        except (StoreError, OSError) as exc:
-            print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
+        except StoreReadOnlyError:
+            print(f"reel play: {path} is read-only, so no move could be saved: make it "
+                  f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
             return 1
+        except (StoreError, OSError) as exc:
+            print(f"reel play: cannot open the database {db_path!r}: {exc}; {CHOOSE_ANOTHER}",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        if first_start:
+            print(f"Your games are saved in {path}.")
         service = GameService(store)
         game = TerminalGame(service, runner.run)
         try:

@@ -17,7 +17,7 @@ import pytest
 import bot.terminal as terminal_module
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
 from engine import Game
 from engine.solver import Verdict, solve
@@ -332,7 +332,8 @@ def test_leaving_before_any_board_promises_nothing(db_path: Path, clock: FakeClo
 
 def test_a_database_that_cannot_be_opened_is_one_line_and_status_1(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n" * 100)
-    for path in (tmp_path / "no" / "such" / "dir" / "x.db", tmp_path / "notes.txt"):
+    # (a folder that isn't there is made; one that is a file can't be)
+    for path in (tmp_path / "notes.txt" / "x.db", tmp_path / "notes.txt"):
         result = run_reel(["play", "--db", str(path)], "quit\n", tmp_path)
         assert result.returncode == 1
         assert result.stderr.startswith(f"reel play: cannot open the database {str(path)!r}")
@@ -469,3 +470,69 @@ def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> 
     assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
     again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path)  # the setting was saved
     assert "Aces to the Ace pile" not in again.stdout
+
+
+def test_one_save_wherever_the_game_is_started(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")  # the user's data folder, on Linux
+    saved = tmp_path / "data" / "virginia-reel" / "reel.db"
+    answers = []
+    for folder, stdin in (("one", "r6 ace\nquit\n"), ("two", "quit\n")):
+        (tmp_path / folder).mkdir()
+        args = [sys.executable, "-m", "bot.cli", "play"] + (
+            ["--deal", "1"] if folder == "one" else []
+        )
+        answers.append(subprocess.run(args, input=stdin, capture_output=True, text=True,
+                                      timeout=120, env=env, cwd=tmp_path / folder))  # fmt: skip
+    first, second = answers
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout.startswith(f"Your games are saved in {saved}.\n")
+    assert "Your games are saved" not in second.stdout  # said once, at the first start
+    assert "Resuming your game of deal 1." in second.stdout and "Deal 1 · move 1" in second.stdout
+    assert saved.is_file() and not (tmp_path / "one" / "reel.db").exists()
+
+
+def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "reel.db"
+    assert run_reel(["play", "--deal", "1", "--db", str(db)], "quit\n", tmp_path).returncode == 0
+    db.chmod(0o444)
+    # root writes any file whatever its mode: make it immutable as well (ext4 and most
+    # file systems; chattr -i after)
+    immutable = os.geteuid() == 0
+    if immutable and subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode:
+        pytest.skip("running as root on a file system without immutable files")
+    try:
+        result = run_reel(["play", "--db", str(db)], "r6 ace\nquit\n", tmp_path)
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr == (
+        f"reel play: {db} is read-only, so no move could be saved: make it writable "
+        f"(chmod u+w {db}) or choose another file with --db PATH or REEL_DB.\n"
+    )
+    assert "saved" not in result.stdout.lower()
+
+
+def test_quit_after_a_failed_save_does_not_say_the_game_is_saved(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def failing(*args: object, **kwargs: object) -> bool:
+        raise StoreUnavailableError("disk I/O error")
+
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(db_path))
+        service = GameService(store, clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            monkeypatch.setattr(store, "save_game", failing)
+            game.command("r6 ace")
+            assert "couldn't be saved just now" in out.getvalue()
+            assert game.farewell().startswith("Your last command could not be saved")
+            monkeypatch.undo()
+            game.command("r6 ace")  # saved this time
+            assert game.farewell() == "Your game is saved. Type 'reel play' to resume it."
+        finally:
+            runner.run(service.close())
