@@ -323,18 +323,25 @@ class TerminalGame:
         except ServiceError as exc:
             self.say(exc.text(COMMAND_WORDS))
 
-    def loop(self) -> None:
-        """Read and carry out commands until quit, end of input or Ctrl-C."""
+    def loop(self) -> bool:
+        """Read and carry out commands until quit, end of input or Ctrl-C; whether it was
+        Ctrl-C."""
         self.say("Type 'help' for the commands, 'quit' to leave (your game is saved).")
+        interrupted = False
         while True:
             try:
                 line = self._read("> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.say()
+                break
+            except KeyboardInterrupt:
+                self.say()
+                interrupted = True
                 break
             if not self.command(line):
                 break
         self.say(self.farewell())
+        return interrupted
 
     def farewell(self) -> str:
         """The last line: whether there is a game to come back to."""
@@ -351,6 +358,7 @@ class TerminalGame:
         return "Your game is saved. Type 'reel play' to resume it."
 
 
+EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
 CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
 STEP_USAGE = {
@@ -460,9 +468,11 @@ def play(
             except ServiceError as exc:
                 print(exc.text(COMMAND_WORDS), file=sys.stderr)
                 return 2
-            game.loop()
+            if game.loop():
+                return EXIT_INTERRUPTED
         except KeyboardInterrupt:
             print(f"\n{game.farewell()}")
+            return EXIT_INTERRUPTED
         finally:
             runner.run(service.close())  # closes the store too
     return 0
