@@ -13,7 +13,7 @@ from datetime import date
 
 from engine import Game, Move
 from engine.notation import parse_position
-from engine.solver.hints import Hint, hint, winnable_before
+from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
     WINNABLE_NODE_BUDGET,
@@ -30,10 +30,11 @@ def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     return hint(parse_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:
-    """The last move of ``game`` (with its history) from which it can be won; ``game``
-    is left as it is."""
-    return winnable_before(game, max_nodes=max_nodes, max_seconds=max_seconds)
+def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
+    """The last move of ``game`` (with its history) from which it can be won, or whether
+    it is lost from its start (``engine.solver.hints.look_back``); ``game`` is left as
+    it is."""
+    return look_back(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def daily_job(day: str, candidates: int) -> DailyDeal:
