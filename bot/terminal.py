@@ -13,14 +13,17 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
+import os
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from engine import VIRGINIA_REEL, Status
-from engine.notation import ACE_PILE_NAMES
+from engine.notation import ACE_PILE_NAMES, echo
 
 from .service import (
     Commands,
@@ -111,8 +114,12 @@ class TerminalGame:
         run: Run,
         out: TextIO = sys.stdout,
         read: Callable[[str], str] = input,
+        colour: bool | None = None,
     ) -> None:
+        """``colour``: red suits in red (default: when ``out`` is a terminal that shows
+        colour and ``NO_COLOR`` is not set)."""
         self._service = service
+        self._colour = shows_colour(out) if colour is None else colour
         self._run = run
         self._out = out
         self._read = read
@@ -121,7 +128,14 @@ class TerminalGame:
         self._hint_warned = -1  # the game version at which a hint's warning was given
 
     def say(self, text: str = "") -> None:
-        print(text, file=self._out, flush=True)
+        """Print ``text``, its long lines wrapped at ``COLUMNS`` (a board's lines are short)."""
+        lines = [wrapped(line) for line in text.split("\n")]
+        print("\n".join(lines), file=self._out, flush=True)
+
+    def say_board(self, board: str) -> None:
+        """Print a board (never wrapped), its red suits in red where the terminal shows
+        colour."""
+        print(coloured(board) if self._colour else board, file=self._out, flush=True)
 
     def show(self, view: GameView) -> None:
         self._last = view
@@ -144,7 +158,7 @@ class TerminalGame:
                     f"type 'daily' to play it{then}."
                 )
         self.say()
-        self.say(view.board)
+        self.say_board(view.board)
         if view.status is Status.WON:
             self.say(f"\nWell played: {view.move_count} moves. {NEXT_GAME}")
         elif view.finished:
@@ -300,9 +314,9 @@ class TerminalGame:
         word = first.lower()
         if len(word) <= LONGEST_MOVE_WORD or not word.isalpha() or word in ACE_PILE_NAMES:
             return False
-        close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=CLOSE_ENOUGH)
         guess = f" Did you mean '{close[0]}'?" if close else ""
-        self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
+        self.say(f"I don't know the command '{echo(first)}'.{guess} Type 'help' for the commands.")
         return True
 
     def list_moves(self) -> None:
@@ -359,6 +373,9 @@ class TerminalGame:
 
 
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
+COLUMNS = 80  # messages are wrapped to this width
+CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
+RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
 CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
 STEP_USAGE = {
@@ -382,6 +399,28 @@ def over_text(view: GameView) -> str:
     if view.status is Status.WON:
         return f"You won deal {view.deal_number}."
     return f"This game of deal {view.deal_number} is over ({view.score} cards home)."
+
+
+def wrapped(line: str) -> str:
+    """``line`` wrapped at ``COLUMNS``, the wrapped part indented as the line is."""
+    if len(line) <= COLUMNS:
+        return line
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.fill(line, COLUMNS, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def shows_colour(out: TextIO) -> bool:
+    """Whether ``out`` is a terminal that shows colour (https://no-color.org: NO_COLOR
+    set to anything turns it off; so does TERM=dumb)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def coloured(board: str) -> str:
+    """A board with its hearts and diamonds in red (ANSI colour)."""
+    return RED.sub("\x1b[31m\\1\x1b[0m", board)
 
 
 def log_path(db_path: str) -> Path:

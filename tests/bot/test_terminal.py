@@ -19,7 +19,7 @@ from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
-from engine import Game
+from engine import Game, render
 from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes
@@ -536,3 +536,31 @@ def test_quit_after_a_failed_save_does_not_say_the_game_is_saved(
             assert game.farewell() == "Your game is saved. Type 'reel play' to resume it."
         finally:
             runner.run(service.close())
+
+
+def test_unknown_words_are_echoed_short_and_only_close_words_suggested(
+    db_path: Path, clock: FakeClock
+) -> None:
+    long = "x" * 100_000
+    out = session(db_path, clock, ["new 1", long, "statz", "resart", "zzzzzz", "r9 " + long])
+    assert all(len(line) <= 80 for line in out.splitlines())  # messages wrapped at 80
+    said = " ".join(out.split())  # the words, unwrapped
+    assert f"I don't know the command '{'x' * 59}…'." in said and "x" * 61 not in said
+    assert "I don't know the command 'statz'. Did you mean 'stats'?" in said
+    assert "I don't know the command 'resart'. Did you mean 'restart'?" in said
+    assert "I don't know the command 'zzzzzz'. Type 'help' for the commands." in said
+
+
+def test_red_suits_are_red_in_a_colour_terminal_only(db_path: Path, clock: FakeClock) -> None:
+    board = render(Game.new(1))
+    assert "\x1b[31m" in terminal_module.coloured(board)
+    assert terminal_module.coloured(board).replace("\x1b[31m", "").replace("\x1b[0m", "") == board
+    assert "\x1b" not in terminal_module.coloured(render(Game.new(1), False))  # letters
+    tty = io.StringIO()
+    tty.isatty = lambda: True  # type: ignore[method-assign]
+    assert terminal_module.shows_colour(tty) and not terminal_module.shows_colour(io.StringIO())
+    os.environ["NO_COLOR"] = "1"
+    try:
+        assert not terminal_module.shows_colour(tty)
+    finally:
+        del os.environ["NO_COLOR"]
