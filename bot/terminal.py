@@ -119,6 +119,7 @@ class TerminalGame:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
         colour and ``NO_COLOR`` is not set)."""
         self._service = service
+        self._completions: list[str] = []
         self._colour = shows_colour(out) if colour is None else colour
         self._run = run
         self._out = out
@@ -218,8 +219,20 @@ class TerminalGame:
                 self.say(f"Resuming your game of deal {view.deal_number}.")
         self.show(view)
 
+    def complete(self, text: str, state: int) -> str | None:
+        """readline's completer: the ``state``-th command or legal move that starts with
+        ``text`` (the line typed so far)."""
+        if state == 0:
+            typed = text.lower()
+            moves = self._run(self._service.move_choices(LOCAL_USER_ID, limit=100))
+            words = [*COMMAND_OF, *(choice.text.lower() for choice in moves)]
+            self._completions = sorted({w for w in words if w.startswith(typed)})
+        return self._completions[state] if state < len(self._completions) else None
+
     def command(self, line: str) -> bool:
         """Carry out one line of input; False when the player wants to leave."""
+        if "\x1b" in line:  # keys the prompt could not edit with (no readline): not input
+            line = ESCAPES.sub("", line).replace("\x1b", "")
         words = line.split()
         if not words:
             words = ["board"]
@@ -373,6 +386,7 @@ class TerminalGame:
 
 
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
+ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
 COLUMNS = 80  # messages are wrapped to this width
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
@@ -399,6 +413,20 @@ def over_text(view: GameView) -> str:
     if view.status is Status.WON:
         return f"You won deal {view.deal_number}."
     return f"This game of deal {view.deal_number} is over ({view.score} cards home)."
+
+
+def line_editing(game: TerminalGame) -> None:
+    """At an interactive prompt: GNU readline's line editing and history (where Python
+    has it), and Tab completing commands and legal moves."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # (Windows) the prompt reads plain lines
+        return
+    readline.set_completer(game.complete)
+    readline.set_completer_delims("")  # complete the whole line: "r5 c" → "r5 c1"
+    readline.parse_and_bind("tab: complete")
 
 
 def wrapped(line: str) -> str:
@@ -495,6 +523,7 @@ def play(
             print(f"Your games are saved in {path}.")
         service = GameService(store)
         game = TerminalGame(service, runner.run)
+        line_editing(game)
         try:
             chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
             if any(value is not None for value in chosen.values()):

@@ -564,3 +564,26 @@ def test_red_suits_are_red_in_a_colour_terminal_only(db_path: Path, clock: FakeC
         assert not terminal_module.shows_colour(tty)
     finally:
         del os.environ["NO_COLOR"]
+
+
+def test_tab_completes_commands_and_legal_moves_and_arrow_keys_never_reach_the_parser(
+    db_path: Path, clock: FakeClock
+) -> None:
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            said = [game.complete("re", i) for i in range(4)]
+            assert said == ["redo", "resign", "restart", None]
+            moves = [str(m).lower() for m in Game.new(1).legal_moves() if not m.is_deal]
+            first = moves[0].split()[0]
+            found = []
+            while (word := game.complete(first + " ", len(found))) is not None:
+                found.append(word)
+            assert found == sorted(m for m in moves if m.startswith(first + " "))
+            game.command("\x1b[A\x1b[B")  # up, down: no readline to read them
+            assert "I don't know" not in out.getvalue() and "\x1b" not in out.getvalue()
+        finally:
+            runner.run(service.close())
