@@ -115,9 +115,13 @@ class TerminalGame:
         out: TextIO = sys.stdout,
         read: Callable[[str], str] = input,
         colour: bool | None = None,
+        wrap: bool | None = None,
     ) -> None:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
-        colour and ``NO_COLOR`` is not set)."""
+        colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
+        (default: when ``out`` is a terminal)."""
+        isatty = getattr(out, "isatty", None)
+        self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
         self._completions: list[str] = []
         self._colour = shows_colour(out) if colour is None else colour
@@ -129,9 +133,11 @@ class TerminalGame:
         self._hint_warned = -1  # the game version at which a hint's warning was given
 
     def say(self, text: str = "") -> None:
-        """Print ``text``, its long lines wrapped at ``COLUMNS`` (a board's lines are short)."""
-        lines = [wrapped(line) for line in text.split("\n")]
-        print("\n".join(lines), file=self._out, flush=True)
+        """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
+        board's lines are short)."""
+        if self._wrap:
+            text = "\n".join(wrapped(line) for line in text.split("\n"))
+        print(text, file=self._out, flush=True)
 
     def say_board(self, board: str) -> None:
         """Print a board (never wrapped), its red suits in red where the terminal shows
@@ -273,6 +279,10 @@ class TerminalGame:
             "restart": service.restart,
         }
         if name in simple:
+            if name == "resign" and not self.confirmed(
+                GIVE_UP.format(how="resigned", what="resign")
+            ):
+                return
             self.show(self._run(simple[name](user)))
         elif name == "move":
             self.show(self._run(service.move(user, args[0])))
@@ -291,6 +301,8 @@ class TerminalGame:
                 self.say("Type 'new' for a random deal or 'new N' for deal number N.")
                 return
             deal_number = int(args[0]) if args else None
+            if not self.confirmed(GIVE_UP.format(how="abandoned", what="start a new game")):
+                return
             self.show(self._run(service.new_game(user, None, deal_number)))
 
     def step(self, name: str, args: list[str]) -> None:
@@ -298,14 +310,46 @@ class TerminalGame:
         service, user = self._service, LOCAL_USER_ID
         words = [a.lower() for a in args]
         if name == "undo" and len(words) == 2 and words[0] == "to" and words[1].isdigit():
-            self.show(self._run(service.undo_to(user, int(words[1]))))
+            target = int(words[1])
+            if self.large_undo(self._run(service.show(user)).move_count - target):
+                self.show(self._run(service.undo_to(user, target)))
             return
         if len(words) > 1 or (words and not words[0].isdigit()):
             self.say(STEP_USAGE[name])
             return
         count = int(words[0]) if words else 1
+        if name == "undo" and not self.large_undo(count):
+            return
         act = service.undo if name == "undo" else service.redo
         self.show(self._run(act(user, count=count)))
+
+    def confirmed(self, question: str) -> bool:
+        """Whether to go on, asking ``question`` (y/N) if a game in play would lose its
+        moves; True when there is nothing to lose."""
+        try:
+            view = self._run(self._service.show(LOCAL_USER_ID))
+        except NoGameError:
+            return True
+        touched = view.can_undo or view.undo_count > 0 or view.can_redo
+        if view.finished or view.status is not Status.PLAYING or not touched:
+            return True
+        return self.ask(question)
+
+    def large_undo(self, moves: int) -> bool:
+        """Whether to take back ``moves`` moves: asked (y/N) above ``CONFIRM_UNDO``."""
+        if moves <= CONFIRM_UNDO:
+            return True
+        return self.ask(f"Take back {moves} moves? ('redo' brings them back) [y/N] ")
+
+    def ask(self, question: str) -> bool:
+        try:
+            answer = self._read(question)
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        self.say("Nothing was changed.")
+        return False
 
     def hint(self) -> None:
         service, user = self._service, LOCAL_USER_ID
@@ -387,6 +431,8 @@ class TerminalGame:
 
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
+CONFIRM_UNDO = 10  # an undo of more moves than this asks first
+GIVE_UP = "Your game in progress ends, recorded as {how}. Really {what}? [y/N] "
 COLUMNS = 80  # messages are wrapped to this width
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")

@@ -107,6 +107,7 @@ class GameService:
         hint_nodes: int = HINT_NODES,
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
+        new_player: Settings | None = None,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
@@ -115,10 +116,12 @@ class GameService:
         tries before it falls back (``bot.daily.find_daily_deal``), and the search
         for a winnable random deal too; ``warm_next_daily``: after a daily is
         dealt, find tomorrow's in the background (the bot does; tests and the
-        terminal don't)."""
+        terminal don't); ``new_player``: the settings of a player who has chosen none
+        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces)."""
         self._store = store
         self._clock = clock
         self._rng = rng or random.Random()
+        self._new_player = new_player or DEFAULT_SETTINGS
         self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
         self._settings: Recent[Settings] = Recent(cache_size)
         self.locks = PlayerLocks()
@@ -661,7 +664,7 @@ class GameService:
             stored = await self._store.load_settings(user_id)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
-        settings = DEFAULT_SETTINGS
+        settings = self._new_player
         if stored is not None:
             settings = Settings(stored.symbols, stored.auto_aces, stored.winnable)
         self._settings.put(user_id, settings)
