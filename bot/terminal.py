@@ -26,6 +26,7 @@ from engine import VIRGINIA_REEL, Status
 from engine.notation import ACE_PILE_NAMES, echo
 
 from .service import (
+    CONFIRM_UNDO,
     Commands,
     CorruptGameError,
     GameService,
@@ -330,10 +331,7 @@ class TerminalGame:
             view = self._run(self._service.show(LOCAL_USER_ID))
         except NoGameError:
             return True
-        touched = view.can_undo or view.undo_count > 0 or view.can_redo
-        if view.finished or view.status is not Status.PLAYING or not touched:
-            return True
-        return self.ask(question)
+        return not view.in_progress or self.ask(question)
 
     def large_undo(self, moves: int) -> bool:
         """Whether to take back ``moves`` moves: asked (y/N) above ``CONFIRM_UNDO``."""
@@ -431,7 +429,6 @@ class TerminalGame:
 
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
-CONFIRM_UNDO = 10  # an undo of more moves than this asks first
 GIVE_UP = "Your game in progress ends, recorded as {how}. Really {what}? [y/N] "
 COLUMNS = 80  # messages are wrapped to this width
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it

@@ -20,6 +20,7 @@ The daily challenge, the leaderboards and the figures are described in
 
 from ..store import MIN_GAMES_FOR_RATE
 from .contract import (
+    CONFIRM_UNDO,
     MAX_PAGE_SIZE,
     GameView,
     HintView,
@@ -52,6 +53,7 @@ from .games import GameService
 from .movelist import encode_moves, move_tokens, replay
 
 __all__ = [
+    "CONFIRM_UNDO",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "STALE_HINT_MESSAGE",

@@ -17,6 +17,7 @@ from engine.solver.hints import HintSource
 from ..store import MIN_GAMES_FOR_RATE
 
 __all__ = [
+    "CONFIRM_UNDO",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "GameView",
@@ -31,6 +32,7 @@ __all__ = [
     "utcnow",
 ]
 
+CONFIRM_UNDO: Final = 10  # an undo of more moves than this is asked about first
 MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
 LeaderboardKind = Literal["daily", "all-time"]
 LeaderboardScope = Literal["server", "global"]
@@ -83,6 +85,13 @@ class GameView:
     moves: tuple[MoveChoice, ...] = ()
     can_redo: bool = False  # moves taken back wait to be played again
     redo_count: int = 0  # how many (commands, as undo counts them)
+
+    @property
+    def in_progress(self) -> bool:
+        """A game in play with moves of the player's that a new game or resigning would
+        throw away (front ends ask first)."""
+        touched = self.can_undo or self.undo_count > 0 or self.can_redo
+        return touched and not self.finished and self.status is Status.PLAYING
 
     @property
     def hint_marks_assisted(self) -> bool:

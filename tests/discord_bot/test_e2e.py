@@ -601,6 +601,41 @@ async def test_undo_two_then_redo_and_restart_through_commands_and_the_button(
     assert (await running.service.stats(alice.id)).games == 0  # still the one game
 
 
+async def test_new_resign_and_a_large_undo_ask_first_with_a_private_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    line = solve(Game.new(DEAL_NUMBER)).line
+    for move in line[:12]:  # twelve commands of a game still in play
+        await public_board(await fake.slash(alice, "reel", sub="move", options={"from": str(move)}))
+    before = await running.service.show(alice.id)
+    assert before.in_progress
+
+    asked = await fake.slash(alice, "reel", sub="new", options={"deal": "5"})
+    question = await asked.wait_message()
+    assert question.ephemeral and "recorded as abandoned. Start a new game?" in description(
+        question
+    )
+    assert (await running.service.show(alice.id)).version == before.version  # nothing yet
+    resign = await fake.slash(alice, "reel", sub="resign")
+    assert "Resign it?" in await private_text(resign)
+    undo = await fake.slash(alice, "reel", sub="undo", options={"moves": 11})
+    assert "Take back 11 moves?" in await private_text(undo)
+    few = await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 2}))
+    assert f"moves {before.move_count - 2} ·" in footer(few)  # ten or fewer: not asked
+
+    # The question asked before the undo is out of date now: its button does nothing.
+    stale = await fake.click(alice, question, label="Start a new game")
+    assert "changed since you were asked" in await private_text(stale)
+    again = await (await fake.slash(alice, "reel", sub="new", options={"deal": "5"})).wait_message()
+    click = await fake.click(alice, again, label="Start a new game")
+    board = await click.wait_message()
+    assert is_board(board) and not board.ephemeral and "New game: deal 5" in description(board)
+    assert "recorded as abandoned" in description(board)
+
+
 # --------------------------------------------------------------------------- 7. restart
 
 
