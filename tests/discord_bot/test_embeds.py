@@ -210,7 +210,7 @@ def test_settings_embed_names_both_settings() -> None:
     assert "letters (S H D C)" in text
     assert "Automatic Aces:** on" in text
     assert letters.title == "Settings saved"
-    symbols = settings_embed(Settings(), changed=False)
+    symbols = settings_embed(Settings(auto_aces=False, winnable=False), changed=False)
     assert "symbols" in (symbols.description or "")
     assert "Automatic Aces:** off" in (symbols.description or "")
     assert "Winnable deals:** off" in (symbols.description or "")
