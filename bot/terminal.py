@@ -514,9 +514,10 @@ def utc_text(moment: datetime) -> str:
 
 
 def stats_lines(stats: PlayerStats) -> list[str]:
-    """The player's record, one figure a line."""
+    """The player's record, one figure a line, and their record on this deal."""
+    deal = [] if stats.deal_number is None else [deal_record(stats)]
     if stats.games == 0:
-        return ["No finished games yet: your record starts when a game ends."]
+        return ["No finished games yet: your record starts when a game ends.", *deal]
     rate = f"{round(stats.win_rate * 100)}%"
     return [
         f"Games played    {stats.games}",
@@ -524,7 +525,16 @@ def stats_lines(stats: PlayerStats) -> list[str]:
         f"Daily streak    {stats.current_streak} (best {stats.best_streak})",
         f"Best score      {stats.best_score}/{VIRGINIA_REEL.card_total}",
         f"Dailies played  {stats.dailies} (won {stats.daily_wins})",
+        *deal,
     ]
+
+
+def deal_record(stats: PlayerStats) -> str:
+    """Have I won this deal before? ``Deal 16         won 1 of 2 games``."""
+    games, wins = stats.deal_games, stats.deal_wins
+    record = f"won {wins} of {games} game{'' if games == 1 else 's'}"
+    name = f"Deal {stats.deal_number}"
+    return f"{name:<15} {record if games else 'no game of it finished yet'}"
 
 
 def play(

@@ -415,6 +415,10 @@ def stats_embed(stats: PlayerStats) -> discord.Embed:
         ("Best score", f"{stats.best_score}/{CARD_TOTAL}"),
         ("Dailies played", f"{stats.dailies} (won {stats.daily_wins})"),
     ]
+    if stats.deal_number is not None:
+        games, wins = stats.deal_games, stats.deal_wins
+        record = f"won {wins} of {games}" if games else "not finished before"
+        figures.append((f"Deal {stats.deal_number}", record))
     for name, value in figures:
         embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text="Streak: UTC days in a row with the daily played.")

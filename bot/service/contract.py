@@ -172,6 +172,11 @@ class PlayerStats:
     best_score: int  # most cards home in a game
     dailies: int  # scored dailies finished
     daily_wins: int
+    # The deal of the current game (None: no game), and the player's finished games of
+    # it and wins ("have I won this deal before?"), that game included once it is over.
+    deal_number: int | None = None
+    deal_games: int = 0
+    deal_wins: int = 0
 
 
 @dataclass(frozen=True, slots=True)

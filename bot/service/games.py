@@ -688,8 +688,11 @@ class GameService:
         )
 
     async def stats(self, user_id: int) -> PlayerStats:
-        """The user's figures over all their finished games (zeros for a new player)."""
-        return await self._rankings.stats(user_id)
+        """The user's figures over all their finished games (zeros for a new player), and
+        their record on the deal of their current game."""
+        async with self.locks(user_id):
+            entry = await self._old_entry(user_id)
+        return await self._rankings.stats(user_id, None if entry is None else entry.deal_number)
 
     # ------------------------------------------------------------------ loading
 

@@ -648,3 +648,22 @@ def test_undo_target_is_where_undo_stops(
     chained: list[bool], winnable: int, target: int | None
 ) -> None:
     assert undo_target(chained, winnable) == target
+
+
+async def test_stats_say_whether_this_deal_was_won_before(service: GameService) -> None:
+    assert (await service.stats(USER)).deal_number is None  # no game: no deal to speak of
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    fresh = await service.stats(USER)
+    assert (fresh.deal_number, fresh.deal_games, fresh.deal_wins) == (WINNING_DEAL, 0, 0)
+    for move in WINNING_LINE:
+        await service.move(USER, move)
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    await service.move(USER, WINNING_LINE[0])
+    await service.resign(USER)
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    again = await service.stats(USER)
+    assert (again.deal_number, again.deal_games, again.deal_wins) == (WINNING_DEAL, 2, 1)
+    await service.new_game(USER, GUILD, WINNING_DEAL + 1)
+    other = await service.stats(USER)
+    assert (other.deal_number, other.deal_games, other.deal_wins) == (WINNING_DEAL + 1, 0, 0)
+    assert other.games == 2 and other.wins == 1

@@ -186,6 +186,7 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     assert "Daily streak    2 (best 2)" in out
     assert "Dailies played  2 (won 0)" in out
     assert re.search(r"Best score      \d+/104", out)
+    assert re.search(r"\nDeal \d+ +won 0 of 1 game\n", out)  # this deal: the daily resigned
 
 
 def test_new_during_the_scored_daily_asks_to_resign_it_first(

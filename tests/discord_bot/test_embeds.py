@@ -513,6 +513,14 @@ def test_stats_show_every_figure() -> None:
     within_limits(embed)
 
 
+def test_stats_say_whether_the_current_deal_was_won_before() -> None:
+    won = stats_embed(PlayerStats(111, 3, 1, 1 / 3, 0, 0, 104, 0, 0, 16, 2, 1))
+    assert {f.name: f.value for f in won.fields}["Deal 16"] == "won 1 of 2"
+    fresh = stats_embed(PlayerStats(111, 3, 1, 1 / 3, 0, 0, 104, 0, 0, 17, 0, 0))
+    assert {f.name: f.value for f in fresh.fields}["Deal 17"] == "not finished before"
+    within_limits(won)
+
+
 def test_stats_of_a_new_player() -> None:
     embed = stats_embed(PlayerStats(222, 0, 0, 0.0, 0, 0, 0, 0, 0))
     assert "No finished games yet" in (embed.description or "")

@@ -152,6 +152,11 @@ SAVE_DAILY_DEAL_SQL: Final = (
 )
 
 HAS_DAILY_ATTEMPT_SQL: Final = "SELECT 1 FROM daily_attempts WHERE user_id = ? AND daily_date = ?"
+# (read along the index by user; a player's games are a few thousand at most)
+DEAL_RECORD_SQL: Final = (
+    "SELECT count(*), coalesce(sum(won), 0) FROM finished_games "
+    "WHERE user_id = ? AND deal_number = ?"
+)
 PLAYER_TOTALS_ROW_SQL: Final = (
     "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak, "
     "last_daily, daily_run FROM player_totals WHERE user_id = ?"

@@ -372,6 +372,11 @@ class SQLiteStore(GameStore):
         row = await self._fetchone(q.PLAYER_TOTALS_ROW_SQL, (user_id,))
         return None if row is None else player_totals_from_row(row)
 
+    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
+        row = await self._fetchone(q.DEAL_RECORD_SQL, (user_id, deal_number))
+        games, wins = row
+        return int(games), int(wins)
+
     async def load_daily_deal(self, day: date) -> DailyDeal | None:
         row = await self._fetchone(q.DAILY_DEAL_SQL, (day.isoformat(),))
         return None if row is None else daily_deal_from_row(day, row)
