@@ -36,6 +36,7 @@ from .service import (
     ServiceError,
     StaleVersionError,
     StorageError,
+    format_duration,
 )
 from .store import StoreError, StoreReadOnlyError
 
@@ -167,6 +168,8 @@ class TerminalGame:
                 )
         self.say()
         self.say_board(view.board)
+        if view.elapsed_s is not None:
+            self.say(f"Time {format_duration(view.elapsed_s)}")
         if view.status is Status.WON:
             self.say(f"\nWell played: {view.move_count} moves. {NEXT_GAME}")
         elif view.finished:

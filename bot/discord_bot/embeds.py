@@ -26,6 +26,7 @@ from ..service import (
     LeaderboardRow,
     PlayerStats,
     Settings,
+    format_duration,
 )
 
 TITLE_LIMIT: Final = 256
@@ -269,15 +270,6 @@ def daily_notes(
 # ---------------------------------------------------------------------- leaderboards
 
 NO_VALUE: Final = "—"
-
-
-def format_duration(seconds: int | None) -> str:
-    """``m:ss`` or ``h:mm:ss``; ``—`` when unknown."""
-    if seconds is None or seconds < 0:
-        return NO_VALUE
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def _text(value: int | None) -> str:

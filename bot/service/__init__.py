@@ -31,6 +31,7 @@ from .contract import (
     MoveChoice,
     PlayerStats,
     Settings,
+    format_duration,
     utcnow,
 )
 from .entry import undo_target
@@ -80,6 +81,7 @@ __all__ = [
     "StaleVersionError",
     "StorageError",
     "encode_moves",
+    "format_duration",
     "move_tokens",
     "replay",
     "undo_target",

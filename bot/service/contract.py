@@ -29,6 +29,7 @@ __all__ = [
     "MoveChoice",
     "PlayerStats",
     "Settings",
+    "format_duration",
     "utcnow",
 ]
 
@@ -36,6 +37,15 @@ CONFIRM_UNDO: Final = 10  # an undo of more moves than this is asked about first
 MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
 LeaderboardKind = Literal["daily", "all-time"]
 LeaderboardScope = Literal["server", "global"]
+
+
+def format_duration(seconds: int | None) -> str:
+    """Seconds as both front ends show them: ``m:ss`` or ``h:mm:ss``; ``—`` when unknown."""
+    if seconds is None or seconds < 0:
+        return "—"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def utcnow() -> datetime:
@@ -83,6 +93,7 @@ class GameView:
     # The legal moves but the deal, most useful first (``move_choices``' order), while
     # the game is in play: what a front end offers to click (the deal has its own button).
     moves: tuple[MoveChoice, ...] = ()
+    elapsed_s: int | None = None  # the game clock: seconds since the deal, while in play
     can_redo: bool = False  # moves taken back wait to be played again
     redo_count: int = 0  # how many (commands, as undo counts them)
 

@@ -651,3 +651,20 @@ def test_the_questions_are_asked_at_the_prompt(db_path: Path, clock: FakeClock) 
         "Your game in progress ends, recorded as abandoned. Really start a new game? [y/N] ",
         "> ",
     ]
+
+
+def test_the_board_shows_the_game_clock(db_path: Path, clock: FakeClock) -> None:
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            clock.now += timedelta(minutes=3, seconds=7)
+            game.command("board")
+            clock.now += timedelta(hours=1)
+            game.command("resign")
+        finally:
+            runner.run(service.close())
+    times = re.findall(r"\nTime ([0-9:]+)\n", out.getvalue())
+    assert times == ["0:00", "3:07"]  # from the deal; none once the game is over

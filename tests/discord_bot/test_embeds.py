@@ -24,7 +24,6 @@ from bot.discord_bot.embeds import (
     daily_title,
     discord_timestamp,
     error_embed,
-    format_duration,
     help_embed,
     hint_embed,
     info_embed,
@@ -45,6 +44,7 @@ from bot.service import (
     LeaderboardRow,
     PlayerStats,
     Settings,
+    format_duration,
 )
 from engine import MAX_WIDTH, Game, SpaceWarning, Status, display_width, render
 
