@@ -10,6 +10,7 @@ Its rooms, one job each:
 - ``views``: a game as the front ends show it;
 - ``hints``: hints from the solver, and what they teach the game;
 - ``dailies``: the daily deal of each date;
+- ``proofs``: the solver's word on a new game's deal (winnable, or proven lost);
 - ``rankings``: leaderboards and player figures, read-only;
 - ``pool`` and ``jobs``: the solver's worker processes and what runs there;
 - ``cache``: the bounded per-player memory and the per-player locks.

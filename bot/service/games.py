@@ -49,7 +49,6 @@ from ..store import (
     StoreError,
     UserSettings,
 )
-from . import jobs
 from .cache import PlayerLocks, Recent
 from .contract import (
     GameView,
@@ -77,7 +76,8 @@ from .errors import (
     StorageError,
 )
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
-from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
+from .pool import SOLVER_WORKERS, SolverPool
+from .proofs import DealProofs
 from .rankings import Rankings
 from .views import game_view, move_choice
 
@@ -87,6 +87,7 @@ RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_MOVE_TEXT: Final = 100
 WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
 DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
+PROVEN_LOST: Final = " · the solver has proven this deal can't be won: try another for a win"
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
@@ -126,8 +127,8 @@ class GameService:
         self._settings: Recent[Settings] = Recent(cache_size)
         self.locks = PlayerLocks()
         self._pool = SolverPool(executor, solver_workers)
-        self._candidates = daily_candidates
         self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily)
+        self._proofs = DealProofs(self._pool, daily_candidates)
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
 
@@ -173,6 +174,9 @@ class GameService:
         """
         proof: tuple[Move, ...] | None = None
         winnable = False  # a random deal the setting asks to be proven winnable
+        verdict = None  # a chosen deal's, when the setting asks for winnable deals
+        if deal_number is not None and (await self.get_settings(user_id)).winnable:
+            verdict, proof = await self._proofs.verdict(deal_number)
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
             winnable = (await self.get_settings(user_id)).winnable
@@ -182,7 +186,7 @@ class GameService:
                 # again under the lock below.
                 async with self.locks(user_id):
                     _check_replace(await self._old_entry(user_id), replaces_version)
-                found = await self._winnable_deal(deal_number)
+                found = await self._proofs.winnable_from(deal_number)
                 if found is not None:
                     deal_number, proof = found
         try:
@@ -196,22 +200,10 @@ class GameService:
             message = f"New game: deal {deal_number}{note}"
             if winnable:
                 message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
+            if verdict == "unwinnable":
+                entry.lost_after = ((), None)  # the hints know it from the start
+                message += PROVEN_LOST
             return await self._view(user_id, entry, message + _aces_note(entry))
-
-    async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
-        """The first deal from ``start`` on that the solver proves winnable, and its winning
-        line, searched in the pool as the daily's deal is (``jobs.winnable_job``); None,
-        logged, if none is found or the pool fails (the game is then dealt unproven, and
-        says so)."""
-        try:
-            found = await self._pool.run(jobs.winnable_job, start, self._candidates)
-        except POOL_FAILURES as exc:
-            log.error("the search for a winnable deal failed in the solver pool: %s", exc)
-            self._pool.reset()
-            return None
-        if found is None:
-            log.warning("no deal proven winnable among %d from %d", self._candidates, start)
-        return found
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:
         """Start today's daily (UTC, by the service clock), or resume it if it is in progress.

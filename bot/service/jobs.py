@@ -13,6 +13,7 @@ from datetime import date
 
 from engine import Game, Move
 from engine.notation import parse_position
+from engine.solver import Verdict, solve
 from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
@@ -40,6 +41,16 @@ def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
 def daily_job(day: str, candidates: int) -> DailyDeal:
     """The daily deal of the ISO date ``day`` (``bot.daily.find_daily_deal``)."""
     return find_daily_deal(date.fromisoformat(day), candidates=candidates)
+
+
+def verdict_job(deal_number: int) -> tuple[str, tuple[Move, ...]]:
+    """Whether the solver proves deal ``deal_number`` won or lost within the winnable
+    search's budget (``WINNABLE_NODE_BUDGET``): its verdict ("won", "unwinnable" or
+    "unknown") and, when won, the winning line."""
+    solution = solve(
+        Game.new(deal_number), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=WINNABLE_SECONDS
+    )
+    return solution.verdict.value, solution.line if solution.verdict is Verdict.WON else ()
 
 
 def winnable_job(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:

@@ -29,10 +29,13 @@ def run_reel(
     args: list[str], stdin: str, tmp_path: Path, *, plain: bool = True
 ) -> subprocess.CompletedProcess[str]:
     """``reel ARGS`` with ``stdin`` typed, on a database in ``tmp_path``. ``plain``: a
-    ``play`` leaves the Aces to the player (the product plays them: tests of that say
-    ``plain=False``), so each test plays exactly the moves it names."""
+    ``play`` leaves the Aces to the player and deals any deal (the product plays the
+    Aces and deals winnable ones: tests of that say ``plain=False``), so each test plays
+    exactly the moves it names."""
     if plain and args[:1] == ["play"] and "--auto-aces" not in args:
         args = [*args, "--no-auto-aces"]
+    if plain and args[:1] == ["play"] and "--winnable" not in args:
+        args = [*args, "--any-deal"]  # and no search before a chosen deal
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
     env["REEL_DB"] = str(tmp_path / "reel.db")
     return subprocess.run(
@@ -421,8 +424,9 @@ def test_a_lost_games_hint_says_how_to_undo_back_and_undo_to_n_does(
 def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
-    # A deal asked for by number is that deal, and nothing is said of winnability.
-    assert "New game: deal 4\n" in first.stdout and "Deal 4 · move 0" in first.stdout
+    # A deal asked for by number is that deal, and the solver's verdict is said (lost).
+    lost = "New game: deal 4 · the solver has proven this deal can't be won: try another"
+    assert lost in first.stdout and "Deal 4 · move 0" in first.stdout
     found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
     assert found is not None, first.stdout
     # (the installed game searched with the probe at every deal if it is compiled)
@@ -433,9 +437,9 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
         for probe in (True, False)
     )
     # Saved: the next session's 'new' is proven too, until --any-deal turns it off.
-    second = run_reel(["play"], "new\nquit\n", tmp_path)
+    second = run_reel(["play"], "new\nquit\n", tmp_path, plain=False)
     assert "· proven winnable" in second.stdout
-    third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path)
+    third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path, plain=False)
     assert third.returncode == 0 and "New game: deal" in third.stdout
     assert "winnable" not in third.stdout
 
@@ -474,7 +478,7 @@ def test_reel_has_a_version_and_every_command_a_description(tmp_path: Path) -> N
 def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)
     assert first.returncode == 0, first.stderr
-    assert "New game: deal 14 · 2 Aces to the Ace pile" in first.stdout
+    assert re.search(r"New game: deal 14 · [^\n]*· 2 Aces to the Ace pile\n", first.stdout)
     off = run_reel(["play", "--deal", "14", "--no-auto-aces"], "quit\n", tmp_path)
     assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
     again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)  # saved

@@ -63,9 +63,20 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
             assert searched == [] and again.move == hinted.move
         finally:
             pool.shutdown()
-        # A deal asked for by number is that deal, whatever the setting.
+        # A deal asked for by number is that deal, whatever the setting; the setting has
+        # the solver's verdict on it said at once (deal 5 is lost).
         chosen = await service.new_game(USER, GUILD, 5)
-        assert (chosen.deal_number, chosen.message) == (5, "New game: deal 5")
+        assert chosen.deal_number == 5 and chosen.message == (
+            "New game: deal 5 · the solver has proven this deal can't be won: try another for a win"
+        )
+        assert solve(Game.new(5), max_seconds=60).verdict is Verdict.UNWINNABLE
+        searched: list[int] = []
+        lost = await service.hint(USER, on_search=lambda: searched.append(1))
+        assert lost.source == "lost" and searched == []  # known from the deal
+        won = await service.new_game(USER, GUILD, 16)
+        assert won.message == "New game: deal 16"  # a win proven: its line is the hint's
+        first = await service.hint(USER, on_search=lambda: searched.append(1))
+        assert first.source == "solver" and searched == []
     finally:
         await service.close()
 
