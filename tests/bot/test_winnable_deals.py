@@ -70,7 +70,7 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
             "New game: deal 5 · the solver has proven this deal can't be won: try another for a win"
         )
         assert solve(Game.new(5), max_seconds=60).verdict is Verdict.UNWINNABLE
-        searched: list[int] = []
+        searched.clear()
         lost = await service.hint(USER, on_search=lambda: searched.append(1))
         assert lost.source == "lost" and searched == []  # known from the deal
         won = await service.new_game(USER, GUILD, 16)
