@@ -87,6 +87,9 @@ def board_embed(view: GameView) -> discord.Embed:
     """The board message: whose game, what just happened, the board, the state, the warning."""
     board = f"```\n{view.board}\n```"
     tail = status_line(view)
+    if view.started_at is not None:  # the game clock: Discord keeps "5 minutes ago" current
+        clock = f"Dealt {discord_timestamp(view.started_at)}"
+        tail = f"{tail}\n{clock}" if tail else clock
     head = f"<@{view.user_id}>'s game"
     if view.message:
         head += f" · {discord.utils.escape_markdown(view.message)}"

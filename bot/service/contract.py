@@ -94,6 +94,7 @@ class GameView:
     # the game is in play: what a front end offers to click (the deal has its own button).
     moves: tuple[MoveChoice, ...] = ()
     elapsed_s: int | None = None  # the game clock: seconds since the deal, while in play
+    started_at: datetime | None = None  # and when the deal was, while in play
     can_redo: bool = False  # moves taken back wait to be played again
     redo_count: int = 0  # how many (commands, as undo counts them)
 

@@ -68,6 +68,7 @@ def game_view(
             if not move.is_deal
         ),
         elapsed_s=max(0, int((now - entry.started_at).total_seconds())) if open_ else None,
+        started_at=entry.started_at if open_ else None,
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,
     )

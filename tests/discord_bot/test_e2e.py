@@ -28,7 +28,7 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
-from harness import Launch, description, footer
+from harness import Launch, description, footer, resigned
 
 import bot.discord_bot.replies as replies_module
 from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE, STUCK_CHOICE
@@ -318,7 +318,7 @@ async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
     assert [c["name"] for c in nothing] == [NO_GAME_CHOICE]
     sent = await slash_move(fake, bob, **{"from": nothing[0]["value"]})
     assert await private_text(sent) == f"{NO_GAME_CHOICE}."
-    await fake.slash(alice, "reel", sub="resign")
+    await (await resigned(fake, alice)).wait_message()
     over = await fake.autocomplete(alice, "reel", sub="move", options={"from": ""}, focused="from")
     assert [c["name"] for c in over] == [GAME_OVER_CHOICE]
     sent = await slash_move(fake, alice, **{"from": over[0]["value"]})
@@ -689,8 +689,8 @@ async def test_new_game_clicked_twice_after_a_restart_starts_one_game(
     first = await launch()
     alice = fake.user("alice")
     await new_game(fake, alice)
-    over = await public_board(await fake.slash(alice, "reel", sub="resign"))
-    resigned = await first.service.show(alice.id)
+    over = await public_board(await resigned(fake, alice))
+    gave_up = await first.service.show(alice.id)
     await first.bot.close()
     await first.service.close()
     second = await launch(tmp_path / "reel.db")  # nothing cached: both clicks load the game
@@ -701,7 +701,7 @@ async def test_new_game_clicked_twice_after_a_restart_starts_one_game(
     )
     assert [c.callback_type for c in clicks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
     started = await second.service.show(alice.id)
-    assert not started.finished and started.version == resigned.version + 1  # one game
+    assert not started.finished and started.version == gave_up.version + 1  # one game
     records = await second.service.store.finished_games(alice.id)
     assert [r.outcome for r in records] == ["resigned"]  # the new game was not abandoned
     await fake.wait_until(lambda: any(c.followup_ids for c in clicks))

@@ -563,3 +563,11 @@ def test_a_hint_embed_names_the_move_and_how_to_play_it() -> None:
     lost = hint_embed(dataclasses.replace(answer, source="lost", move=None, label=None))
     assert lost.title == "💡 Hint: no win from here" and not lost.fields
     within_limits(embed)
+
+
+def test_a_board_in_play_shows_when_it_was_dealt_as_a_live_discord_time() -> None:
+    dealt = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    playing = board_embed(make_view(started_at=dealt)).description or ""
+    assert playing.endswith(f"\nDealt <t:{int(dealt.timestamp())}:R>")
+    over = board_embed(make_view(finished=True)).description or ""
+    assert "Dealt <t:" not in over
