@@ -173,22 +173,22 @@ class GameService:
         attempt.
         """
         proof: tuple[Move, ...] | None = None
-        winnable = False  # a random deal the setting asks to be proven winnable
-        verdict = None  # a chosen deal's, when the setting asks for winnable deals
-        if deal_number is not None and (await self.get_settings(user_id)).winnable:
-            verdict, proof = await self._proofs.verdict(deal_number)
+        chosen = deal_number is not None
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
-            winnable = (await self.get_settings(user_id)).winnable
-            if winnable:
-                # A refusal comes before the search, not after it; the search runs
-                # outside the lock (it may take a moment), so the checks are made
-                # again under the lock below.
-                async with self.locks(user_id):
-                    _check_replace(await self._old_entry(user_id), replaces_version)
-                found = await self._proofs.winnable_from(deal_number)
-                if found is not None:
-                    deal_number, proof = found
+        # With the setting, the solver's word on the deal first: a random deal is the
+        # first proven winnable from the number drawn; a chosen one gets its verdict.
+        winnable = (await self.get_settings(user_id)).winnable
+        verdict = None
+        if winnable:
+            # A refusal comes before the search, not after it; the search runs outside
+            # the lock (it may take a moment), so the checks are made again below.
+            async with self.locks(user_id):
+                _check_replace(await self._old_entry(user_id), replaces_version)
+            if chosen:
+                verdict, proof = await self._proofs.verdict(deal_number)
+            elif (found := await self._proofs.winnable_from(deal_number)) is not None:
+                deal_number, proof = found
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
@@ -198,7 +198,7 @@ class GameService:
             _check_replace(old, replaces_version)
             entry, note = await self._start(user_id, guild_id, deal_number, old, proof=proof)
             message = f"New game: deal {deal_number}{note}"
-            if winnable:
+            if winnable and not chosen:
                 message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
             if verdict == "unwinnable":
                 entry.lost_after = ((), None)  # the hints know it from the start
