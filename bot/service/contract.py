@@ -7,7 +7,7 @@ property or two. The errors the calls raise are in ``bot.service.errors``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Final, Literal
 
@@ -93,8 +93,10 @@ class GameView:
     # The legal moves but the deal, most useful first (``move_choices``' order), while
     # the game is in play: what a front end offers to click (the deal has its own button).
     moves: tuple[MoveChoice, ...] = ()
-    elapsed_s: int | None = None  # the game clock: seconds since the deal, while in play
-    started_at: datetime | None = None  # and when the deal was, while in play
+    # The game clock, while in play: seconds since the deal, and when the deal was. Not
+    # compared: two views of the same game at two moments are equal.
+    elapsed_s: int | None = field(default=None, compare=False)
+    started_at: datetime | None = field(default=None, compare=False)
     can_redo: bool = False  # moves taken back wait to be played again
     redo_count: int = 0  # how many (commands, as undo counts them)
 
