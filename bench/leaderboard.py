@@ -46,8 +46,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import GameService, LeaderboardPage
+from bot.service import GameService, LeaderboardPage, Settings
 from bot.store import Store
+
+# New players get no help: no Aces played for them, no deal searched (what is timed is
+# the service itself).
+PLAIN = Settings(auto_aces=False, winnable=False)
 
 BATCH = 20_000
 TODAY = date(2026, 11, 29)
@@ -148,7 +152,7 @@ async def run(args: argparse.Namespace) -> None:
             f"{args.days} days in {seconds:.1f} s ({size_mb:.0f} MB)"
         )
         now = datetime.combine(TODAY, datetime.min.time(), tzinfo=UTC) + timedelta(hours=12)
-        service = GameService(store, clock=lambda: now)
+        service = GameService(store, clock=lambda: now, new_player=PLAIN)
         first = TODAY - timedelta(days=args.days - 1)
 
         def guild() -> int:

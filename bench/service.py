@@ -84,9 +84,12 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import GameService
+from bot.service import GameService, Settings
 from bot.store import PRAGMAS, Store
 from engine import Game, Status, parse_move, render
+
+# The players play exactly the planned moves: no Aces played for them, no deal searched.
+PLAIN = Settings(auto_aces=False, winnable=False)
 
 CHOICES_LIMIT = 100  # the move_choices limit asked for with --ask-choices
 # The saturation plan covers at least this rate (commands/s), whatever the 1 s plain-write
@@ -239,7 +242,7 @@ async def play(
 async def verify(db_path: Path, players: list[Player]) -> None:
     """Read every user's game back through a fresh service; it must be the planned one."""
     store = await Store.open(db_path)
-    service = GameService(store, cache_size=1)
+    service = GameService(store, cache_size=1, new_player=PLAIN)
     try:
         for player in players:
             view = await service.show(player.user_id)
@@ -326,7 +329,9 @@ async def main(
         plain_path = Path(tmp) / "plain.db"
         sample_moves = "R3 A5;" * 8  # about the average stored move list
         store = await Store.open(db_path)
-        service = GameService(store, cache_size=max(1024, users), rng=random.Random(seed))
+        service = GameService(
+            store, cache_size=max(1024, users), rng=random.Random(seed), new_player=PLAIN
+        )
         rng = random.Random(seed)
         players: list[Player] = []
         for u in range(1, users + 1):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from engine.solver.cli import add_solve_commands, run_solve_command
 
@@ -23,14 +24,34 @@ def _deal_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a deal number is a whole number, not {text!r}") from None
 
 
+def _version() -> str:
+    try:
+        return version("virginia-reel")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _choice(args: argparse.Namespace, on: str, off: str) -> bool | None:
+    """A pair of opposite flags: True, False, or None when neither was given."""
+    if getattr(args, on, False):
+        return True
+    return False if getattr(args, off, False) else None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reel",
         description="Virginia Reel patience: play in the terminal or run the Discord bot. "
         "With no command: the bot if DISCORD_TOKEN is set, else the terminal game.",
     )
+    parser.add_argument("--version", action="version", version=f"reel {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    play = sub.add_parser("play", help="play in the terminal (resumes your saved game)")
+    play = sub.add_parser(
+        "play",
+        help="play in the terminal (resumes your saved game)",
+        description="Play Virginia Reel in the terminal. Your game is saved after every "
+        "move and resumes the next time; the options marked (saved) are kept as settings.",
+    )
     which = play.add_mutually_exclusive_group()
     which.add_argument("--deal", type=_deal_number, metavar="N", help="start deal number N")
     which.add_argument(
@@ -50,8 +71,22 @@ def build_parser() -> argparse.ArgumentParser:
     deals.add_argument(
         "--any-deal", action="store_true", help="random new games may be any deal (saved)"
     )
+    aces = play.add_mutually_exclusive_group()
+    aces.add_argument(
+        "--auto-aces",
+        action="store_true",
+        help="play reserve Aces to the Ace pile after each move (the default; saved)",
+    )
+    aces.add_argument(
+        "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
+    )
     play.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
-    bot = sub.add_parser("bot", help="run the Discord bot (needs DISCORD_TOKEN)")
+    bot = sub.add_parser(
+        "bot",
+        help="run the Discord bot (needs DISCORD_TOKEN)",
+        description="Run the Discord bot: every player's game is kept in the database, "
+        "so a restart loses nothing. Settings come from the environment or .env.",
+    )
     bot.add_argument(
         "--sync-global",
         action="store_true",
@@ -76,21 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "play":
         from .terminal import play
 
-        symbols = (
-            False
-            if getattr(args, "ascii", False)
-            else (True if getattr(args, "symbols", False) else None)
-        )
-        winnable = (
-            True
-            if getattr(args, "winnable", False)
-            else (False if getattr(args, "any_deal", False) else None)
-        )
         return play(
             db_path,
             getattr(args, "deal", None),
-            symbols,
-            winnable=winnable,
+            _choice(args, "symbols", "ascii"),
+            winnable=_choice(args, "winnable", "any_deal"),
+            auto_aces=_choice(args, "auto_aces", "no_auto_aces"),
             daily=getattr(args, "daily", False),
             log_level=config.log_level,
         )

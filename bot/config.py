@@ -9,8 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dotenv import dotenv_values
+from platformdirs import user_data_path
 
-DEFAULT_DB_PATH = Path("reel.db")
+# One save per user, wherever the game is started: the platform's data folder
+# (~/.local/share/virginia-reel on Linux, as XDG_DATA_HOME says; ~/Library/Application
+# Support on macOS; %LOCALAPPDATA% on Windows).
+DEFAULT_DB_PATH = user_data_path("virginia-reel", appauthor=False) / "reel.db"
 
 
 class ConfigError(ValueError):

@@ -13,16 +13,20 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
+import os
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
 from engine import VIRGINIA_REEL, Status
-from engine.notation import ACE_PILE_NAMES
+from engine.notation import ACE_PILE_NAMES, echo
 
 from .service import (
+    CONFIRM_UNDO,
     Commands,
     CorruptGameError,
     GameService,
@@ -31,8 +35,10 @@ from .service import (
     PlayerStats,
     ServiceError,
     StaleVersionError,
+    StorageError,
+    format_duration,
 )
-from .store import StoreError
+from .store import StoreError, StoreReadOnlyError
 
 LOCAL_USER_ID = 0
 NOTICE_AFTER = 0.5  # seconds a call may take before the player is told what it is doing
@@ -59,15 +65,18 @@ Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
        reserve R1-R8, the Ace pile ACE.
 Commands
   deal        deal 8 cards onto the reserve (no space may be open)
-  undo [N]    take back the last move (or every move back to move N)
+  undo [N]    take back the last move (or the last N moves)
+  undo to N   go back to move N
+  redo [N]    play again a move taken back (or N of them), until a new move
+  restart     start this deal over from the beginning (the same game)
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
   hint        suggest a move: the solver's when it finds a win (it thinks
               about a second); a daily with a hint is marked assisted, so
               in the scored daily the first 'hint' warns, the next gives it
   board       show the board again
-  new [N]     start a new game (deal N, or a random one; 'reel play --winnable'
-              makes it a deal the solver has proven winnable)
+  new [N]     start a new game (deal N, or a random one: a deal the solver
+              has proven winnable, unless 'reel play --any-deal')
   daily       play today's daily challenge (the same deal for everyone;
               your first game of the day is the scored one)
   stats       your games, wins, daily streak and best score
@@ -80,6 +89,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "show"),
     "deal": ("deal", "dl"),
     "undo": ("undo",),
+    "redo": ("redo",),
+    "restart": ("restart",),
     "auto": ("auto",),
     "moves": ("moves",),
     "hint": ("hint",),
@@ -105,19 +116,39 @@ class TerminalGame:
         run: Run,
         out: TextIO = sys.stdout,
         read: Callable[[str], str] = input,
+        colour: bool | None = None,
+        wrap: bool | None = None,
     ) -> None:
+        """``colour``: red suits in red (default: when ``out`` is a terminal that shows
+        colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
+        (default: when ``out`` is a terminal)."""
+        isatty = getattr(out, "isatty", None)
+        self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
+        self._completions: list[str] = []
+        self._colour = shows_colour(out) if colour is None else colour
         self._run = run
         self._out = out
         self._read = read
         self._last: GameView | None = None  # the board shown last
+        self._unsaved = False  # the last command failed to save (the database failed)
         self._hint_warned = -1  # the game version at which a hint's warning was given
 
     def say(self, text: str = "") -> None:
+        """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
+        board's lines are short)."""
+        if self._wrap:
+            text = "\n".join(wrapped(line) for line in text.split("\n"))
         print(text, file=self._out, flush=True)
+
+    def say_board(self, board: str) -> None:
+        """Print a board (never wrapped), its red suits in red where the terminal shows
+        colour."""
+        print(coloured(board) if self._colour else board, file=self._out, flush=True)
 
     def show(self, view: GameView) -> None:
         self._last = view
+        self._unsaved = False
         if view.message:
             self.say(view.message)
         if view.warning:
@@ -136,7 +167,9 @@ class TerminalGame:
                     f"type 'daily' to play it{then}."
                 )
         self.say()
-        self.say(view.board)
+        self.say_board(view.board)
+        if view.elapsed_s is not None:
+            self.say(f"Time {format_duration(view.elapsed_s)}")
         if view.status is Status.WON:
             self.say(f"\nWell played: {view.move_count} moves. {NEXT_GAME}")
         elif view.finished:
@@ -196,8 +229,20 @@ class TerminalGame:
                 self.say(f"Resuming your game of deal {view.deal_number}.")
         self.show(view)
 
+    def complete(self, text: str, state: int) -> str | None:
+        """readline's completer: the ``state``-th command or legal move that starts with
+        ``text`` (the line typed so far)."""
+        if state == 0:
+            typed = text.lower()
+            moves = self._run(self._service.move_choices(LOCAL_USER_ID, limit=100))
+            words = [*COMMAND_OF, *(choice.text.lower() for choice in moves)]
+            self._completions = sorted({w for w in words if w.startswith(typed)})
+        return self._completions[state] if state < len(self._completions) else None
+
     def command(self, line: str) -> bool:
         """Carry out one line of input; False when the player wants to leave."""
+        if "\x1b" in line:  # keys the prompt could not edit with (no readline): not input
+            line = ESCAPES.sub("", line).replace("\x1b", "")
         words = line.split()
         if not words:
             words = ["board"]
@@ -207,7 +252,7 @@ class TerminalGame:
             if self.mistyped(words[0]):
                 return True
             name, args = "move", [line]
-        elif name not in ("new", "undo") and args:
+        elif name not in ("new", "undo", "redo") and args:
             self.say(f"'{words[0]}' takes nothing after it: type '{words[0].lower()}' alone.")
             return True
         if name == "quit":
@@ -222,49 +267,37 @@ class TerminalGame:
             self.say(exc.text(COMMAND_WORDS))
             self.show_current()
         except ServiceError as exc:
+            self._unsaved = self._unsaved or isinstance(exc, StorageError)
             self.say(exc.text(COMMAND_WORDS))
         return True
 
     def run_command(self, name: str, args: list[str]) -> None:
-        """A command of ``COMMANDS`` but help and quit, with its checked arguments; or
-        "move", with the line typed."""
+        """A command of ``COMMANDS`` but help and quit, with its arguments; or "move",
+        with the line typed."""
         service, user = self._service, LOCAL_USER_ID
-        if name == "move":
-            self.show(self._run(service.move(user, args[0])))
-        elif name == "board":
-            self.show(self._run(service.show(user)))
-        elif name == "deal":
-            self.show(self._run(service.deal(user)))
-        elif name == "undo":
-            if len(args) > 1 or (args and not args[0].isdigit()):
-                self.say(
-                    "Type 'undo' to take back your last move, or 'undo N' to go back to move N."
-                )
+        simple = {
+            "board": service.show,
+            "deal": service.deal,
+            "auto": service.auto,
+            "resign": service.resign,
+            "restart": service.restart,
+        }
+        if name in simple:
+            if name == "resign" and not self.confirmed(
+                GIVE_UP.format(how="resigned", what="resign")
+            ):
                 return
-            if args:
-                self.show(self._run(service.undo_to(user, int(args[0]))))
-            else:
-                self.show(self._run(service.undo(user)))
-        elif name == "auto":
-            self.show(self._run(service.auto(user)))
-        elif name == "resign":
-            self.show(self._run(service.resign(user)))
+            self.show(self._run(simple[name](user)))
+        elif name == "move":
+            self.show(self._run(service.move(user, args[0])))
+        elif name in ("undo", "redo"):
+            self.step(name, args)
         elif name == "daily":
             self.start_daily()
         elif name == "stats":
             self.show_stats(self._run(service.stats(user)))
         elif name == "hint":
-            view = self._run(service.show(user))
-            if view.hint_marks_assisted and self._hint_warned != view.version:
-                self._hint_warned = view.version  # asked once: the same 'hint' again gives it
-                self.say(HINT_WARNING)
-                return
-            answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
-            self.say(answer.message)
-            if answer.back_to is not None and answer.game.can_undo:
-                self.say(f"Type 'undo {answer.winnable_at}' to go back to {answer.back_to}.")
-            if answer.move is not None:
-                self.say(f"Type '{answer.move.lower()}' to play it.")
+            self.hint()
         elif name == "moves":
             self.list_moves()
         elif name == "new":
@@ -272,7 +305,66 @@ class TerminalGame:
                 self.say("Type 'new' for a random deal or 'new N' for deal number N.")
                 return
             deal_number = int(args[0]) if args else None
+            if not self.confirmed(GIVE_UP.format(how="abandoned", what="start a new game")):
+                return
             self.show(self._run(service.new_game(user, None, deal_number)))
+
+    def step(self, name: str, args: list[str]) -> None:
+        """``undo``, ``undo N``, ``undo to N``; ``redo``, ``redo N``."""
+        service, user = self._service, LOCAL_USER_ID
+        words = [a.lower() for a in args]
+        if name == "undo" and len(words) == 2 and words[0] == "to" and words[1].isdigit():
+            target = int(words[1])
+            if self.large_undo(self._run(service.show(user)).move_count - target):
+                self.show(self._run(service.undo_to(user, target)))
+            return
+        if len(words) > 1 or (words and not words[0].isdigit()):
+            self.say(STEP_USAGE[name])
+            return
+        count = int(words[0]) if words else 1
+        if name == "undo" and not self.large_undo(count):
+            return
+        act = service.undo if name == "undo" else service.redo
+        self.show(self._run(act(user, count=count)))
+
+    def confirmed(self, question: str) -> bool:
+        """Whether to go on, asking ``question`` (y/N) if a game in play would lose its
+        moves; True when there is nothing to lose."""
+        try:
+            view = self._run(self._service.show(LOCAL_USER_ID))
+        except NoGameError:
+            return True
+        return not view.in_progress or self.ask(question)
+
+    def large_undo(self, moves: int) -> bool:
+        """Whether to take back ``moves`` moves: asked (y/N) above ``CONFIRM_UNDO``."""
+        if moves <= CONFIRM_UNDO:
+            return True
+        return self.ask(f"Take back {moves} moves? ('redo' brings them back) [y/N] ")
+
+    def ask(self, question: str) -> bool:
+        try:
+            answer = self._read(question)
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        self.say("Nothing was changed.")
+        return False
+
+    def hint(self) -> None:
+        service, user = self._service, LOCAL_USER_ID
+        view = self._run(service.show(user))
+        if view.hint_marks_assisted and self._hint_warned != view.version:
+            self._hint_warned = view.version  # asked once: the same 'hint' again gives it
+            self.say(HINT_WARNING)
+            return
+        answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
+        self.say(answer.message)
+        if answer.back_to is not None and answer.game.can_undo:
+            self.say(f"Type 'undo to {answer.winnable_at}' to go back to {answer.back_to}.")
+        if answer.move is not None:
+            self.say(f"Type '{answer.move.lower()}' to play it.")
 
     def mistyped(self, first: str) -> bool:
         """Whether the first word of a line that names no command is a mistyped command
@@ -280,9 +372,9 @@ class TerminalGame:
         word = first.lower()
         if len(word) <= LONGEST_MOVE_WORD or not word.isalpha() or word in ACE_PILE_NAMES:
             return False
-        close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(word, list(COMMAND_OF), n=1, cutoff=CLOSE_ENOUGH)
         guess = f" Did you mean '{close[0]}'?" if close else ""
-        self.say(f"I don't know the command '{first}'.{guess} Type 'help' for the commands.")
+        self.say(f"I don't know the command '{echo(first)}'.{guess} Type 'help' for the commands.")
         return True
 
     def list_moves(self) -> None:
@@ -303,30 +395,54 @@ class TerminalGame:
         except ServiceError as exc:
             self.say(exc.text(COMMAND_WORDS))
 
-    def loop(self) -> None:
-        """Read and carry out commands until quit, end of input or Ctrl-C."""
+    def loop(self) -> bool:
+        """Read and carry out commands until quit, end of input or Ctrl-C; whether it was
+        Ctrl-C."""
         self.say("Type 'help' for the commands, 'quit' to leave (your game is saved).")
+        interrupted = False
         while True:
             try:
                 line = self._read("> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.say()
+                break
+            except KeyboardInterrupt:
+                self.say()
+                interrupted = True
                 break
             if not self.command(line):
                 break
         self.say(self.farewell())
+        return interrupted
 
     def farewell(self) -> str:
         """The last line: whether there is a game to come back to."""
         last = self._last
         if last is None:
             return "Goodbye."
+        if self._unsaved:
+            return (
+                "Your last command could not be saved (see the log): 'reel play' resumes "
+                "the game as it was last saved."
+            )
         if last.finished or last.status is Status.WON:
             return "Goodbye. Type 'reel play' for a new game."
         return "Your game is saved. Type 'reel play' to resume it."
 
 
+EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
+ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
+GIVE_UP = "Your game in progress ends, recorded as {how}. Really {what}? [y/N] "
+COLUMNS = 80  # messages are wrapped to this width
+CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
+RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
+CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
 NEXT_GAME = "Type 'new' for another deal, 'daily' for today's challenge, or 'quit'."
+STEP_USAGE = {
+    "undo": "Type 'undo' to take back your last move, 'undo N' for the last N moves, "
+    "or 'undo to N' to go back to move N.",
+    "redo": "Type 'redo' to play again the last move taken back, or 'redo N' for N of them.",
+}
 HINT_WARNING = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Type 'hint' again to get one anyway."
@@ -343,6 +459,42 @@ def over_text(view: GameView) -> str:
     if view.status is Status.WON:
         return f"You won deal {view.deal_number}."
     return f"This game of deal {view.deal_number} is over ({view.score} cards home)."
+
+
+def line_editing(game: TerminalGame) -> None:
+    """At an interactive prompt: GNU readline's line editing and history (where Python
+    has it), and Tab completing commands and legal moves."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # (Windows) the prompt reads plain lines
+        return
+    readline.set_completer(game.complete)
+    readline.set_completer_delims("")  # complete the whole line: "r5 c" → "r5 c1"
+    readline.parse_and_bind("tab: complete")
+
+
+def wrapped(line: str) -> str:
+    """``line`` wrapped at ``COLUMNS``, the wrapped part indented as the line is."""
+    if len(line) <= COLUMNS:
+        return line
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.fill(line, COLUMNS, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def shows_colour(out: TextIO) -> bool:
+    """Whether ``out`` is a terminal that shows colour (https://no-color.org: NO_COLOR
+    set to anything turns it off; so does TERM=dumb)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def coloured(board: str) -> str:
+    """A board with its hearts and diamonds in red (ANSI colour)."""
+    return RED.sub("\x1b[31m\\1\x1b[0m", board)
 
 
 def log_path(db_path: str) -> Path:
@@ -365,9 +517,10 @@ def utc_text(moment: datetime) -> str:
 
 
 def stats_lines(stats: PlayerStats) -> list[str]:
-    """The player's record, one figure a line."""
+    """The player's record, one figure a line, and their record on this deal."""
+    deal = [] if stats.deal_number is None else [deal_record(stats)]
     if stats.games == 0:
-        return ["No finished games yet: your record starts when a game ends."]
+        return ["No finished games yet: your record starts when a game ends.", *deal]
     rate = f"{round(stats.win_rate * 100)}%"
     return [
         f"Games played    {stats.games}",
@@ -375,7 +528,16 @@ def stats_lines(stats: PlayerStats) -> list[str]:
         f"Daily streak    {stats.current_streak} (best {stats.best_streak})",
         f"Best score      {stats.best_score}/{VIRGINIA_REEL.card_total}",
         f"Dailies played  {stats.dailies} (won {stats.daily_wins})",
+        *deal,
     ]
+
+
+def deal_record(stats: PlayerStats) -> str:
+    """Have I won this deal before? ``Deal 16         won 1 of 2 games``."""
+    games, wins = stats.deal_games, stats.deal_wins
+    record = f"won {wins} of {games} game{'' if games == 1 else 's'}"
+    name = f"Deal {stats.deal_number}"
+    return f"{name:<15} {record if games else 'no game of it finished yet'}"
 
 
 def play(
@@ -385,32 +547,43 @@ def play(
     *,
     daily: bool = False,
     winnable: bool | None = None,
+    auto_aces: bool | None = None,
     log_level: str = "WARNING",
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
     ``daily``: start (or resume) today's daily challenge instead of the saved game.
-    ``symbols`` and ``winnable`` (random new games proven winnable), when given,
-    are saved as the player's settings first.
+    ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
+    when given, are saved as the player's settings first.
     The log goes to a file beside the database (``reel.log`` for ``reel.db``),
     not to the screen the game is played on.
     """
     from .store import Store
 
+    path = Path(db_path)
+    first_start = not path.exists()
     log_to_file(log_path(db_path), log_level)
 
     with asyncio.Runner() as runner:
         try:
             store = runner.run(Store.open(db_path))
-        except (StoreError, OSError) as exc:
-            print(f"reel play: cannot open the database {db_path!r}: {exc}", file=sys.stderr)
+        except StoreReadOnlyError:
+            print(f"reel play: {path} is read-only, so no move could be saved: make it "
+                  f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
             return 1
+        except (StoreError, OSError) as exc:
+            print(f"reel play: cannot open the database {db_path!r}: {exc}; {CHOOSE_ANOTHER}",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        if first_start:
+            print(f"Your games are saved in {path}.")
         service = GameService(store)
         game = TerminalGame(service, runner.run)
+        line_editing(game)
         try:
-            if symbols is not None or winnable is not None:
-                update = service.update_settings(LOCAL_USER_ID, symbols=symbols, winnable=winnable)
-                runner.run(update)
+            chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
+            if any(value is not None for value in chosen.values()):
+                runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             try:
                 if daily:
                     game.start_daily()
@@ -419,9 +592,11 @@ def play(
             except ServiceError as exc:
                 print(exc.text(COMMAND_WORDS), file=sys.stderr)
                 return 2
-            game.loop()
+            if game.loop():
+                return EXIT_INTERRUPTED
         except KeyboardInterrupt:
             print(f"\n{game.farewell()}")
+            return EXIT_INTERRUPTED
         finally:
             runner.run(service.close())  # closes the store too
     return 0

@@ -83,6 +83,14 @@ def _source_piles_of_card(game: Game, card: int) -> list[Pile]:
     return found
 
 
+ECHO_LIMIT: Final = 60  # characters of what was typed that a message repeats, at most
+
+
+def echo(text: str) -> str:
+    """What the player typed, as a message repeats it: cut to ``ECHO_LIMIT`` characters."""
+    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
+
+
 def _card_or_pile(game: Game, token: str) -> tuple[list[Pile], str]:
     """The piles a token may mean (several when a card lies in two places), and
     how to name it in a message."""
@@ -93,7 +101,7 @@ def _card_or_pile(game: Game, token: str) -> tuple[list[Pile], str]:
     if card is not None:
         return _source_piles_of_card(game, card), card_name(card)
     raise InvalidMoveError(
-        f"I don't know {token!r}: name a pile "
+        f"I don't know {echo(token)!r}: name a pile "
         f"(A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) or a card (5h, 10♦, TD)"
     )
 

@@ -1,4 +1,5 @@
-"""Fixtures for every test: services skip the daily's proof search unless a test asks for it.
+"""Fixtures for every test: services skip the daily's proof search and start new players
+with plain settings, unless a test asks otherwise.
 
 Kept here, above tests/bot and tests/discord_bot, because both make services that deal
 dailies; tests/engine makes none, so the patch changes nothing there.
@@ -10,7 +11,9 @@ from datetime import date
 
 import pytest
 
+import bot.service.games as games_module
 from bot.daily import daily_start_number
+from bot.service import Settings
 from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal
 
@@ -28,6 +31,24 @@ def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
     in a worker process): the daily is the date's starting number, with no par. Tests of the
     real search ask for ``real_daily_search``; tests wanting another deal patch it again."""
     monkeypatch.setattr(DailyDeals, "find", _quick_daily)
+
+
+PLAIN_SETTINGS = Settings(symbols=True, auto_aces=False, winnable=False)
+
+
+@pytest.fixture(autouse=True)
+def plain_new_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every service in these tests starts a new player with automatic Aces and winnable
+    deals off (the product turns both on), so a test plays exactly the moves it names and
+    a random deal is dealt with no search. Tests of the defaults ask for
+    ``product_defaults``."""
+    monkeypatch.setattr(games_module, "DEFAULT_SETTINGS", PLAIN_SETTINGS)
+
+
+@pytest.fixture
+def product_defaults(plain_new_players: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo ``plain_new_players``: a new player has the product's settings."""
+    monkeypatch.setattr(games_module, "DEFAULT_SETTINGS", Settings())
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from ..config import Config
 from ..service import GameService
 from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
+from .confirm import SureButton
 from .leaderboards import PageButton
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS
 from .views import BoardButton, MoveMenu, RewindButton
@@ -71,7 +72,7 @@ class ReelBot(commands.Bot):
         self.add_command(sync_command)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton)
+        self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)

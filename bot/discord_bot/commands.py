@@ -33,6 +33,7 @@ from ..service import (
     ServiceError,
     StaleVersionError,
 )
+from .confirm import What, ask, question
 from .embeds import (
     clip,
     help_embed,
@@ -194,6 +195,18 @@ class ReelCommands(app_commands.Group):
         super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
         self.service = service
 
+    async def _asked(self, interaction: Interaction, what: What, arg: int = 0) -> bool:
+        """Whether ``what`` throws work away and was asked about privately instead (its
+        button does it: ``confirm.SureButton``)."""
+        try:
+            current = await within_deadline(interaction, self.service.show(interaction.user.id))
+        except ServiceError:
+            return False  # the call itself says why it can't be done
+        if not question(what, current, arg):
+            return False
+        await ask(interaction, what, current, arg)
+        return True
+
     async def _board(self, interaction: Interaction, work: Coroutine[Any, Any, GameView]) -> None:
         """Run a service call; post the board it returns, or the refusal privately."""
         try:
@@ -219,6 +232,8 @@ class ReelCommands(app_commands.Group):
             number = None if deal is None else deal_number_from_text(deal)
         except ValueError as exc:
             await send_error(interaction, str(exc))
+            return
+        if await self._asked(interaction, "new", number or 0):
             return
         user, guild = interaction.user.id, interaction.guild_id
         await self._board(interaction, self.service.new_game(user, guild, number))
@@ -300,9 +315,27 @@ class ReelCommands(app_commands.Group):
     async def deal(self, interaction: Interaction) -> None:
         await self._board(interaction, self.service.deal(interaction.user.id))
 
-    @app_commands.command(name="undo", description="Take back your last move")
-    async def undo(self, interaction: Interaction) -> None:
-        await self._board(interaction, self.service.undo(interaction.user.id))
+    @app_commands.command(name="undo", description="Take back your last move (or the last few)")
+    @app_commands.describe(moves="How many moves to take back (default 1)")
+    async def undo(
+        self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
+    ) -> None:
+        if await self._asked(interaction, "undo", moves):
+            return
+        await self._board(interaction, self.service.undo(interaction.user.id, count=moves))
+
+    @app_commands.command(name="redo", description="Play again a move you took back")
+    @app_commands.describe(moves="How many moves to play again (default 1)")
+    async def redo(
+        self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
+    ) -> None:
+        await self._board(interaction, self.service.redo(interaction.user.id, count=moves))
+
+    @app_commands.command(
+        name="restart", description="Start this deal over from the beginning (the same game)"
+    )
+    async def restart(self, interaction: Interaction) -> None:
+        await self._board(interaction, self.service.restart(interaction.user.id))
 
     @app_commands.command(
         name="auto", description="Play the safe moves: reserve Aces to the Ace pile"
@@ -325,6 +358,8 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:
+        if await self._asked(interaction, "resign"):
+            return
         await self._board(interaction, self.service.resign(interaction.user.id))
 
     @app_commands.command(

@@ -26,6 +26,7 @@ from ..service import (
     LeaderboardRow,
     PlayerStats,
     Settings,
+    format_duration,
 )
 
 TITLE_LIMIT: Final = 256
@@ -86,6 +87,9 @@ def board_embed(view: GameView) -> discord.Embed:
     """The board message: whose game, what just happened, the board, the state, the warning."""
     board = f"```\n{view.board}\n```"
     tail = status_line(view)
+    if view.started_at is not None:  # the game clock: Discord keeps "5 minutes ago" current
+        clock = f"Dealt {discord_timestamp(view.started_at)}"
+        tail = f"{tail}\n{clock}" if tail else clock
     head = f"<@{view.user_id}>'s game"
     if view.message:
         head += f" · {discord.utils.escape_markdown(view.message)}"
@@ -271,15 +275,6 @@ def daily_notes(
 NO_VALUE: Final = "—"
 
 
-def format_duration(seconds: int | None) -> str:
-    """``m:ss`` or ``h:mm:ss``; ``—`` when unknown."""
-    if seconds is None or seconds < 0:
-        return NO_VALUE
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
-
-
 def _text(value: int | None) -> str:
     return NO_VALUE if value is None else str(value)
 
@@ -415,6 +410,10 @@ def stats_embed(stats: PlayerStats) -> discord.Embed:
         ("Best score", f"{stats.best_score}/{CARD_TOTAL}"),
         ("Dailies played", f"{stats.dailies} (won {stats.daily_wins})"),
     ]
+    if stats.deal_number is not None:
+        games, wins = stats.deal_games, stats.deal_wins
+        record = f"won {wins} of {games}" if games else "not finished before"
+        figures.append((f"Deal {stats.deal_number}", record))
     for name, value in figures:
         embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text="Streak: UTC days in a row with the daily played.")

@@ -59,7 +59,7 @@ from .replies import (
     within_deadline,
 )
 
-Action = Literal["deal", "undo", "auto", "refresh", "new", "hint", "hint-yes"]
+Action = Literal["deal", "undo", "redo", "auto", "refresh", "new", "hint", "hint-yes"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 
 CUSTOM_ID_PREFIX: Final = "reel"
@@ -93,6 +93,7 @@ ABANDON_GUARD: Final = (
 _LABELS: Final[dict[Action, str]] = {
     "deal": "Deal",
     "undo": "Undo",
+    "redo": "Redo",
     "auto": "Auto",
     "refresh": "Refresh",
     "new": "New game",
@@ -102,6 +103,7 @@ _LABELS: Final[dict[Action, str]] = {
 _STYLES: Final[dict[Action, discord.ButtonStyle]] = {
     "deal": discord.ButtonStyle.primary,
     "undo": discord.ButtonStyle.secondary,
+    "redo": discord.ButtonStyle.secondary,
     "auto": discord.ButtonStyle.success,
     "refresh": discord.ButtonStyle.secondary,
     "new": discord.ButtonStyle.success,
@@ -306,8 +308,9 @@ async def send_hint(
 
 
 def board_view(view: GameView) -> discord.ui.View:
-    """The buttons for a board, one row: each disabled when it can't act; the last is Hint
-    while the game is in play, New game once it is over or stuck."""
+    """The buttons for a board: each disabled when it can't act; the last is Hint while
+    the game is in play, New game once it is over or stuck (a second row, as Discord
+    puts five buttons in a row)."""
     finished = view.finished
     uid, ver = view.user_id, view.version
     deal_label = f"Deal ({view.deals_left} left)" if view.deals_left else "Deal"
@@ -316,6 +319,7 @@ def board_view(view: GameView) -> discord.ui.View:
         BoardButton("deal", uid, ver, label=deal_label, disabled=finished or not view.can_deal)
     )
     buttons.add_item(BoardButton("undo", uid, ver, disabled=finished or not view.can_undo))
+    buttons.add_item(BoardButton("redo", uid, ver, disabled=finished or not view.can_redo))
     buttons.add_item(BoardButton("auto", uid, ver, disabled=finished or not view.can_auto))
     buttons.add_item(BoardButton("refresh", uid, ver, disabled=finished))
     if finished or view.status is not Status.PLAYING:
@@ -357,7 +361,12 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
             new_game = service.new_game(owner, interaction.guild_id, replaces_version=version)
             view = await within_deadline(interaction, new_game)
         else:
-            act = {"deal": service.deal, "undo": service.undo, "auto": service.auto}[action]
+            act = {
+                "deal": service.deal,
+                "undo": service.undo,
+                "redo": service.redo,
+                "auto": service.auto,
+            }[action]
             view = await within_deadline(interaction, act(owner, expected_version=version))
     except StaleVersionError:
         notice = ABANDON_GUARD if action == "new" else STALE_BOARD

@@ -10,6 +10,7 @@ Its rooms, one job each:
 - ``views``: a game as the front ends show it;
 - ``hints``: hints from the solver, and what they teach the game;
 - ``dailies``: the daily deal of each date;
+- ``proofs``: the solver's word on a new game's deal (winnable, or proven lost);
 - ``rankings``: leaderboards and player figures, read-only;
 - ``pool`` and ``jobs``: the solver's worker processes and what runs there;
 - ``cache``: the bounded per-player memory and the per-player locks.
@@ -20,6 +21,7 @@ The daily challenge, the leaderboards and the figures are described in
 
 from ..store import MIN_GAMES_FOR_RATE
 from .contract import (
+    CONFIRM_UNDO,
     MAX_PAGE_SIZE,
     GameView,
     HintView,
@@ -30,6 +32,7 @@ from .contract import (
     MoveChoice,
     PlayerStats,
     Settings,
+    format_duration,
     utcnow,
 )
 from .entry import undo_target
@@ -52,6 +55,7 @@ from .games import GameService
 from .movelist import encode_moves, move_tokens, replay
 
 __all__ = [
+    "CONFIRM_UNDO",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "STALE_HINT_MESSAGE",
@@ -78,6 +82,7 @@ __all__ = [
     "StaleVersionError",
     "StorageError",
     "encode_moves",
+    "format_duration",
     "move_tokens",
     "replay",
     "undo_target",

@@ -7,7 +7,7 @@ property or two. The errors the calls raise are in ``bot.service.errors``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Final, Literal
 
@@ -17,6 +17,7 @@ from engine.solver.hints import HintSource
 from ..store import MIN_GAMES_FOR_RATE
 
 __all__ = [
+    "CONFIRM_UNDO",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "GameView",
@@ -28,12 +29,23 @@ __all__ = [
     "MoveChoice",
     "PlayerStats",
     "Settings",
+    "format_duration",
     "utcnow",
 ]
 
+CONFIRM_UNDO: Final = 10  # an undo of more moves than this is asked about first
 MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
 LeaderboardKind = Literal["daily", "all-time"]
 LeaderboardScope = Literal["server", "global"]
+
+
+def format_duration(seconds: int | None) -> str:
+    """Seconds as both front ends show them: ``m:ss`` or ``h:mm:ss``; ``—`` when unknown."""
+    if seconds is None or seconds < 0:
+        return "—"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def utcnow() -> datetime:
@@ -81,6 +93,19 @@ class GameView:
     # The legal moves but the deal, most useful first (``move_choices``' order), while
     # the game is in play: what a front end offers to click (the deal has its own button).
     moves: tuple[MoveChoice, ...] = ()
+    # The game clock, while in play: seconds since the deal, and when the deal was. Not
+    # compared: two views of the same game at two moments are equal.
+    elapsed_s: int | None = field(default=None, compare=False)
+    started_at: datetime | None = field(default=None, compare=False)
+    can_redo: bool = False  # moves taken back wait to be played again
+    redo_count: int = 0  # how many (commands, as undo counts them)
+
+    @property
+    def in_progress(self) -> bool:
+        """A game in play with moves of the player's that a new game or resigning would
+        throw away (front ends ask first)."""
+        touched = self.can_undo or self.undo_count > 0 or self.can_redo
+        return touched and not self.finished and self.status is Status.PLAYING
 
     @property
     def hint_marks_assisted(self) -> bool:
@@ -161,10 +186,17 @@ class PlayerStats:
     best_score: int  # most cards home in a game
     dailies: int  # scored dailies finished
     daily_wins: int
+    # The deal of the current game (None: no game), and the player's finished games of
+    # it and wins ("have I won this deal before?"), that game included once it is over.
+    deal_number: int | None = None
+    deal_games: int = 0
+    deal_wins: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """A player's choices; the defaults are a new player's, in both front ends."""
+
     symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
-    auto_aces: bool = False  # play reserve Aces to the Ace pile after each move
-    winnable: bool = False  # a random new game is a deal the solver proved winnable
+    auto_aces: bool = True  # play reserve Aces to the Ace pile after each move
+    winnable: bool = True  # a random new game is a deal the solver proved winnable

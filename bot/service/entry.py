@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Final, NoReturn, cast
 
-from engine import Game, Move, Status, variant_by_code
+from engine import Game, LineError, Move, Status, format_line, play_line, variant_by_code
 from engine.notation import LINE_SEPARATOR, format_line_move
 
 from ..store import GAME_STATUSES, CurrentGame, DailyDeal, FinishedGame, GameStatus, Outcome
@@ -47,6 +47,9 @@ class Entry:
     # the solver proved the game lost, its proof of loss.
     hint_line: tuple[Move, ...] = ()
     lost_after: LostAfter | None = None
+    # The moves taken back, for redo: a stack, the next to play again last, each with
+    # its automatic flag. A new command clears it.
+    undone: list[tuple[Move, bool]] = field(default_factory=list)
     # The stored move list's items, kept along with ``chained`` by ``play`` and
     # ``undo``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)
@@ -69,6 +72,12 @@ class Entry:
         return LINE_SEPARATOR.join(self.tokens)
 
     @property
+    def redo_text(self) -> str:
+        """The moves redo plays again as stored: a line, the next one first."""
+        ahead = self.undone[::-1]
+        return format_line([m for m, _ in ahead], [auto for _, auto in ahead])
+
+    @property
     def deal_number(self) -> int:
         number = self.game.deal_number
         assert number is not None  # the service's games are all dealt by number
@@ -87,11 +96,49 @@ class Entry:
         self.tokens.append(format_line_move(canonical, auto))
 
     def undo(self) -> Move:
-        """Take back the game's last move and its record; return it."""
+        """Take back the game's last move and its record, keeping it for redo; return it."""
         move = self.game.undo()
-        self.chained.pop()
+        self.undone.append((move, self.chained.pop()))
         self.tokens.pop()
         return move
+
+    def redo(self) -> Move:
+        """Play again the last move taken back (``undone`` is not empty); return it."""
+        move, auto = self.undone.pop()
+        self.play(move, auto)
+        return move
+
+    def commands_back(self, count: int) -> int | None:
+        """The history length after undoing the last ``count`` commands; None if there
+        are fewer than ``count`` to undo."""
+        taken = 0
+        for i in range(len(self.chained) - 1, -1, -1):
+            if not self.chained[i]:
+                taken += 1
+                if taken == count:
+                    return i
+        return None
+
+    def commands_ahead(self, count: int) -> int | None:
+        """The number of moves that redoing the next ``count`` commands plays; None if
+        fewer than ``count`` were taken back."""
+        found = 0
+        for i in range(len(self.undone) - 1, -1, -1):
+            if not self.undone[i][1]:
+                found += 1
+                if found == count + 1:
+                    return len(self.undone) - 1 - i
+        return len(self.undone) if found == count else None
+
+    @property
+    def undoable(self) -> int:
+        """Commands that undo can take back."""
+        return sum(1 for auto in self.chained if not auto)
+
+    @property
+    def redoable(self) -> int:
+        """Commands taken back that redo can play again."""
+        return sum(1 for _, auto in self.undone if not auto)
 
     def move_name(self, count: int) -> str:
         """The position after ``count`` moves, for the player: "move 5", or "the start"
@@ -230,7 +277,7 @@ def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
         proof = stored_line(row.deal_number, row.hint_line, f"the game of user {user_id}")
     elif daily is not None and daily.deal_number == row.deal_number:
         proof = proof_of(daily)
-    return Entry(
+    entry = Entry(
         game=game,
         chained=chained,
         variant=row.variant,
@@ -245,6 +292,23 @@ def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
         hint_line=proof or (),
         lost_after=_stored_loss(row),
     )
+    entry.undone = _stored_redo(game, row)
+    return entry
+
+
+def _stored_redo(game: Game, row: CurrentGame) -> list[tuple[Move, bool]]:
+    """The moves redo may play again, as stored with the row; none, logged, if they no
+    longer play from the game as it stands (redo is then just not offered)."""
+    if not row.redo:
+        return []
+    ahead = game.copy()
+    try:
+        flags = play_line(ahead, row.redo)
+    except LineError as exc:
+        log.warning("user %s: the stored moves to redo do not replay: %s", row.user_id, exc)
+        return []
+    moves = ahead.history[game.move_count :]
+    return list(zip(moves, flags, strict=True))[::-1]
 
 
 def _stored_loss(row: CurrentGame) -> LostAfter | None:

@@ -49,7 +49,6 @@ from ..store import (
     StoreError,
     UserSettings,
 )
-from . import jobs
 from .cache import PlayerLocks, Recent
 from .contract import (
     GameView,
@@ -77,7 +76,8 @@ from .errors import (
     StorageError,
 )
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
-from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
+from .pool import SOLVER_WORKERS, SolverPool
+from .proofs import DealProofs
 from .rankings import Rankings
 from .views import game_view, move_choice
 
@@ -86,7 +86,10 @@ log = logging.getLogger(__name__)
 RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_MOVE_TEXT: Final = 100
 WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
+DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
+PROVEN_LOST: Final = " · the solver has proven this deal can't be won: try another for a win"
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
+NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
 
 class GameService:
@@ -105,6 +108,7 @@ class GameService:
         hint_nodes: int = HINT_NODES,
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
+        new_player: Settings | None = None,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
@@ -113,16 +117,18 @@ class GameService:
         tries before it falls back (``bot.daily.find_daily_deal``), and the search
         for a winnable random deal too; ``warm_next_daily``: after a daily is
         dealt, find tomorrow's in the background (the bot does; tests and the
-        terminal don't)."""
+        terminal don't); ``new_player``: the settings of a player who has chosen none
+        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces)."""
         self._store = store
         self._clock = clock
         self._rng = rng or random.Random()
+        self._new_player = new_player or DEFAULT_SETTINGS
         self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
         self._settings: Recent[Settings] = Recent(cache_size)
         self.locks = PlayerLocks()
         self._pool = SolverPool(executor, solver_workers)
-        self._candidates = daily_candidates
         self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily)
+        self._proofs = DealProofs(self._pool, daily_candidates)
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
 
@@ -167,19 +173,22 @@ class GameService:
         attempt.
         """
         proof: tuple[Move, ...] | None = None
-        winnable = False  # a random deal the setting asks to be proven winnable
+        chosen = deal_number is not None
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
-            winnable = (await self.get_settings(user_id)).winnable
-            if winnable:
-                # A refusal comes before the search, not after it; the search runs
-                # outside the lock (it may take a moment), so the checks are made
-                # again under the lock below.
-                async with self.locks(user_id):
-                    _check_replace(await self._old_entry(user_id), replaces_version)
-                found = await self._winnable_deal(deal_number)
-                if found is not None:
-                    deal_number, proof = found
+        # With the setting, the solver's word on the deal first: a random deal is the
+        # first proven winnable from the number drawn; a chosen one gets its verdict.
+        winnable = (await self.get_settings(user_id)).winnable
+        verdict = None
+        if winnable:
+            # A refusal comes before the search, not after it; the search runs outside
+            # the lock (it may take a moment), so the checks are made again below.
+            async with self.locks(user_id):
+                _check_replace(await self._old_entry(user_id), replaces_version)
+            if chosen:
+                verdict, proof = await self._proofs.verdict(deal_number)
+            elif (found := await self._proofs.winnable_from(deal_number)) is not None:
+                deal_number, proof = found
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
@@ -189,24 +198,12 @@ class GameService:
             _check_replace(old, replaces_version)
             entry, note = await self._start(user_id, guild_id, deal_number, old, proof=proof)
             message = f"New game: deal {deal_number}{note}"
-            if winnable:
+            if winnable and not chosen:
                 message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
+            if verdict == "unwinnable":
+                entry.lost_after = ((), None)  # the hints know it from the start
+                message += PROVEN_LOST
             return await self._view(user_id, entry, message + _aces_note(entry))
-
-    async def _winnable_deal(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
-        """The first deal from ``start`` on that the solver proves winnable, and its winning
-        line, searched in the pool as the daily's deal is (``jobs.winnable_job``); None,
-        logged, if none is found or the pool fails (the game is then dealt unproven, and
-        says so)."""
-        try:
-            found = await self._pool.run(jobs.winnable_job, start, self._candidates)
-        except POOL_FAILURES as exc:
-            log.error("the search for a winnable deal failed in the solver pool: %s", exc)
-            self._pool.reset()
-            return None
-        if found is None:
-            log.warning("no deal proven winnable among %d from %d", self._candidates, start)
-        return found
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:
         """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
@@ -352,14 +349,58 @@ class GameService:
                 )
             return await self._play(user_id, entry, [], auto=True)
 
-    async def undo(self, user_id: int, expected_version: int | None = None) -> GameView:
-        """Take back the last command (with the automatic moves that followed it)."""
+    async def undo(
+        self, user_id: int, expected_version: int | None = None, count: int = 1
+    ) -> GameView:
+        """Take back the last ``count`` commands (each with the automatic moves that
+        followed it); redo plays them again until a new move is played."""
         async with self.locks(user_id):
             entry = await self._playable(user_id, expected_version)
-            point = entry.undo_point()
-            if point is None:
+            if entry.undoable == 0:
                 raise MoveError(NOTHING_TO_UNDO)
-            return await self._undo_commands(user_id, entry, point, None)
+            point = entry.commands_back(count) if count >= 1 else None
+            if point is None:
+                raise MoveError(_too_many("take back", entry.undoable, count))
+            message = None if count == 1 else f"Took back {count} moves"
+            return await self._undo_commands(user_id, entry, point, message)
+
+    async def redo(
+        self, user_id: int, expected_version: int | None = None, count: int = 1
+    ) -> GameView:
+        """Play again the last ``count`` commands taken back (until a new move is played)."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            if entry.redoable == 0:
+                raise MoveError(NOTHING_TO_REDO)
+            moves = entry.commands_ahead(count) if count >= 1 else None
+            if moves is None:
+                raise MoveError(_too_many("play again", entry.redoable, count))
+            settings = await self._get_settings(user_id)
+            first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
+            try:
+                for _ in range(moves):
+                    entry.redo()
+                entry.refresh()
+                won = entry.state is Status.WON
+                await self._save(user_id, entry, "won" if won else None)
+            except BaseException:
+                self.games.drop(user_id)
+                raise
+            message = f"Redid {count} moves" if count > 1 else f"Redid {first}"
+            if won:
+                message += f" · You won deal {entry.deal_number}!"
+            return await self._view(user_id, entry, message)
+
+    async def restart(self, user_id: int, expected_version: int | None = None) -> GameView:
+        """Start the game over from its deal: every command taken back at once (one undo),
+        the same game still, so it counts once in the stats; redo brings the moves back."""
+        async with self.locks(user_id):
+            entry = await self._playable(user_id, expected_version)
+            point = entry.commands_back(entry.undoable) if entry.undoable else None
+            if point is None:
+                raise MoveError("There is nothing to restart: no move has been played yet.")
+            message = f"Restarted deal {entry.deal_number}: back at the start"
+            return await self._undo_commands(user_id, entry, point, message, undos=1)
 
     async def undo_to(
         self, user_id: int, move_count: int, expected_version: int | None = None
@@ -389,16 +430,24 @@ class GameService:
             return await self._undo_commands(user_id, entry, move_count, note)
 
     async def _undo_commands(
-        self, user_id: int, entry: Entry, point: int, message: str | None
+        self,
+        user_id: int,
+        entry: Entry,
+        point: int,
+        message: str | None,
+        undos: int | None = None,
     ) -> GameView:
         """Undo ``entry``'s game back to ``point`` moves (a command's start), counting each
-        command taken back as an undo, and save; ``message`` (or "Undid <the last one>")."""
+        command taken back as an undo (or ``undos`` in all), and save; ``message`` (or
+        "Undid <the last one>")."""
         settings = await self._get_settings(user_id)
         game = entry.game
         try:
             move = None
+            if undos is not None:
+                entry.undo_count += undos
             while game.move_count > point:
-                if not entry.chained[-1]:  # the move that started a command
+                if undos is None and not entry.chained[-1]:  # the move that started a command
                     entry.undo_count += 1
                 move = entry.undo()
             assert move is not None
@@ -506,6 +555,7 @@ class GameService:
         labels: list[str] = []
         warning: str | None = None
         try:
+            entry.undone.clear()  # a new command: what was taken back can't be redone
             for move in moves:
                 space = game.space_warning(move)
                 warning = space.message if space is not None else None
@@ -544,6 +594,7 @@ class GameService:
             status=status,
             undo_count=entry.undo_count,
             updated_at=now,
+            redo=entry.redo_text,
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
         try:
@@ -605,7 +656,7 @@ class GameService:
             stored = await self._store.load_settings(user_id)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
-        settings = Settings()
+        settings = self._new_player
         if stored is not None:
             settings = Settings(stored.symbols, stored.auto_aces, stored.winnable)
         self._settings.put(user_id, settings)
@@ -629,8 +680,11 @@ class GameService:
         )
 
     async def stats(self, user_id: int) -> PlayerStats:
-        """The user's figures over all their finished games (zeros for a new player)."""
-        return await self._rankings.stats(user_id)
+        """The user's figures over all their finished games (zeros for a new player), and
+        their record on the deal of their current game."""
+        async with self.locks(user_id):
+            entry = await self._old_entry(user_id)
+        return await self._rankings.stats(user_id, None if entry is None else entry.deal_number)
 
     # ------------------------------------------------------------------ loading
 
@@ -686,6 +740,14 @@ def _check_replace(old: Entry | None, replaces_version: int | None) -> None:
     if old.daily_in_play():
         assert old.daily_date is not None
         raise DailyInProgressError(old.daily_date)
+
+
+def _too_many(what: str, available: int, count: int) -> str:
+    """The refusal of an undo or redo of ``count`` moves where ``available`` can be."""
+    if count < 1:
+        return f"Give a number of moves of 1 or more to {what}, not {count}."
+    moves = f"{available} move{'' if available == 1 else 's'}"
+    return f"You can {what} {moves} at most, not {count}: nothing was changed."
 
 
 def _aces_note(entry: Entry) -> str:

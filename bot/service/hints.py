@@ -21,7 +21,14 @@ from typing import Final
 
 from engine import Game, format_line
 from engine.notation import describe_move, format_position
-from engine.solver.hints import REWIND_NODES, Hint, HintSource, known_hint, line_left
+from engine.solver.hints import (
+    REWIND_NODES,
+    Hint,
+    HintSource,
+    LookBack,
+    known_hint,
+    line_left,
+)
 
 from . import jobs
 from .contract import GameView, HintView
@@ -78,7 +85,11 @@ class Hints:
             entry.hint_line = history + found.line
             return found, Learned(line=format_line(entry.hint_line))
         if found.source == "lost" and not lost:
-            back = await self._winnable_before(user_id, game)
+            looked = await self._look_back(user_id, game)
+            if looked is not None and looked.lost_from_start:  # the proof covers the deal
+                entry.lost_after = ((), None)
+                return found, Learned(loss=("", None))
+            back = None if looked is None else looked.winnable_at
             back = None if back is None else undo_target(entry.chained, back)
             entry.lost_after = (history, back)
             return found, Learned(loss=(format_line(history), back))
@@ -94,12 +105,12 @@ class Hints:
             self._pool.reset()
             raise HintUnavailableError() from exc
 
-    async def _winnable_before(self, user_id: int, game: Game) -> int | None:
-        """The last move of a lost ``game`` from which it can still be won, searched in
-        the pool (``engine.solver.hints.winnable_before``); None if none is found, or if the
-        pool fails (the hint is given without it)."""
+    async def _look_back(self, user_id: int, game: Game) -> LookBack | None:
+        """The last move of a lost ``game`` from which it can still be won, or that it is
+        lost from its start, searched in the pool (``engine.solver.hints.look_back``);
+        None if the pool fails (the hint is given without it)."""
         if not game.history:
-            return None
+            return LookBack(None, True)  # lost at the deal: the hint's own proof
         try:
             # (the user's lock keeps the game still meanwhile; the job looks back on a copy)
             return await self._pool.run(jobs.rewind_job, game, REWIND_NODES, self._seconds)
@@ -117,12 +128,16 @@ def answer(entry: Entry, found: Hint, view: GameView, symbols: bool, newly: bool
     if found.source == "lost" and entry.lost_after is not None:
         back = entry.lost_after[1]
     back_to = None if back is None else entry.move_name(back)
+    proof = entry.lost_after
+    from_start = (
+        found.source == "lost" and proof is not None and all(entry.chained[: len(proof[0])])
+    )
     return HintView(
         move=None if move is None else str(move),
         label=label,
         source=found.source,
         remaining=found.remaining,
-        message=hint_message(found.source, label, found.remaining, view, back_to),
+        message=hint_message(found.source, label, found.remaining, view, back_to, from_start),
         newly_assisted=newly,
         game=view,
         winnable_at=back,
@@ -136,8 +151,10 @@ def hint_message(
     remaining: int | None,
     view: GameView,
     back_to: str | None = None,
+    from_start: bool = False,
 ) -> str:
-    """The hint in a sentence or two for the player (``HintView.message``)."""
+    """The hint in a sentence or two for the player (``HintView.message``); ``from_start``:
+    the game is proven lost from its deal."""
     if source == "solver":
         left = f"{remaining} move{'' if remaining == 1 else 's'}"
         text = f"Try {label}: it starts a winning line ({left} to the end)."
@@ -147,7 +164,7 @@ def hint_message(
             "the best move by rule of thumb."
         )
     elif source == "lost":
-        text = _lost_message(label, view.can_undo, back_to)
+        text = _lost_message(label, view.can_undo and not from_start, back_to)
     else:
         text = "There is nothing to hint: the game is over."
     if view.daily_date is not None and view.scored:
@@ -156,9 +173,10 @@ def hint_message(
 
 
 def _lost_message(label: str | None, can_undo: bool, back_to: str | None) -> str:
+    """``can_undo``: an earlier position may still win (the deal isn't proven lost)."""
     if can_undo:
         text = "No winning line exists from here: this game can't be won any more."
-    else:  # nothing played yet (or only automatic Aces): the deal itself is lost
+    else:  # the deal itself is lost (nothing played yet, or proven from its start)
         text = "No winning line exists: this deal can't be won, whatever you play."
     if can_undo and back_to is not None:
         text += f" It still could be at {back_to}: undo back to there."

@@ -13,7 +13,8 @@ from datetime import date
 
 from engine import Game, Move
 from engine.notation import parse_position
-from engine.solver.hints import Hint, hint, winnable_before
+from engine.solver import Verdict, solve
+from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
     WINNABLE_NODE_BUDGET,
@@ -30,15 +31,26 @@ def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     return hint(parse_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> int | None:
-    """The last move of ``game`` (with its history) from which it can be won; ``game``
-    is left as it is."""
-    return winnable_before(game, max_nodes=max_nodes, max_seconds=max_seconds)
+def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
+    """The last move of ``game`` (with its history) from which it can be won, or whether
+    it is lost from its start (``engine.solver.hints.look_back``); ``game`` is left as
+    it is."""
+    return look_back(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def daily_job(day: str, candidates: int) -> DailyDeal:
     """The daily deal of the ISO date ``day`` (``bot.daily.find_daily_deal``)."""
     return find_daily_deal(date.fromisoformat(day), candidates=candidates)
+
+
+def verdict_job(deal_number: int) -> tuple[str, tuple[Move, ...]]:
+    """Whether the solver proves deal ``deal_number`` won or lost within the winnable
+    search's budget (``WINNABLE_NODE_BUDGET``): its verdict ("won", "unwinnable" or
+    "unknown") and, when won, the winning line."""
+    solution = solve(
+        Game.new(deal_number), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=WINNABLE_SECONDS
+    )
+    return solution.verdict.value, solution.line if solution.verdict is Verdict.WON else ()
 
 
 def winnable_job(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:

@@ -71,16 +71,20 @@ class Rankings:
             today=day is not None and day == today,
         )
 
-    async def stats(self, user_id: int) -> PlayerStats:
-        """The user's figures over all their finished games (zeros for a new player)."""
+    async def stats(self, user_id: int, deal_number: int | None = None) -> PlayerStats:
+        """The user's figures over all their finished games (zeros for a new player), and
+        their record on deal ``deal_number`` (their current game's)."""
         today = utc_date(self._clock())
         try:
             totals = await self._store.player_totals(user_id)
+            record = (0, 0)
+            if deal_number is not None:
+                record = await self._store.deal_record(user_id, deal_number)
         except StoreError as exc:
             log.error("database failure reading stats of %s: %s", user_id, exc, exc_info=exc)
             raise StorageError("Your stats can't be read just now. Try again.") from exc
         if totals is None:
-            return PlayerStats(user_id, 0, 0, 0.0, 0, 0, 0, 0, 0)
+            return PlayerStats(user_id, 0, 0, 0.0, 0, 0, 0, 0, 0, deal_number, *record)
         return PlayerStats(
             user_id=user_id,
             games=totals.games,
@@ -91,6 +95,9 @@ class Rankings:
             best_score=totals.best_score,
             dailies=totals.dailies,
             daily_wins=totals.daily_wins,
+            deal_number=deal_number,
+            deal_games=record[0],
+            deal_wins=record[1],
         )
 
     async def _par(self, day: date) -> int | None:

@@ -12,7 +12,13 @@ operations should take a ``GameStore``.
 """
 
 from .api import GameStore
-from .errors import CorruptRowError, SchemaTooNewError, StoreError, StoreUnavailableError
+from .errors import (
+    CorruptRowError,
+    SchemaTooNewError,
+    StoreError,
+    StoreReadOnlyError,
+    StoreUnavailableError,
+)
 from .records import (
     GAME_STATUSES,
     MIN_GAMES_FOR_RATE,
@@ -63,6 +69,7 @@ __all__ = [
     "SchemaTooNewError",
     "Store",
     "StoreError",
+    "StoreReadOnlyError",
     "StoreUnavailableError",
     "Totals",
     "UserSettings",

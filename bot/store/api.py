@@ -161,6 +161,10 @@ class GameStore(ABC):
         """The user's totals, or None if they have finished no game."""
 
     @abstractmethod
+    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
+        """(games, wins): the user's finished games of deal ``deal_number``."""
+
+    @abstractmethod
     async def load_daily_deal(self, day: date) -> DailyDeal | None:
         """The stored deal of ``day``'s daily, or None if none was chosen yet."""
 

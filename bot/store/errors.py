@@ -23,3 +23,8 @@ class SchemaTooNewError(StoreError):
 
 class CorruptRowError(StoreError):
     """A stored row whose values have the wrong types (written by hand or by a bug)."""
+
+
+class StoreReadOnlyError(StoreUnavailableError):
+    """The database can be read but not written (a read-only file or folder): found when
+    the store opens, so nothing is played that could not be saved."""

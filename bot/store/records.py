@@ -51,6 +51,9 @@ class CurrentGame:
     # could still be won (None: none found); lost_line None when there is no proof.
     lost_line: str | None = None
     lost_back: int | None = None
+    # The moves taken back that redo plays again, the next one first, in the notation
+    # of ``moves`` ("" when there are none: a new move clears them).
+    redo: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,7 @@ class GameUpdate:
     status: GameStatus
     undo_count: int
     updated_at: datetime
+    redo: str = ""  # the moves redo plays again (``CurrentGame.redo``)
 
 
 @dataclass(frozen=True, slots=True)

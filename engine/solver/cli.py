@@ -32,6 +32,7 @@ import io
 import math
 import os
 import re
+import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -47,6 +48,7 @@ from .search import CLOCKS, Solution, Verdict, solve
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
 EXIT_BROKEN_PIPE: Final = 128 + 13  # a shell's status for a process stopped by SIGPIPE (13)
+EXIT_INTERRUPTED: Final = 128 + 2  # and by SIGINT (2): Ctrl-C
 
 
 DEFAULT_BUDGET: Final = 10.0  # seconds
@@ -293,6 +295,11 @@ def run_solve_command(args: argparse.Namespace) -> int:
     try:
         status = main_solve(args) if args.command == "solve" else main_study(args)
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl-C: one line (a study has said where its rows are kept), no traceback.
+        if args.command == "solve":
+            print("\nreel solve: stopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of stdout went away (``| head``): stop quietly, as Unix tools do.
         # Point stdout at /dev/null, so that Python's flush at exit has nowhere to fail.
@@ -375,7 +382,9 @@ def _rows(
     if jobs <= 1:
         yield from map(solve_one, work)
         return
-    with Pool(jobs) as pool:
+    # The workers leave Ctrl-C to this process, which stops them (Pool.terminate)
+    # instead of each printing a KeyboardInterrupt traceback.
+    with Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
         yield from pool.imap_unordered(solve_one, work, chunksize=1)
 
 
@@ -518,6 +527,8 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     "(the same command with --resume goes on from them)",
                     file=sys.stderr,
                 )
+            else:
+                print("\nreel study: stopped", file=sys.stderr)
             raise
         if partial is not None and partial_path is not None:
             partial.close()

@@ -122,6 +122,14 @@ def known_hint(game: Game, line: Sequence[Move] | None = None, lost: bool = Fals
     return Hint(moves[0], "solver", len(moves), tuple(moves))
 
 
+@dataclass(frozen=True, slots=True)
+class LookBack:
+    """What ``look_back`` found over a lost game's history."""
+
+    winnable_at: int | None  # the latest earlier move count the solver wins from
+    lost_from_start: bool  # the solver proved the game lost from its first position
+
+
 def winnable_before(
     game: Game,
     *,
@@ -131,7 +139,20 @@ def winnable_before(
 ) -> int | None:
     """The latest move number before the current one whose position the solver wins:
     undo back to it and the game can still be won. None if no earlier position is
-    won within the budgets (or the game has no history).
+    won within the budgets (or the game has no history). See ``look_back``."""
+    found = look_back(game, max_nodes=max_nodes, max_seconds=max_seconds, clock=clock)
+    return found.winnable_at
+
+
+def look_back(
+    game: Game,
+    *,
+    max_nodes: int = REWIND_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+    clock: Callable[[], float] = time.perf_counter,
+) -> LookBack:
+    """Look back over a lost ``game``'s history for the latest position the solver wins,
+    and, when none is, whether its first position is proven lost too.
 
     Each earlier position, from the latest back, gets a search of at most
     ``max_nodes``; all of them together at most ``max_seconds``. A game lost
@@ -141,15 +162,17 @@ def winnable_before(
     """
     earlier = game.copy()
     deadline = clock() + max_seconds
+    verdict = None
     while earlier.history:
         earlier.undo()
         left = deadline - clock()
         if left <= 0:
-            return None
+            return LookBack(None, False)
         solution = solve(earlier, max_nodes=max_nodes, max_seconds=left, clock=clock)
         if solution.verdict is Verdict.WON:
-            return earlier.move_count
-    return None
+            return LookBack(earlier.move_count, False)
+        verdict = solution.verdict
+    return LookBack(None, verdict is Verdict.UNWINNABLE)
 
 
 def line_left(line: Sequence[Move], played: Sequence[Move]) -> tuple[Move, ...] | None:

@@ -25,6 +25,8 @@ async def player(service: GameService, user_id: int, rng: random.Random) -> None
     def ack(view: GameView) -> None:
         print(user_id, view.version, recorded, flush=True)
 
+    # The moves this player counts are its own: no Aces played for it, no deal searched.
+    await service.update_settings(user_id, auto_aces=False, winnable=False)
     try:
         view = await service.show(user_id)
     except NoGameError:

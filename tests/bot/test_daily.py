@@ -24,7 +24,7 @@ from bot.service import (
     PlayerStats,
 )
 from bot.service.dailies import DailyDeals
-from bot.store import DailyDeal, Store
+from bot.store import DailyDeal, FinishedGame, Store
 from engine import Game, Status, render
 
 # Dailies deal 28 (``winnable_dailies``) to be won by its known line: the service
@@ -34,6 +34,15 @@ ALICE, BOB, CAROL, DAVE, ERIN = 101, 102, 103, 104, 105
 GUILD, OTHER_GUILD = 555, 666
 D1 = date(2026, 11, 28)
 D2 = date(2026, 11, 29)
+
+
+async def deal_record(service: GameService, user: int) -> tuple[int, list[FinishedGame]]:
+    """The deal of ``user``'s current game, and their finished games of it (recorded)."""
+    deal = (await service.show(user)).deal_number
+    records = await service.store.finished_games(user)
+    return deal, [r for r in records if r.deal_number == deal]
+
+
 SLASH = Commands(new="/reel new", resign="/reel resign")  # as Discord spells them
 
 
@@ -362,6 +371,7 @@ async def test_a_scripted_month_of_dailies_keeps_streaks(
             stats = await service.stats(ALICE)
             assert (stats.current_streak, stats.best_streak) == expected[n], f"day {n}"
     stats = await service.stats(ALICE)
+    deal, of_deal = await deal_record(service, ALICE)
     assert stats == PlayerStats(
         user_id=ALICE,
         games=15,  # 13 dailies, the ordinary game of day 6, the replay of day 8
@@ -372,6 +382,9 @@ async def test_a_scripted_month_of_dailies_keeps_streaks(
         best_score=104,
         dailies=13,
         daily_wins=2,
+        deal_number=deal,
+        deal_games=len(of_deal),
+        deal_wins=sum(r.won for r in of_deal),
     )
     board = await service.leaderboard("all-time", "global")
     assert [(r.user_id, r.wins, r.games, r.best_streak) for r in board.rows] == [(ALICE, 3, 15, 5)]
@@ -574,6 +587,7 @@ async def test_stats_agree_with_the_recorded_games(
     days = [r.daily_date for r in records if r.daily_date is not None]
     current, best = streaks(days, today)
     stats = await service.stats(ALICE)
+    deal, of_deal = await deal_record(service, ALICE)
     assert stats == PlayerStats(
         user_id=ALICE,
         games=len(records),
@@ -584,5 +598,8 @@ async def test_stats_agree_with_the_recorded_games(
         best_score=max(r.score for r in records),
         dailies=len(days),
         daily_wins=0,
+        deal_number=deal,
+        deal_games=len(of_deal),
+        deal_wins=0,
     )
     assert stats.dailies > 5 and best > 1  # the mix really had dailies and a streak

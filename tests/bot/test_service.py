@@ -310,9 +310,9 @@ async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
 
 
 async def test_letters_setting_renders_suits_as_letters(service: GameService) -> None:
-    assert await service.get_settings(USER) == Settings(symbols=True, auto_aces=False)
-    assert await service.update_settings(USER, symbols=False) == Settings(False, False)
-    assert await service.update_settings(USER, auto_aces=True) == Settings(False, True)
+    assert await service.get_settings(USER) == Settings(True, False, False)  # plain (conftest)
+    assert await service.update_settings(USER, symbols=False) == Settings(False, False, False)
+    assert await service.update_settings(USER, auto_aces=True) == Settings(False, True, False)
     view = await service.new_game(USER, GUILD, 28)
     game = Game.new(28)
     game.play_safe_moves()
@@ -469,7 +469,7 @@ async def test_everything_survives_a_restart(db_path: Path, clock: Any) -> None:
     service = GameService(await Store.open(db_path), clock=clock)
     try:
         assert await service.show(USER) == before
-        assert await service.get_settings(USER) == Settings(symbols=False, auto_aces=False)
+        assert await service.get_settings(USER) == Settings(False, False, False)
         assert (await service.show(OTHER)).finished
         assert (await service.move(USER, "b5 ace", before.version)).move_count == 2
     finally:
@@ -648,3 +648,22 @@ def test_undo_target_is_where_undo_stops(
     chained: list[bool], winnable: int, target: int | None
 ) -> None:
     assert undo_target(chained, winnable) == target
+
+
+async def test_stats_say_whether_this_deal_was_won_before(service: GameService) -> None:
+    assert (await service.stats(USER)).deal_number is None  # no game: no deal to speak of
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    fresh = await service.stats(USER)
+    assert (fresh.deal_number, fresh.deal_games, fresh.deal_wins) == (WINNING_DEAL, 0, 0)
+    for move in WINNING_LINE:
+        await service.move(USER, move)
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    await service.move(USER, WINNING_LINE[0])
+    await service.resign(USER)
+    await service.new_game(USER, GUILD, WINNING_DEAL)
+    again = await service.stats(USER)
+    assert (again.deal_number, again.deal_games, again.deal_wins) == (WINNING_DEAL, 2, 1)
+    await service.new_game(USER, GUILD, WINNING_DEAL + 1)
+    other = await service.stats(USER)
+    assert (other.deal_number, other.deal_games, other.deal_wins) == (WINNING_DEAL + 1, 0, 0)
+    assert other.games == 2 and other.wins == 1

@@ -27,7 +27,8 @@ from bot.service.pool import SolverPool
 from bot.store import Store
 from engine import Game, Status, parse_position
 from engine.notation import describe_move, format_position
-from engine.solver.hints import Hint, hint
+from engine.solver import Verdict, solve
+from engine.solver.hints import Hint, LookBack, hint
 
 USER, OTHER = 11, 12
 GUILD = 555
@@ -146,11 +147,16 @@ async def test_a_stuck_game_is_lost_with_no_move_and_undo_is_suggested(
         view = await pooled.move(USER, rng.choice(choices).text, view.version)
     answer = await pooled.hint(USER)
     assert (answer.source, answer.move, answer.label) == ("lost", None, None)
-    # how far back it could still be won, if the look back found it within its second
-    assert "Undo may take you back" in answer.message or (
-        answer.winnable_at is not None
-        and f"It still could be at move {answer.winnable_at}: undo back" in answer.message
-    )
+    # how far back it could still be won, if the look back found it within its second;
+    # or that the deal itself is lost, if it proved that
+    if answer.message.startswith("No winning line exists: this deal can't be won"):
+        assert solve(Game.new(15), max_seconds=60).verdict is Verdict.UNWINNABLE
+        assert answer.winnable_at is None
+    else:
+        assert "Undo may take you back" in answer.message or (
+            answer.winnable_at is not None
+            and f"It still could be at move {answer.winnable_at}: undo back" in answer.message
+        )
 
 
 async def test_no_game_and_a_stale_board_are_refused_and_mark_nothing(
@@ -353,7 +359,11 @@ async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     view = await service.move(USER, answer.move, view.version)
     again = await service.hint(USER, view.version)
     assert again.source == "lost"
-    assert again.message.startswith("No winning line exists from here: this game can't be won")
+    # lost from the deal: said so at every later move too, not "can't be won any more"
+    assert again.message.startswith(
+        "No winning line exists: this deal can't be won, whatever you play."
+    )
+    assert "Undo may take you back" not in again.message
     view = await service.undo(USER, view.version)
     assert (await service.hint(USER, view.version)).source == "lost"
     assert len(searched) == 1
@@ -361,6 +371,24 @@ async def test_after_a_proof_of_loss_the_game_stays_lost_with_no_search(
     view = await service.new_game(USER, GUILD, 6)
     await service.hint(USER, view.version)
     assert len(searched) == 2
+
+
+async def test_a_deal_lost_from_the_start_is_reported_so_after_moves(
+    counted: tuple[GameService, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(movelist_module, "new_deal", lost_deal)
+    service, _ = counted
+    view = await service.new_game(USER, GUILD, 5)
+    choices = await service.move_choices(USER)
+    view = await service.move(USER, choices[0].text, view.version)  # no hint at the deal
+    answer = await service.hint(USER, view.version)
+    assert answer.source == "lost" and answer.winnable_at is None
+    assert answer.message.startswith(
+        "No winning line exists: this deal can't be won, whatever you play."
+    )
+    assert "any more" not in answer.message and "Undo may" not in answer.message
+    row = await service.store.load_game(USER)
+    assert row is not None and row.lost_line == ""  # stored as a proof at the deal
 
 
 async def test_a_lost_game_says_how_far_back_it_could_still_be_won(
@@ -426,8 +454,8 @@ async def test_the_move_to_undo_back_to_is_one_that_undo_reaches(
     def lost(position: str, max_nodes: int, max_seconds: float) -> Hint:
         return Hint(None, "lost")
 
-    def rewind(game: Game, max_nodes: int, max_seconds: float) -> int | None:
-        return looked_back[-1]
+    def rewind(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
+        return LookBack(looked_back[-1], False)
 
     monkeypatch.setattr(jobs_module, "hint_job", lost)
     monkeypatch.setattr(jobs_module, "rewind_job", rewind)

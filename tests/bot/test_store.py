@@ -403,6 +403,18 @@ def _written_by_v7(path: Path) -> None:
         )
 
 
+def _written_by_v8(path: Path) -> None:
+    _written_by_v7(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE current_games ADD COLUMN redo_moves TEXT NOT NULL DEFAULT '';
+            UPDATE current_games SET redo_moves = 'B5 ACE' WHERE user_id = 7;
+            PRAGMA user_version = 8;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -412,6 +424,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     5: _written_by_v5,
     6: _written_by_v6,
     7: _written_by_v7,
+    8: _written_by_v8,
 }
 
 
@@ -430,6 +443,18 @@ async def test_a_database_from_every_version_opens_at_the_latest(
         assert pragma(db_path, "journal_mode") == "wal"
         # The new schema works for writing too.
         assert await start(store, user_id=500) is not None
+
+
+async def test_v8_keeps_the_moves_to_redo_and_v7_games_have_none(db_path: Path) -> None:
+    _written_by_v7(db_path)
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.redo == "" and game.lost_line == "R6 ACE"
+    other = db_path.with_name("v8.db")
+    _written_by_v8(other)
+    async with Store(other) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.redo == "B5 ACE"
 
 
 async def test_a_v1_database_keeps_its_data(db_path: Path) -> None:

@@ -17,15 +17,25 @@ import pytest
 import bot.terminal as terminal_module
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
-from engine import Game
+from engine import Game, render
 from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes
 
 
-def run_reel(args: list[str], stdin: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def run_reel(
+    args: list[str], stdin: str, tmp_path: Path, *, plain: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``reel ARGS`` with ``stdin`` typed, on a database in ``tmp_path``. ``plain``: a
+    ``play`` leaves the Aces to the player and deals any deal (the product plays the
+    Aces and deals winnable ones: tests of that say ``plain=False``), so each test plays
+    exactly the moves it names."""
+    if plain and args[:1] == ["play"] and "--auto-aces" not in args:
+        args = [*args, "--no-auto-aces"]
+    if plain and args[:1] == ["play"] and "--winnable" not in args:
+        args = [*args, "--any-deal"]  # and no search before a chosen deal
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
     env["REEL_DB"] = str(tmp_path / "reel.db")
     return subprocess.run(
@@ -159,7 +169,7 @@ def test_the_daily_resumes_then_a_replay_is_unscored(db_path: Path, clock: FakeC
     first = session(db_path, clock, [move, "quit"])
     assert "· move 1" in first
 
-    second = session(db_path, clock, ["resign", "daily", "resign", "quit"])
+    second = session(db_path, clock, ["resign", "y", "daily", "resign", "quit"])
     assert "your game in progress" in second
     replay_at = second.index("(unscored replay")
     assert second.count("Share your result") == 1
@@ -179,6 +189,7 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     assert "Daily streak    2 (best 2)" in out
     assert "Dailies played  2 (won 0)" in out
     assert re.search(r"Best score      \d+/104", out)
+    assert re.search(r"\nDeal \d+ +won 0 of 1 game\n", out)  # this deal: the daily resigned
 
 
 def test_new_during_the_scored_daily_asks_to_resign_it_first(
@@ -254,7 +265,8 @@ def test_after_resigning_the_prompt_says_the_game_is_over_and_names_the_terminal
     assert after.count("This game of deal 5 is over") == 2  # under the board, and for moves
     assert after.count("Type 'new' for another deal") == 2
     assert after.count("is over (resigned). Start a new one with 'new'.") == 2  # undo, 5h
-    assert "/reel" not in result.stdout  # Discord's command means nothing here
+    # Discord's commands mean nothing here (the file's path may hold "/reel.db")
+    assert not re.search(r"/reel (new|resign)", result.stdout)
     assert "No legal move" not in after
 
 
@@ -265,7 +277,10 @@ def test_a_command_with_words_after_it_is_refused_the_same_way(
     out = session(db_path, clock, lines, daily=False)
     for word in ("stats", "hint", "deal"):
         assert f"'{word}' takes nothing after it: type '{word}' alone." in out
-    assert "Type 'undo' to take back your last move, or 'undo N' to go back to move N." in out
+    assert (
+        "Type 'undo' to take back your last move, 'undo N' for the last N moves, "
+        "or 'undo to N' to go back to move N." in out
+    )
     assert "Thinking" not in out and "Deal 1 · move 0" in out and "move 1" not in out
 
 
@@ -329,7 +344,8 @@ def test_leaving_before_any_board_promises_nothing(db_path: Path, clock: FakeClo
 
 def test_a_database_that_cannot_be_opened_is_one_line_and_status_1(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n" * 100)
-    for path in (tmp_path / "no" / "such" / "dir" / "x.db", tmp_path / "notes.txt"):
+    # (a folder that isn't there is made; one that is a file can't be)
+    for path in (tmp_path / "notes.txt" / "x.db", tmp_path / "notes.txt"):
         result = run_reel(["play", "--db", str(path)], "quit\n", tmp_path)
         assert result.returncode == 1
         assert result.stderr.startswith(f"reel play: cannot open the database {str(path)!r}")
@@ -390,17 +406,17 @@ def test_a_hint_in_the_scored_daily_is_given_only_when_asked_twice(
     assert "A hint marks this daily" not in warned[1]
 
 
-def test_a_lost_games_hint_says_how_to_undo_back_and_undo_n_does(
+def test_a_lost_games_hint_says_how_to_undo_back_and_undo_to_n_does(
     db_path: Path, clock: FakeClock
 ) -> None:
     # Deal 16 with the Ace taken out of C3 at once is lost (a space nothing can fill).
-    lines = ["new 16", "c3 ace", "deal", "undo 5", "hint", "undo 0", "undo 0"]
+    lines = ["new 16", "c3 ace", "deal", "undo 5", "hint", "undo to 0", "undo to 0"]
     out = session(db_path, clock, lines, daily=False)
     assert "Deal 16 · move 1" in out
-    assert "Your game is at move 1: undo can only go back to an earlier move." in out
+    assert "You can take back 1 move at most, not 5: nothing was changed." in out
     assert "It still could be at the start: undo back to there." in out
-    assert "Type 'undo 0' to go back to the start." in out
-    after = out.split("Type 'undo 0' to go back to the start.", 1)[1]
+    assert "Type 'undo to 0' to go back to the start." in out
+    after = out.split("Type 'undo to 0' to go back to the start.", 1)[1]
     assert "Back at the start: took back 1 move" in after and "Deal 16 · move 0" in after
     assert "There is nothing to undo: this is the start of the game." in after
 
@@ -408,8 +424,9 @@ def test_a_lost_games_hint_says_how_to_undo_back_and_undo_n_does(
 def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
-    # A deal asked for by number is that deal, and nothing is said of winnability.
-    assert "New game: deal 4\n" in first.stdout and "Deal 4 · move 0" in first.stdout
+    # A deal asked for by number is that deal, and the solver's verdict is said (lost).
+    lost = "New game: deal 4 · the solver has proven this deal can't be won: try another"
+    assert lost in first.stdout and "Deal 4 · move 0" in first.stdout
     found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
     assert found is not None, first.stdout
     # (the installed game searched with the probe at every deal if it is compiled)
@@ -420,8 +437,238 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
         for probe in (True, False)
     )
     # Saved: the next session's 'new' is proven too, until --any-deal turns it off.
-    second = run_reel(["play"], "new\nquit\n", tmp_path)
+    second = run_reel(["play"], "new\nquit\n", tmp_path, plain=False)
     assert "· proven winnable" in second.stdout
-    third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path)
+    third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path, plain=False)
     assert third.returncode == 0 and "New game: deal" in third.stdout
     assert "winnable" not in third.stdout
+
+
+def test_undo_two_after_three_moves_then_redo_and_restart(db_path: Path, clock: FakeClock) -> None:
+    game = Game.new(1)
+    played = []
+    for _ in range(3):
+        move = next(m for m in game.legal_moves() if not m.is_deal)
+        played.append(str(move).lower())
+        game.play(move)
+    lines = ["new 1", *played, "undo 2", "redo", "redo 5", "restart", "undo to 1"]
+    out = session(db_path, clock, lines, daily=False)
+    after = out.split("Took back 2 moves", 1)[1]
+    assert after.split("Redid", 1)[0].count("Deal 1 · move 1") == 1  # undo 2: at move 1
+    assert "Deal 1 · move 2" in after.split("Redid", 1)[1]  # redo: at move 2
+    assert "You can play again 1 move at most, not 5: nothing was changed." in out
+    assert "Restarted deal 1: back at the start" in out
+    assert out.endswith(
+        "There is nothing to undo: this is the start of the game.\n\n"
+        "Your game is saved. Type 'reel play' to resume it.\n"
+    )
+
+
+def test_reel_has_a_version_and_every_command_a_description(tmp_path: Path) -> None:
+    shown = run_reel(["--version"], "", tmp_path)
+    assert shown.returncode == 0 and shown.stdout.startswith("reel ")
+    for command in ("play", "bot", "solve", "study"):
+        helped = run_reel([command, "--help"], "", tmp_path)
+        lines = helped.stdout.splitlines()
+        assert helped.returncode == 0 and lines[0].startswith(f"usage: reel {command}")
+        body = helped.stdout.split("\n\n")[1]  # the description, after the usage
+        assert not body.lstrip().startswith(("options:", "-h")), command
+
+
+def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> None:
+    first = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)
+    assert first.returncode == 0, first.stderr
+    assert re.search(r"New game: deal 14 · [^\n]*· 2 Aces to the Ace pile\n", first.stdout)
+    off = run_reel(["play", "--deal", "14", "--no-auto-aces"], "quit\n", tmp_path)
+    assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
+    again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)  # saved
+    assert "Aces to the Ace pile" not in again.stdout
+
+
+def test_one_save_wherever_the_game_is_started(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")  # the user's data folder, on Linux
+    saved = tmp_path / "data" / "virginia-reel" / "reel.db"
+    answers = []
+    for folder, stdin in (("one", "r6 ace\nquit\n"), ("two", "quit\n")):
+        (tmp_path / folder).mkdir()
+        args = [sys.executable, "-m", "bot.cli", "play"] + (
+            ["--deal", "1"] if folder == "one" else []
+        )
+        answers.append(subprocess.run(args, input=stdin, capture_output=True, text=True,
+                                      timeout=120, env=env, cwd=tmp_path / folder))  # fmt: skip
+    first, second = answers
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout.startswith(f"Your games are saved in {saved}.\n")
+    assert "Your games are saved" not in second.stdout  # said once, at the first start
+    assert "Resuming your game of deal 1." in second.stdout and "Deal 1 · move 1" in second.stdout
+    assert saved.is_file() and not (tmp_path / "one" / "reel.db").exists()
+
+
+def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "reel.db"
+    assert run_reel(["play", "--deal", "1", "--db", str(db)], "quit\n", tmp_path).returncode == 0
+    db.chmod(0o444)
+    # root writes any file whatever its mode: make it immutable as well (ext4 and most
+    # file systems; chattr -i after)
+    immutable = os.geteuid() == 0
+    if immutable and subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode:
+        pytest.skip("running as root on a file system without immutable files")
+    try:
+        result = run_reel(["play", "--db", str(db)], "r6 ace\nquit\n", tmp_path)
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr == (
+        f"reel play: {db} is read-only, so no move could be saved: make it writable "
+        f"(chmod u+w {db}) or choose another file with --db PATH or REEL_DB.\n"
+    )
+    assert "saved" not in result.stdout.lower()
+
+
+def test_quit_after_a_failed_save_does_not_say_the_game_is_saved(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def failing(*args: object, **kwargs: object) -> bool:
+        raise StoreUnavailableError("disk I/O error")
+
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(db_path))
+        service = GameService(store, clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            monkeypatch.setattr(store, "save_game", failing)
+            game.command("r6 ace")
+            assert "couldn't be saved just now" in out.getvalue()
+            assert game.farewell().startswith("Your last command could not be saved")
+            monkeypatch.undo()
+            game.command("r6 ace")  # saved this time
+            assert game.farewell() == "Your game is saved. Type 'reel play' to resume it."
+        finally:
+            runner.run(service.close())
+
+
+def test_unknown_words_are_echoed_short_and_only_close_words_suggested(
+    db_path: Path, clock: FakeClock
+) -> None:
+    long = "x" * 100_000
+    out = session(db_path, clock, ["new 1", long, "statz", "resart", "zzzzzz", "r9 " + long])
+    said = " ".join(out.split())
+    assert f"I don't know the command '{'x' * 59}…'." in said and "x" * 61 not in said
+    assert "I don't know the command 'statz'. Did you mean 'stats'?" in said
+    assert "I don't know the command 'resart'. Did you mean 'restart'?" in said
+    assert "I don't know the command 'zzzzzz'. Type 'help' for the commands." in said
+
+
+def test_messages_are_wrapped_at_80_columns_in_a_terminal(db_path: Path, clock: FakeClock) -> None:
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, wrap=True)
+            game.start(1)
+            game.command("undo three")  # a long message
+        finally:
+            runner.run(service.close())
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines) and "'undo to N' to go back" in " ".join(lines)
+    assert render(Game.new(1)).splitlines()[1] in lines  # the board as it is
+
+
+def test_red_suits_are_red_in_a_colour_terminal_only(db_path: Path, clock: FakeClock) -> None:
+    board = render(Game.new(1))
+    assert "\x1b[31m" in terminal_module.coloured(board)
+    assert terminal_module.coloured(board).replace("\x1b[31m", "").replace("\x1b[0m", "") == board
+    assert "\x1b" not in terminal_module.coloured(render(Game.new(1), False))  # letters
+    tty = io.StringIO()
+    tty.isatty = lambda: True  # type: ignore[method-assign]
+    assert terminal_module.shows_colour(tty) and not terminal_module.shows_colour(io.StringIO())
+    os.environ["NO_COLOR"] = "1"
+    try:
+        assert not terminal_module.shows_colour(tty)
+    finally:
+        del os.environ["NO_COLOR"]
+
+
+def test_tab_completes_commands_and_legal_moves_and_arrow_keys_never_reach_the_parser(
+    db_path: Path, clock: FakeClock
+) -> None:
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            said = [game.complete("re", i) for i in range(4)]
+            assert said == ["redo", "resign", "restart", None]
+            moves = [str(m).lower() for m in Game.new(1).legal_moves() if not m.is_deal]
+            first = moves[0].split()[0]
+            found: list[str] = []
+            while (word := game.complete(first + " ", len(found))) is not None:
+                found.append(word)
+            assert found == sorted(m for m in moves if m.startswith(first + " "))
+            game.command("\x1b[A\x1b[B")  # up, down: no readline to read them
+            assert "I don't know" not in out.getvalue() and "\x1b" not in out.getvalue()
+        finally:
+            runner.run(service.close())
+
+
+def test_new_resign_and_a_large_undo_ask_first_during_a_game(
+    db_path: Path, clock: FakeClock
+) -> None:
+    played = winning_line(16)[:12]  # twelve moves of a game still in play
+    lines = ["new 16", *played, "new 2", "n", "resign", "", "undo 11", "no", "undo 2"]
+    lines += ["undo 11", "y", "new 2", "y"]
+    out = session(db_path, clock, lines, daily=False)
+    asked = "Your game in progress ends, recorded as abandoned. Really start a new game? [y/N]"
+    assert out.count("Nothing was changed.") == 3  # n, an empty answer, no
+    assert "You resigned" not in out and "New game: deal 2" in out
+    after = out.split("Nothing was changed.")[-1]
+    assert after.startswith("\nTook back 2 moves")  # undo 2: not asked
+    assert "You can take back 10 moves at most, not 11" in after  # asked, then tried
+    assert "(deal 16 recorded as abandoned)" in out
+    assert asked not in out  # the questions go to the prompt, not to the screen
+
+
+def test_the_questions_are_asked_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
+    prompts: list[str] = []
+    answers = iter([winning_line(16)[0], "new 2", "y", "quit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=io.StringIO(), read=read)
+            game.start(16)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    assert prompts == [
+        "> ",
+        "> ",
+        "Your game in progress ends, recorded as abandoned. Really start a new game? [y/N] ",
+        "> ",
+    ]
+
+
+def test_the_board_shows_the_game_clock(db_path: Path, clock: FakeClock) -> None:
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out)
+            game.start(1)
+            clock.now += timedelta(minutes=3, seconds=7)
+            game.command("board")
+            clock.now += timedelta(hours=1)
+            game.command("resign")
+        finally:
+            runner.run(service.close())
+    times = re.findall(r"\nTime ([0-9:]+)\n", out.getvalue())
+    assert times == ["0:00", "3:07"]  # from the deal; none once the game is over

@@ -13,7 +13,7 @@ import pytest
 
 import bot.service.jobs as jobs_module
 from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
-from bot.service import DailyInProgressError, GameService, StaleVersionError
+from bot.service import DailyInProgressError, GameService, Settings, StaleVersionError
 from bot.store import Store
 from engine import Game, Move
 from engine.solver import Verdict, solve
@@ -63,9 +63,20 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
             assert searched == [] and again.move == hinted.move
         finally:
             pool.shutdown()
-        # A deal asked for by number is that deal, whatever the setting.
+        # A deal asked for by number is that deal, whatever the setting; the setting has
+        # the solver's verdict on it said at once (deal 5 is lost).
         chosen = await service.new_game(USER, GUILD, 5)
-        assert (chosen.deal_number, chosen.message) == (5, "New game: deal 5")
+        assert chosen.deal_number == 5 and chosen.message == (
+            "New game: deal 5 · the solver has proven this deal can't be won: try another for a win"
+        )
+        assert solve(Game.new(5), max_seconds=60).verdict is Verdict.UNWINNABLE
+        searched.clear()
+        lost = await service.hint(USER, on_search=lambda: searched.append(1))
+        assert lost.source == "lost" and searched == []  # known from the deal
+        won = await service.new_game(USER, GUILD, 16)
+        assert won.message == "New game: deal 16"  # a win proven: its line is the hint's
+        first = await service.hint(USER, on_search=lambda: searched.append(1))
+        assert first.source == "solver" and searched == []
     finally:
         await service.close()
 
@@ -141,3 +152,22 @@ def test_the_search_stops_at_its_time_limit() -> None:
         16,
         solve(Game.new(16), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=60).line,
     )
+
+
+async def test_a_new_player_gets_winnable_deals_and_automatic_aces(
+    product_defaults: None, store: Store, clock: Any
+) -> None:
+    settings = Settings()
+    assert settings.winnable and settings.auto_aces and settings.symbols
+    service = GameService(store, clock=clock, rng=Drawn(14), executor=ThreadPoolExecutor(1))
+    try:
+        assert await service.get_settings(USER) == settings
+        view = await service.new_game(USER, GUILD)
+        assert view.message == "New game: deal 16 · proven winnable · 2 Aces to the Ace pile"
+        assert len(Game.new(16).safe_moves()) == 2 and not view.can_auto  # both went home
+        await service.update_settings(USER, winnable=False, auto_aces=False)
+        plain = await service.new_game(USER, GUILD)
+        assert (plain.deal_number, plain.message) == (14, "New game: deal 14")
+        assert plain.can_auto  # its two reserve Aces wait
+    finally:
+        await service.close()

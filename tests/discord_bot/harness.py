@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import discord
-from fake_discord import FakeMessage
+from fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 from bot.service import GameService
 from bot.store import Store
@@ -52,3 +52,13 @@ def description(message: FakeMessage) -> str:
 def footer(message: FakeMessage) -> str:
     assert message.embed is not None, f"message {message.id} has no embed"
     return str((message.embed.get("footer") or {}).get("text") or "")
+
+
+async def resigned(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
+    """``/reel resign``, answering its question with the button when it asks (a game in
+    progress does): the interaction whose answer is the public board."""
+    result = await fake.slash(user, "reel", sub="resign")
+    message = await result.wait_message()
+    if message.ephemeral and any(":sure:resign:" in c for c in message.custom_ids):
+        return await fake.click(user, message, label="Resign")
+    return result

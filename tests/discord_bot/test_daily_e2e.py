@@ -22,7 +22,7 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
-from harness import START, Clock, Launch, description, footer
+from harness import START, Clock, Launch, description, footer, resigned
 
 from bot.daily import daily_start_number
 from bot.service import GameService, GameView
@@ -161,7 +161,7 @@ async def test_reel_new_does_not_spend_the_scored_daily_in_play(
     after = await running.service.show(alice.id)
     assert (after.version, after.daily_date, after.scored) == (before.version, DAY, True)
 
-    await public(await fake.slash(alice, "reel", sub="resign"))
+    await public(await resigned(fake, alice))
     board = await public(await fake.slash(alice, "reel", sub="new", options={"deal": "5"}))
     assert footer(board).startswith("Deal 5 · moves 0 ·")
 
@@ -175,7 +175,7 @@ async def test_after_the_scored_daily_ends_a_share_line_then_an_unscored_replay(
     move = await first_move(running.service, alice)
     await public(await fake.slash(alice, "reel", sub="move", options={"from": move}))
 
-    over = await public(await fake.slash(alice, "reel", sub="resign"))
+    over = await public(await resigned(fake, alice))
     assert title(over) == f"Daily challenge · {DAY.isoformat()}"
     shared = re.search(r"```\n(Virginia Reel daily 2026-11-29: .*)\n```", description(over))
     assert shared is not None, description(over)
@@ -188,7 +188,7 @@ async def test_after_the_scored_daily_ends_a_share_line_then_an_unscored_replay(
     assert "Unscored replay" in description(replay)
     assert "```\nVirginia Reel daily" not in description(replay)
     assert "· moves 0 ·" in footer(replay)
-    replay_over = await public(await fake.slash(alice, "reel", sub="resign"))
+    replay_over = await public(await resigned(fake, alice))
     assert "Unscored replay" in description(replay_over)
     assert "Virginia Reel daily" not in description(replay_over)  # a replay has no share line
 
@@ -207,8 +207,7 @@ async def play_daily(
     for _ in range(moves):
         await service.move(user.id, await first_move(service, user))
     clock.advance(minutes=1)  # finishing later ranks lower among equals
-    result = await fake.slash(user, "reel", sub="resign")
-    await public(result)
+    await public(await resigned(fake, user))
     return await service.show(user.id)
 
 
@@ -296,7 +295,7 @@ async def test_the_all_time_leaderboard_and_the_server_scope_in_a_dm(
     await play_daily(fake, running.service, clock, alice, 1)
     await play_daily(fake, running.service, clock, bob, 0)
     await public(await fake.slash(alice, "reel", sub="new", options={"deal": "5"}))
-    await public(await fake.slash(alice, "reel", sub="resign"))
+    await public(await resigned(fake, alice))
 
     board = await leaderboard(fake, bob, kind="all-time", scope="global")
     assert title(board) == "All-time leaderboard · global"
@@ -348,6 +347,8 @@ async def test_stats_show_a_players_record_privately(
         "Daily streak": "2 (best 2)",
         "Best score": f"{(await running.service.stats(alice.id)).best_score}/104",
         "Dailies played": "2 (won 0)",
+        # the deal of alice's game (today's daily, resigned): played once, not won
+        f"Deal {(await running.service.show(alice.id)).deal_number}": "won 0 of 1",
     }
 
     # Someone else's stats, asked for by name.

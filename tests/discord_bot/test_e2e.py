@@ -28,7 +28,7 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
-from harness import Launch, description, footer
+from harness import Launch, description, footer, resigned
 
 import bot.discord_bot.replies as replies_module
 from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE, STUCK_CHOICE
@@ -192,7 +192,7 @@ async def test_a_scripted_deal_is_won_through_slash_commands_and_buttons(
     assert "You won" in text and "🎉" in text
     assert footer(board).endswith("score 104/104")
     assert board.embed is not None and board.embed["color"] == discord.Colour.gold().value
-    for action in ("deal", "undo", "auto", "refresh"):
+    for action in ("deal", "undo", "redo", "auto", "refresh"):
         assert button(board, action).get("disabled") is True, action
     assert button(board, "new").get("disabled") is not True
 
@@ -318,7 +318,7 @@ async def test_autocomplete_offers_legal_moves_in_words_and_where_a_card_can_go(
     assert [c["name"] for c in nothing] == [NO_GAME_CHOICE]
     sent = await slash_move(fake, bob, **{"from": nothing[0]["value"]})
     assert await private_text(sent) == f"{NO_GAME_CHOICE}."
-    await fake.slash(alice, "reel", sub="resign")
+    await (await resigned(fake, alice)).wait_message()
     over = await fake.autocomplete(alice, "reel", sub="move", options={"from": ""}, focused="from")
     assert [c["name"] for c in over] == [GAME_OVER_CHOICE]
     sent = await slash_move(fake, alice, **{"from": over[0]["value"]})
@@ -575,6 +575,67 @@ async def test_two_clicks_at_once_apply_exactly_once(
     assert footer(board) == footer_for_view(after)
 
 
+async def test_undo_two_then_redo_and_restart_through_commands_and_the_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    assert button(board, "redo").get("disabled") is True  # nothing taken back yet
+    for _ in range(3):
+        view = await running.service.show(alice.id)
+        board = await public_board(await slash_move(fake, alice, **{"from": view.moves[0].text}))
+    assert (await running.service.show(alice.id)).move_count == 3
+
+    back = await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 2}))
+    assert "moves 1 ·" in footer(back) and button(back, "redo").get("disabled") is not True
+    click = await fake.click(alice, back, button_id(back, "redo"))
+    assert click.callback_type == UPDATE_MESSAGE and "moves 2 ·" in footer(back)
+    again = await public_board(await fake.slash(alice, "reel", sub="redo"))
+    assert "moves 3 ·" in footer(again) and button(again, "redo").get("disabled") is True
+
+    refused = await fake.slash(alice, "reel", sub="redo")
+    assert "nothing to redo" in await private_text(refused)
+    start = await public_board(await fake.slash(alice, "reel", sub="restart"))
+    assert "moves 0 ·" in footer(start) and "Restarted deal" in description(start)
+    assert (await running.service.stats(alice.id)).games == 0  # still the one game
+
+
+async def test_new_resign_and_a_large_undo_ask_first_with_a_private_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    line = solve(Game.new(DEAL_NUMBER)).line
+    for move in line[:12]:  # twelve commands of a game still in play
+        await public_board(await fake.slash(alice, "reel", sub="move", options={"from": str(move)}))
+    before = await running.service.show(alice.id)
+    assert before.in_progress
+
+    asked = await fake.slash(alice, "reel", sub="new", options={"deal": "5"})
+    question = await asked.wait_message()
+    assert question.ephemeral and "recorded as abandoned. Start a new game?" in description(
+        question
+    )
+    assert (await running.service.show(alice.id)).version == before.version  # nothing yet
+    resign = await fake.slash(alice, "reel", sub="resign")
+    assert "Resign it?" in await private_text(resign)
+    undo = await fake.slash(alice, "reel", sub="undo", options={"moves": 11})
+    assert "Take back 11 moves?" in await private_text(undo)
+    few = await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 2}))
+    assert f"moves {before.move_count - 2} ·" in footer(few)  # ten or fewer: not asked
+
+    # The question asked before the undo is out of date now: its button does nothing.
+    stale = await fake.click(alice, question, label="Start a new game")
+    assert "changed since you were asked" in await private_text(stale)
+    again = await (await fake.slash(alice, "reel", sub="new", options={"deal": "5"})).wait_message()
+    click = await fake.click(alice, again, label="Start a new game")
+    board = await click.wait_message()
+    assert is_board(board) and not board.ephemeral and "New game: deal 5" in description(board)
+    assert "recorded as abandoned" in description(board)
+
+
 # --------------------------------------------------------------------------- 7. restart
 
 
@@ -628,8 +689,8 @@ async def test_new_game_clicked_twice_after_a_restart_starts_one_game(
     first = await launch()
     alice = fake.user("alice")
     await new_game(fake, alice)
-    over = await public_board(await fake.slash(alice, "reel", sub="resign"))
-    resigned = await first.service.show(alice.id)
+    over = await public_board(await resigned(fake, alice))
+    gave_up = await first.service.show(alice.id)
     await first.bot.close()
     await first.service.close()
     second = await launch(tmp_path / "reel.db")  # nothing cached: both clicks load the game
@@ -640,7 +701,7 @@ async def test_new_game_clicked_twice_after_a_restart_starts_one_game(
     )
     assert [c.callback_type for c in clicks] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
     started = await second.service.show(alice.id)
-    assert not started.finished and started.version == resigned.version + 1  # one game
+    assert not started.finished and started.version == gave_up.version + 1  # one game
     records = await second.service.store.finished_games(alice.id)
     assert [r.outcome for r in records] == ["resigned"]  # the new game was not abandoned
     await fake.wait_until(lambda: any(c.followup_ids for c in clicks))

@@ -24,7 +24,6 @@ from bot.discord_bot.embeds import (
     daily_title,
     discord_timestamp,
     error_embed,
-    format_duration,
     help_embed,
     hint_embed,
     info_embed,
@@ -45,6 +44,7 @@ from bot.service import (
     LeaderboardRow,
     PlayerStats,
     Settings,
+    format_duration,
 )
 from engine import MAX_WIDTH, Game, SpaceWarning, Status, display_width, render
 
@@ -210,7 +210,7 @@ def test_settings_embed_names_both_settings() -> None:
     assert "letters (S H D C)" in text
     assert "Automatic Aces:** on" in text
     assert letters.title == "Settings saved"
-    symbols = settings_embed(Settings(), changed=False)
+    symbols = settings_embed(Settings(auto_aces=False, winnable=False), changed=False)
     assert "symbols" in (symbols.description or "")
     assert "Automatic Aces:** off" in (symbols.description or "")
     assert "Winnable deals:** off" in (symbols.description or "")
@@ -513,6 +513,14 @@ def test_stats_show_every_figure() -> None:
     within_limits(embed)
 
 
+def test_stats_say_whether_the_current_deal_was_won_before() -> None:
+    won = stats_embed(PlayerStats(111, 3, 1, 1 / 3, 0, 0, 104, 0, 0, 16, 2, 1))
+    assert {f.name: f.value for f in won.fields}["Deal 16"] == "won 1 of 2"
+    fresh = stats_embed(PlayerStats(111, 3, 1, 1 / 3, 0, 0, 104, 0, 0, 17, 0, 0))
+    assert {f.name: f.value for f in fresh.fields}["Deal 17"] == "not finished before"
+    within_limits(won)
+
+
 def test_stats_of_a_new_player() -> None:
     embed = stats_embed(PlayerStats(222, 0, 0, 0.0, 0, 0, 0, 0, 0))
     assert "No finished games yet" in (embed.description or "")
@@ -555,3 +563,11 @@ def test_a_hint_embed_names_the_move_and_how_to_play_it() -> None:
     lost = hint_embed(dataclasses.replace(answer, source="lost", move=None, label=None))
     assert lost.title == "💡 Hint: no win from here" and not lost.fields
     within_limits(embed)
+
+
+def test_a_board_in_play_shows_when_it_was_dealt_as_a_live_discord_time() -> None:
+    dealt = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    playing = board_embed(make_view(started_at=dealt)).description or ""
+    assert playing.endswith(f"\nDealt <t:{int(dealt.timestamp())}:R>")
+    over = board_embed(make_view(finished=True)).description or ""
+    assert "Dealt <t:" not in over

@@ -75,6 +75,8 @@ def make_view(**changes: object) -> GameView:
         message=None,
         warning=None,
         finished=False,
+        can_redo=True,
+        redo_count=1,
     )
     return dataclasses.replace(view, **changes)  # type: ignore[arg-type]
 
@@ -142,10 +144,10 @@ async def test_a_clicked_button_is_rebuilt_from_its_custom_id_alone() -> None:
 # --------------------------------------------------------------- board_view
 
 
-def test_a_board_in_play_has_deal_undo_auto_refresh_hint_in_order() -> None:
+def test_a_board_in_play_has_deal_undo_redo_auto_refresh_hint_in_order() -> None:
     view = board_view(make_view())
     actions = [b.action for b in buttons_of(view).values()]
-    assert actions == ["deal", "undo", "auto", "refresh", "hint"]
+    assert actions == ["deal", "undo", "redo", "auto", "refresh", "hint"]
     assert view.timeout is None
     assert view.is_persistent()
 
@@ -160,6 +162,7 @@ def test_labels() -> None:
     assert labels == {
         "deal": "Deal (3 left)",
         "undo": "Undo",
+        "redo": "Redo",
         "auto": "Auto",
         "refresh": "Refresh",
         "hint": "Hint",
@@ -172,13 +175,14 @@ def test_all_enabled_when_all_can_act() -> None:
     assert state(board_view(make_view())) == {
         "deal": True,
         "undo": True,
+        "redo": True,
         "auto": True,
         "refresh": True,
         "hint": True,
     }
 
 
-@pytest.mark.parametrize("flag", ["can_deal", "can_undo", "can_auto"])
+@pytest.mark.parametrize("flag", ["can_deal", "can_undo", "can_redo", "can_auto"])
 def test_a_button_that_cannot_act_is_disabled(flag: str) -> None:
     enabled = state(board_view(make_view(**{flag: False})))
     action = flag.removeprefix("can_")
@@ -187,14 +191,29 @@ def test_a_button_that_cannot_act_is_disabled(flag: str) -> None:
 
 
 def test_a_stuck_game_offers_undo_and_new_game() -> None:
-    enabled = state(board_view(make_view(status=Status.STUCK, can_deal=False, can_auto=False)))
-    assert enabled == {"deal": False, "undo": True, "auto": False, "refresh": True, "new": True}
+    stuck = make_view(status=Status.STUCK, can_deal=False, can_auto=False, can_redo=False)
+    enabled = state(board_view(stuck))
+    assert enabled == {
+        "deal": False,
+        "undo": True,
+        "redo": False,
+        "auto": False,
+        "refresh": True,
+        "new": True,
+    }
 
 
 @pytest.mark.parametrize("status", [Status.WON, Status.STUCK, Status.PLAYING])
 def test_a_finished_game_disables_everything_but_new_game(status: Status) -> None:
     enabled = state(board_view(make_view(status=status, finished=True)))
-    assert enabled == {"deal": False, "undo": False, "auto": False, "refresh": False, "new": True}
+    assert enabled == {
+        "deal": False,
+        "undo": False,
+        "redo": False,
+        "auto": False,
+        "refresh": False,
+        "new": True,
+    }
 
 
 def test_new_game_is_offered_only_when_the_game_is_over() -> None:
@@ -218,10 +237,9 @@ def test_a_board_in_play_lists_its_moves_in_a_menu_below_the_buttons() -> None:
     view = board_view(make_view(moves=moves))
     menu = menu_of(view)
     assert menu is not None and menu.custom_id == "reel:play:555:12"
-    [buttons, menu_row] = view.to_components()
-    assert len(buttons["components"]) == 5 and menu_row["components"] == [
-        menu.item.to_component_dict()
-    ]
+    [buttons, second, menu_row] = view.to_components()
+    assert len(buttons["components"]) == 5 and len(second["components"]) == 1
+    assert menu_row["components"] == [menu.item.to_component_dict()]
     options = menu.item.options
     assert [(o.label, o.value) for o in options] == [(m.label, m.text) for m in moves]
     assert menu.item.placeholder == "Play a move…"
@@ -262,19 +280,19 @@ def test_components_keep_within_discord_limits(status: Status, finished: bool) -
         make_view(status=status, finished=finished, user_id=MAX_SNOWFLAKE, version=10**15)
     )
     rows = view.to_components()
-    assert len(rows) == 1  # one row of five: Discord allows five buttons a row
+    assert len(rows) == 2  # five, then Hint or New game: Discord allows five buttons a row
     for row in rows:
         assert len(row["components"]) <= 5
         for component in row["components"]:
             assert 1 <= len(component["custom_id"]) <= CUSTOM_ID_LIMIT
             assert len(component["label"]) <= 80
-    # (the service clips labels to 100 characters, Discord's limit for an option)
-    long = tuple(MoveChoice(text=f"R{i % 8 + 1} A{i // 8 + 1}", label="x" * 100) for i in range(40))
-    menu = board_view(make_view(user_id=MAX_SNOWFLAKE, version=10**15, moves=long)).to_components()[
-        1
-    ]["components"][0]
+    # The menu clips labels to 100 characters, Discord's limit for an option.
+    long = tuple(MoveChoice(text=f"R{i % 8 + 1} A{i // 8 + 1}", label="x" * 150) for i in range(40))
+    board = board_view(make_view(user_id=MAX_SNOWFLAKE, version=10**15, moves=long))
+    menu = board.to_components()[2]["components"][0]
     assert len(menu["custom_id"]) <= CUSTOM_ID_LIMIT and len(menu["placeholder"]) <= 150
-    assert len(menu["options"]) == 25 and all(len(o["label"]) <= 100 for o in menu["options"])
+    assert len(menu["options"]) == 25
+    assert all(o["label"] == "x" * 99 + "…" for o in menu["options"])
 
 
 @pytest.mark.parametrize(
@@ -316,6 +334,8 @@ def test_one_reel_group_with_every_command() -> None:
         "move",
         "deal",
         "undo",
+        "redo",
+        "restart",
         "auto",
         "hint",
         "resign",
@@ -364,7 +384,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 14
+    assert len(payload["options"]) == 16
 
 
 def test_help_lists_every_command_with_its_options() -> None:

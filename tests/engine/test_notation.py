@@ -237,3 +237,11 @@ def test_a_move_is_described_in_words_as_the_board_names_it(game: Game) -> None:
     assert describe_move(game, Move(Pile("reserve", 0, 3), B6)) == "R4 3♣ → B6 (space)"
     with pytest.raises(IllegalMoveError):
         describe_move(game, Move(R2, A1))
+
+
+def test_an_unknown_word_is_echoed_at_most_60_characters() -> None:
+    with pytest.raises(InvalidMoveError) as refused:
+        parse_move(Game.new(1), "q" * 90)
+    assert f"I don't know '{'q' * 59}…'" in str(refused.value) and "q" * 60 not in str(
+        refused.value
+    )

@@ -56,7 +56,8 @@ START_SQL: Final = """
         assisted = 0,
         hint_line = excluded.hint_line,
         lost_line = NULL,
-        lost_back = NULL
+        lost_back = NULL,
+        redo_moves = ''
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -64,7 +65,7 @@ START_SQL: Final = """
 UPDATE_SQL: Final = """
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
-        updated_at = :updated_at
+        redo_moves = :redo, updated_at = :updated_at
     WHERE user_id = :user_id AND version = :expected_version
 """
 
@@ -151,6 +152,11 @@ SAVE_DAILY_DEAL_SQL: Final = (
 )
 
 HAS_DAILY_ATTEMPT_SQL: Final = "SELECT 1 FROM daily_attempts WHERE user_id = ? AND daily_date = ?"
+# (read along the index by user; a player's games are a few thousand at most)
+DEAL_RECORD_SQL: Final = (
+    "SELECT count(*), coalesce(sum(won), 0) FROM finished_games "
+    "WHERE user_id = ? AND deal_number = ?"
+)
 PLAYER_TOTALS_ROW_SQL: Final = (
     "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak, "
     "last_daily, daily_run FROM player_totals WHERE user_id = ?"

@@ -28,7 +28,8 @@ Row = tuple[Any, ...]
 # The columns read, in the order the converters below take them.
 CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
-    "started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back"
+    "started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back, "
+    "redo_moves"
 )
 FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
@@ -76,7 +77,8 @@ def as_text(value: object, column: str) -> str:
 
 def current_from_row(row: Row) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
-    started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back = row[8:]
+    started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line = row[8:15]
+    lost_back, redo = row[15:]
     if scored not in (0, 1):
         raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
     if assisted not in (0, 1):
@@ -98,6 +100,7 @@ def current_from_row(row: Row) -> CurrentGame:
         hint_line=None if hint_line is None else as_text(hint_line, "hint_line"),
         lost_line=None if lost_line is None else as_text(lost_line, "lost_line"),
         lost_back=opt_int(lost_back, "lost_back"),
+        redo=as_text(redo, "redo_moves"),
     )
 
 
@@ -140,6 +143,7 @@ def update_params(u: GameUpdate) -> dict[str, object]:
         "moves": u.moves,
         "status": u.status,
         "undo_count": u.undo_count,
+        "redo": u.redo,
         "updated_at": timestamp(u.updated_at),
         "user_id": u.user_id,
         "expected_version": u.expected_version,

@@ -31,7 +31,7 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 
 from ..api import GameStore
-from ..errors import StoreError, StoreUnavailableError
+from ..errors import StoreError, StoreReadOnlyError, StoreUnavailableError
 from ..records import (
     CurrentGame,
     DailyDeal,
@@ -76,7 +76,9 @@ class _Refused(Exception):
 
 
 def _check_opens(path: Path) -> None:
-    """Open and close the file with sqlite3 (creating it if needed); sqlite3.Error if it can't."""
+    """Open and close the file with sqlite3, creating it and its folder if needed;
+    sqlite3.Error (or OSError, for the folder) if it can't."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     sqlite3.connect(path).close()
 
 
@@ -116,6 +118,18 @@ def _consume(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+async def _check_writes(conn: Conn, path: Path) -> None:
+    """Raise ``StoreReadOnlyError`` if the file can't be written: a write that changes
+    nothing (the schema version, set to itself)."""
+    version = await schema.user_version(conn)
+    try:
+        await conn.execute(f"PRAGMA user_version = {version:d}")
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc) and "read-only" not in str(exc):
+            raise
+        raise StoreReadOnlyError(f"{path} can't be written: {exc}") from exc
+
+
 class SQLiteStore(GameStore):
     """The game database in an SQLite file. ``await SQLiteStore.open(path)`` creates
     or migrates the file; ``migrations`` are the package's own unless a test
@@ -148,7 +162,7 @@ class SQLiteStore(GameStore):
         try:
             await asyncio.to_thread(_check_opens, self.path)
             conn = await aiosqlite.connect(self.path, isolation_level=None)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailableError(f"{self.path}: {exc}") from exc
         self._conn = conn
         try:
@@ -165,6 +179,7 @@ class SQLiteStore(GameStore):
         if mode != "wal":
             raise StoreError(f"{self.path}: could not switch to WAL journal mode ({mode})")
         await schema.migrate(conn, self.path, self.migrations)
+        await _check_writes(conn, self.path)
 
     async def close(self) -> None:
         """Close the connection; operations already begun or waiting finish first."""
@@ -356,6 +371,11 @@ class SQLiteStore(GameStore):
     async def player_totals(self, user_id: int) -> PlayerTotals | None:
         row = await self._fetchone(q.PLAYER_TOTALS_ROW_SQL, (user_id,))
         return None if row is None else player_totals_from_row(row)
+
+    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
+        row = await self._fetchone(q.DEAL_RECORD_SQL, (user_id, deal_number))
+        games, wins = row
+        return int(games), int(wins)
 
     async def load_daily_deal(self, day: date) -> DailyDeal | None:
         row = await self._fetchone(q.DAILY_DEAL_SQL, (day.isoformat(),))

@@ -353,7 +353,7 @@ class FakePool:
 
     asked: ClassVar[list[int]] = []
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, **_: object) -> None:  # (initializer, initargs)
         FakePool.asked.append(processes)
 
     def __enter__(self) -> FakePool:

@@ -14,10 +14,12 @@ from engine.notation import format_position, parse_position
 from engine.solver import Verdict, solve
 from engine.solver.hints import (
     Hint,
+    LookBack,
     heuristic_move,
     hint,
     known_hint,
     line_left,
+    look_back,
     move_rank,
     winnable_before,
 )
@@ -210,6 +212,8 @@ def test_a_lost_game_finds_the_last_move_from_which_it_could_still_be_won() -> N
     assert winnable_before(game, max_seconds=60) == 5
     assert format_position(game) == before and game.move_count == 8  # looked back on a copy
     assert winnable_before(game, max_seconds=0) is None  # no time to look
+    assert look_back(game, max_seconds=0) == LookBack(None, lost_from_start=False)  # unknown
+    assert look_back(game, max_seconds=60) == LookBack(5, lost_from_start=False)
 
 
 def test_a_game_lost_from_its_deal_has_no_move_to_go_back_to() -> None:
@@ -217,3 +221,4 @@ def test_a_game_lost_from_its_deal_has_no_move_to_go_back_to() -> None:
     assert winnable_before(game, max_seconds=60) is None  # no history
     game.play(heuristic_move(game))  # type: ignore[arg-type]
     assert winnable_before(game, max_seconds=60) is None  # lost at the start too
+    assert look_back(game, max_seconds=60) == LookBack(None, lost_from_start=True)

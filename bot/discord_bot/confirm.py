@@ -1,0 +1,104 @@
+"""Confirmation before anything that throws work away: ``/reel new`` and ``/reel resign``
+over a game in progress, ``/reel undo`` of more than ``CONFIRM_UNDO`` moves.
+
+The question is private, with one button, a ``SureButton``; its custom_id carries
+what to do and the version of the game it was asked about
+(``reel:sure:<new|resign|undo>:<user>:<version>:<deal or count>``, at most 79
+characters), so a click after the game changed does nothing, and a restart of
+the bot loses nothing. The board it leads to goes out publicly, as a new message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+import discord
+
+from ..service import CONFIRM_UNDO, GameView, ServiceError, StaleVersionError
+from .embeds import board_embed, info_embed
+from .items import ReelItem
+from .replies import (
+    Interaction,
+    refusal,
+    send_error,
+    send_private,
+    send_public,
+    service_of,
+    within_deadline,
+)
+from .views import CUSTOM_ID_PREFIX, board_view
+
+What = Literal["new", "resign", "undo"]
+
+SURE_TEMPLATE: Final = (
+    rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|resign|undo)"
+    r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<arg>[0-9]{1,20})"
+)
+QUESTIONS: Final[dict[What, str]] = {
+    "new": "Your game in progress ends, recorded as abandoned. Start a new game?",
+    "resign": "Your game in progress ends, recorded as resigned. Resign it?",
+    "undo": "Take back {count} moves? /reel redo brings them back.",
+}
+LABELS: Final[dict[What, str]] = {
+    "new": "Start a new game",
+    "resign": "Resign",
+    "undo": "Take them back",
+}
+CHANGED: Final = "Your game has changed since you were asked, so nothing was done."
+
+
+class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEMPLATE):
+    """The one button under a question: do it, if the game is still as it was asked about."""
+
+    def __init__(self, what: What, user_id: int, version: int, arg: int = 0) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=LABELS[what],
+                style=discord.ButtonStyle.danger,
+                custom_id=f"{CUSTOM_ID_PREFIX}:sure:{what}:{user_id}:{version}:{arg}",
+            )
+        )
+        self.what: What = what
+        self.owner: int = user_id
+        self.version, self.arg = version, arg
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> SureButton:
+        what = match["what"]
+        assert what in LABELS
+        return cls(what, int(match["user_id"]), int(match["version"]), int(match["arg"]))
+
+    async def click(self, interaction: Interaction) -> None:
+        service, owner, version = service_of(interaction), self.owner, self.version
+        if self.what == "new":
+            deal = self.arg or None
+            work = service.new_game(owner, interaction.guild_id, deal, replaces_version=version)
+        elif self.what == "resign":
+            work = service.resign(owner, expected_version=version)
+        else:
+            work = service.undo(owner, expected_version=version, count=self.arg)
+        try:
+            view = await within_deadline(interaction, work, new_message=True)
+        except StaleVersionError:
+            await send_error(interaction, CHANGED)
+            return
+        except ServiceError as exc:
+            await send_error(interaction, refusal(exc))
+            return
+        await send_public(interaction, board_embed(view), board_view(view), new_message=True)
+
+
+def question(what: What, current: GameView, arg: int = 0) -> bool:
+    """Whether ``what`` over ``current`` (the game as it stands) is asked about first."""
+    if what == "undo":
+        return arg > CONFIRM_UNDO and current.can_undo
+    return current.in_progress
+
+
+async def ask(interaction: Interaction, what: What, current: GameView, arg: int = 0) -> None:
+    """The private question, with its button."""
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(SureButton(what, current.user_id, current.version, arg))
+    text = QUESTIONS[what].format(count=arg)
+    await send_private(interaction, info_embed(text), buttons)
