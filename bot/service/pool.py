@@ -7,8 +7,10 @@ import asyncio
 import concurrent.futures
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -17,6 +19,7 @@ from typing import Final, TypeVar
 T = TypeVar("T")
 
 SOLVER_WORKERS: Final = 2  # processes in the solver pool
+ORPHAN_CHECK_SECONDS: Final = 0.5  # how often a worker looks whether its parent is alive
 # What a job raises when the pool failed (a worker died, no process could start):
 # the caller logs it, calls ``reset`` and answers without the job.
 POOL_FAILURES: Final = (BrokenProcessPool, OSError, RuntimeError)
@@ -33,6 +36,19 @@ def sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker, at its start: end it as soon as ``parent`` (the bot) is gone, however
+    the bot died (SIGKILL included: nothing else would stop the worker, which would live
+    on with its share of memory and the bot's output pipes)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 class SolverPool:
@@ -77,5 +93,7 @@ class SolverPool:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
             )
         return self._executor
