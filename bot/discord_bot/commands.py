@@ -31,6 +31,7 @@ from ..service import (
     MoveChoice,
     NoGameError,
     ServiceError,
+    Settings,
     StaleVersionError,
 )
 from .confirm import What, ask, question
@@ -426,18 +427,22 @@ class ReelCommands(app_commands.Group):
         user = interaction.user.id
         asked = suits is not None or auto_aces is not None or winnable_deals is not None
         symbols = None if suits is None else suits.value == "symbols"
-        try:
+
+        async def change() -> tuple[Settings, Settings]:
             before = await self.service.get_settings(user)
-            saved = before
-            if asked:
-                saved = await self.service.update_settings(
-                    user, symbols=symbols, auto_aces=auto_aces, winnable=winnable_deals
-                )
-            changed = saved != before
+            if not asked:
+                return before, before
+            saved = await self.service.update_settings(
+                user, symbols=symbols, auto_aces=auto_aces, winnable=winnable_deals
+            )
+            return before, saved
+
+        try:  # (deferred if the database is slow, as every command is)
+            before, saved = await within_deadline(interaction, change())
         except ServiceError as exc:
             await send_error(interaction, refusal(exc))
             return
-        await send_private(interaction, settings_embed(saved, changed))
+        await send_private(interaction, settings_embed(saved, saved != before))
 
     @app_commands.command(name="rules", description="A short summary of the rules of Virginia Reel")
     async def rules(self, interaction: Interaction) -> None:

@@ -510,6 +510,7 @@ async def test_a_slow_private_answer_reaches_its_player_and_leaves_nothing_publi
     await new_game(fake, alice)
     slowed(monkeypatch, running.service, "stats")
     slowed(monkeypatch, running.service, "move")
+    slowed(monkeypatch, running.service, "update_settings")
     public_before = [m.id for m in fake.channel_messages() if not m.ephemeral]
 
     async def answered_privately(result: InteractionResult) -> None:
@@ -522,6 +523,10 @@ async def test_a_slow_private_answer_reaches_its_player_and_leaves_nothing_publi
 
     await answered_privately(await fake.slash(alice, "reel", sub="stats"))
     await answered_privately(await slash_move(fake, alice, **{"from": "zz top"}))
+    await answered_privately(
+        await fake.slash(alice, "reel", sub="settings", options={"auto_aces": True})
+    )
+    assert (await running.service.get_settings(alice.id)).auto_aces  # saved, and said so
     public_after = [m.id for m in fake.channel_messages() if not m.ephemeral]
     assert public_after == public_before  # no public trace left
     fake.assert_no_violations()
