@@ -15,19 +15,15 @@ from typing import Final, Literal
 
 import discord
 
-from ..service import CONFIRM_UNDO, GameView, ServiceError, StaleVersionError
-from .embeds import board_embed, info_embed
+from ..service import CONFIRM_UNDO, GameView
+from .embeds import info_embed
 from .items import ReelItem
 from .replies import (
     Interaction,
-    refusal,
-    send_error,
     send_private,
-    send_public,
     service_of,
-    within_deadline,
 )
-from .views import CUSTOM_ID_PREFIX, board_view
+from .views import CUSTOM_ID_PREFIX, board_as_new_message
 
 What = Literal["new", "resign", "undo"]
 
@@ -78,15 +74,7 @@ class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEM
             work = service.resign(owner, expected_version=version)
         else:
             work = service.undo(owner, expected_version=version, count=self.arg)
-        try:
-            view = await within_deadline(interaction, work, new_message=True)
-        except StaleVersionError:
-            await send_error(interaction, CHANGED)
-            return
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await send_public(interaction, board_embed(view), board_view(view), new_message=True)
+        await board_as_new_message(interaction, work, CHANGED)
 
 
 def question(what: What, current: GameView, arg: int = 0) -> bool:

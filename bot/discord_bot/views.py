@@ -32,6 +32,7 @@ button (action ``hint-yes``); that button turns the warning into the hint.
 from __future__ import annotations
 
 import re
+from collections.abc import Coroutine
 from typing import Any, Final, Literal, get_args
 
 import discord
@@ -253,12 +254,19 @@ class RewindButton(ReelItem[Button], template=REWIND_TEMPLATE):
 async def rewind(interaction: Interaction, owner: int, version: int, target: int) -> None:
     """The hint's "Undo back to move N": the moves taken back, the board shown publicly
     as a new message; refused privately if the game changed since."""
-    service = service_of(interaction)
-    undo = service.undo_to(owner, target, expected_version=version)
+    undo = service_of(interaction).undo_to(owner, target, expected_version=version)
+    await board_as_new_message(interaction, undo, REWIND_STALE)
+
+
+async def board_as_new_message(
+    interaction: Interaction, work: Coroutine[Any, Any, GameView], stale: str
+) -> None:
+    """A private message's button: run ``work`` and show its board publicly, as a new
+    message; a refusal privately (``stale`` if the game changed since the message)."""
     try:
-        view = await within_deadline(interaction, undo, new_message=True)
+        view = await within_deadline(interaction, work, new_message=True)
     except StaleVersionError:
-        await send_error(interaction, REWIND_STALE)
+        await send_error(interaction, stale)
         return
     except ServiceError as exc:
         await send_error(interaction, refusal(exc))

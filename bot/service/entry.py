@@ -147,10 +147,7 @@ class Entry:
 
     def undo_point(self) -> int | None:
         """The history length after undoing the last command; None if there is none."""
-        for i in range(len(self.chained) - 1, -1, -1):
-            if not self.chained[i]:
-                return i
-        return None
+        return self.commands_back(1)
 
     def untouched(self) -> bool:
         """An ordinary game the player never played (only automatic Aces, no undo, not stuck).
