@@ -1,5 +1,5 @@
 """The ``reel`` command: ``reel play`` (terminal game), ``reel bot`` (Discord bot),
-``reel solve`` and ``reel study`` (the solver).
+``reel backup`` (a copy of the database), ``reel solve`` and ``reel study`` (the solver).
 
 With no subcommand, ``reel`` runs the bot when a Discord token is configured
 and the terminal game otherwise.
@@ -8,6 +8,7 @@ and the terminal game otherwise.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -15,6 +16,8 @@ from importlib.metadata import PackageNotFoundError, version
 from engine.solver.cli import add_solve_commands, run_solve_command
 
 from .config import Config, ConfigError
+
+DB_HELP = "SQLite file (default: REEL_DB, else reel.db in your data folder)"
 
 
 def _deal_number(text: str) -> int:
@@ -80,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     aces.add_argument(
         "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
     )
-    play.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
+    play.add_argument("--db", metavar="PATH", help=DB_HELP)
     bot = sub.add_parser(
         "bot",
         help="run the Discord bot (needs DISCORD_TOKEN)",
@@ -92,7 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="publish the slash commands to every server (takes up to an hour to show)",
     )
-    bot.add_argument("--db", metavar="PATH", help="SQLite file (default: REEL_DB or ./reel.db)")
+    bot.add_argument("--db", metavar="PATH", help=DB_HELP)
+    backup = sub.add_parser(
+        "backup",
+        help="copy the database to a file, safely, even while the bot runs",
+        description="Copy the game database to FILE with SQLite's online backup: a "
+        "consistent copy, taken without stopping the bot. Restore by stopping the bot and "
+        "moving the copy into the database's place (docs/operations.md).",
+    )
+    backup.add_argument("file", metavar="FILE", help="where to write the copy (replaced)")
+    backup.add_argument("--db", metavar="PATH", help=DB_HELP)
     add_solve_commands(sub)
     return parser
 
@@ -108,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = args.command or ("bot" if config.discord_token else "play")
     db_path = str(getattr(args, "db", None) or config.db_path)
+    if command == "backup":
+        return _backup(db_path, args.file)
     if command == "play":
         from .terminal import play
 
@@ -128,6 +142,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_bot(
         replace(config, db_path=Path(db_path)), sync_global=getattr(args, "sync_global", False)
     )
+
+
+def _backup(db_path: str, target: str) -> int:
+    """``reel backup FILE``: one line saying where the copy went, or why it failed."""
+    from pathlib import Path
+
+    from .store import StoreError
+    from .store.sqlite import backup_file
+
+    try:
+        backup_file(Path(db_path), Path(target))
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        print(f"reel backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"Copied {db_path} to {target}.")
+    return 0
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from datetime import date
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from ..store import StoreBusyError, StoreFullError, StoreMissingError, StoreReadOnlyError
+
 
 @dataclass(frozen=True, slots=True)
 class Commands:
@@ -179,8 +181,42 @@ class CorruptGameError(ServiceError):
 
 
 class StorageError(ServiceError):
-    """The database failed (disk full, I/O error): logged, and nothing was applied."""
+    """The database failed (busy, disk full, I/O error): logged, and nothing was applied.
+    ``reason`` says which (``storage_reason``)."""
 
     code = ErrorCode.STORAGE
 
     default_message = "Your game couldn't be saved just now, so nothing changed. Try again."
+
+    def __init__(self, message: str | None = None, *, reason: str = "failed") -> None:
+        super().__init__(message or STORAGE_MESSAGES.get(reason))
+        self.reason = reason
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {"reason": self.reason}
+
+
+STORAGE_MESSAGES: Final = {
+    "busy": "The game database is busy just now, so nothing changed. Try again in a moment.",
+    "full": (
+        "The bot's disk is full, so nothing was saved and nothing changed. "
+        "Its operator has been told: try again later."
+    ),
+    "unavailable": (
+        "The game database can't be used just now, so nothing changed. "
+        "Its operator has been told: try again later."
+    ),
+}
+"""The player's sentence for each ``StorageError.reason`` (any other: the default)."""
+
+
+def storage_reason(exc: BaseException) -> str:
+    """What a store error was, as ``StorageError.reason`` words it."""
+    if isinstance(exc, StoreBusyError):
+        return "busy"
+    if isinstance(exc, StoreFullError):
+        return "full"
+    if isinstance(exc, StoreMissingError | StoreReadOnlyError):
+        return "unavailable"
+    return "failed"

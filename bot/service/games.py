@@ -74,6 +74,7 @@ from .errors import (
     NoGameError,
     StaleVersionError,
     StorageError,
+    storage_reason,
 )
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .pool import SOLVER_WORKERS, SolverPool
@@ -131,6 +132,13 @@ class GameService:
         self._proofs = DealProofs(self._pool, daily_candidates)
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
+        store.on_reopen(self._forget)
+
+    def _forget(self) -> None:
+        """The database was opened again (a file replaced, a fault): what is in memory
+        may not be what it holds, so it is read again."""
+        self.games.clear()
+        self._settings.clear()
 
     @property
     def store(self) -> Store:
@@ -611,9 +619,14 @@ class GameService:
         self.games.put(user_id, entry)
 
     def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
-        log.error("database failure for user %s: %s", user_id, exc, exc_info=exc)
+        """The refusal for a store error (logged; the user's game is read again next time)."""
+        reason = storage_reason(exc)
+        if reason == "busy":  # a stall or a long lock: worth a line, not a traceback
+            log.warning("database busy for user %s: %s", user_id, exc)
+        else:
+            log.error("database failure for user %s: %s", user_id, exc, exc_info=exc)
         self.games.drop(user_id)
-        return StorageError()
+        return StorageError(reason=reason)
 
     # ------------------------------------------------------------------ settings
 

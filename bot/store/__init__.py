@@ -15,7 +15,10 @@ from .api import GameStore
 from .errors import (
     CorruptRowError,
     SchemaTooNewError,
+    StoreBusyError,
     StoreError,
+    StoreFullError,
+    StoreMissingError,
     StoreReadOnlyError,
     StoreUnavailableError,
 )
@@ -68,7 +71,10 @@ __all__ = [
     "SQLiteStore",
     "SchemaTooNewError",
     "Store",
+    "StoreBusyError",
     "StoreError",
+    "StoreFullError",
+    "StoreMissingError",
     "StoreReadOnlyError",
     "StoreUnavailableError",
     "Totals",

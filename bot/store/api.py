@@ -19,7 +19,7 @@ What every backend promises:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from typing import Self
 
@@ -51,6 +51,12 @@ class GameStore(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the database; operations already under way finish first."""
+
+    @abstractmethod
+    def on_reopen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` whenever the database is opened again under the caller (a
+        file replaced, a connection lost): what the caller remembers of its rows may be
+        out of date. A backend that never reopens calls it never."""
 
     async def __aenter__(self) -> Self:
         await self.connect()

@@ -26,5 +26,20 @@ class CorruptRowError(StoreError):
 
 
 class StoreReadOnlyError(StoreUnavailableError):
-    """The database can be read but not written (a read-only file or folder): found when
-    the store opens, so nothing is played that could not be saved."""
+    """The database can be read but not written (a read-only file, folder or disk): found
+    when the store opens, so nothing is played that could not be saved, or later, when a
+    write is refused (and applied nothing)."""
+
+
+class StoreBusyError(StoreUnavailableError):
+    """The database stayed locked (another connection's transaction, a stalled disk) for
+    longer than a call may wait: the call gave up and applied nothing."""
+
+
+class StoreFullError(StoreUnavailableError):
+    """The disk (or the database's size limit) is full: the write applied nothing."""
+
+
+class StoreMissingError(StoreUnavailableError):
+    """The database file was deleted while the program ran: nothing is read or written
+    until a file is back at its path (restored from a backup), which is then opened."""

@@ -2,7 +2,7 @@
 
 from .rows import finished_params
 from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
-from .store import BUSY_TIMEOUT_MS, PRAGMAS, SQLiteStore
+from .store import BUSY_TIMEOUT_MS, PRAGMAS, SQLiteStore, backup_file
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -11,5 +11,6 @@ __all__ = [
     "SCHEMA_VERSION",
     "Migration",
     "SQLiteStore",
+    "backup_file",
     "finished_params",
 ]

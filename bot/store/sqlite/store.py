@@ -21,8 +21,12 @@ with ``SchemaTooNewError``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import logging
+import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -31,7 +35,14 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 
 from ..api import GameStore
-from ..errors import StoreError, StoreReadOnlyError, StoreUnavailableError
+from ..errors import (
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    StoreMissingError,
+    StoreReadOnlyError,
+    StoreUnavailableError,
+)
 from ..records import (
     CurrentGame,
     DailyDeal,
@@ -59,13 +70,36 @@ from .rows import (
 )
 from .schema import Migration
 
-BUSY_TIMEOUT_MS: Final = 5000
+BUSY_TIMEOUT_MS: Final = 1000
+"""How long SQLite waits for another connection's lock before giving up (SQLITE_BUSY)."""
+TURN_WAIT: Final = 1.0
+"""Seconds a call waits for its turn on the connection before giving up (``StoreBusyError``).
+
+With the busy timeout, a call finishes or gives up within about two seconds, whatever
+the disk or another connection does, so a front end that must answer within Discord's
+three (autocomplete) can, and a stall never builds a queue of calls minutes long."""
+REOPEN_EVERY: Final = 1.0
+"""Seconds between attempts to open the file again after it failed (gone, unreadable)."""
 PRAGMAS: Final = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
     f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
 )
 IMPORT_BATCH: Final = 20_000  # rows a statement of ``import_results`` writes at a time
+
+# SQLite's result codes (sqlite3 gives them as ``exc.sqlite_errorcode``)
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR = 5, 6, 8, 10
+SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
+SQLITE_READONLY_DBMOVED: Final = SQLITE_READONLY | (4 << 8)
+_KINDS: Final[dict[int | None, type[StoreUnavailableError]]] = {
+    SQLITE_BUSY: StoreBusyError,
+    SQLITE_LOCKED: StoreBusyError,
+    SQLITE_FULL: StoreFullError,
+    SQLITE_READONLY: StoreReadOnlyError,
+}
+_REOPEN: Final = frozenset({SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB})
+
+log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 Conn = aiosqlite.Connection
@@ -112,6 +146,65 @@ async def _record_results(conn: Conn, records: Iterable[Mapping[str, object]]) -
     await conn.executemany(q.GUILD_TOTALS_SQL, batch)
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file at ``path``, None if there is none."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def driver_error(path: Path, exc: sqlite3.Error) -> StoreUnavailableError:
+    """The store's error for a driver's: busy, full and read-only are told apart."""
+    kind = _KINDS.get(_primary_code(exc), StoreUnavailableError)
+    return kind(f"{path}: {exc}")
+
+
+def _primary_code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else int(code) & 0xFF
+
+
+def _needs_reopen(exc: sqlite3.Error) -> bool:
+    """Whether the connection may be unusable after ``exc`` (an I/O error, the file
+    moved or no longer a database): the file is then opened again before the next call."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return _primary_code(exc) in _REOPEN or code == SQLITE_READONLY_DBMOVED
+
+
+def backup_file(source: Path, target: Path) -> None:
+    """Copy the database at ``source`` to ``target`` with SQLite's online backup: one
+    consistent snapshot, taken while the bot goes on writing (WAL mode lets it). The copy
+    is written beside ``target`` and moved into place whole, so a failed backup never
+    leaves a half-written file where the last good one was. sqlite3.Error or OSError
+    if it can't; ``StoreMissingError`` if there is no database at ``source``."""
+    if not source.is_file():
+        raise StoreMissingError(f"{source}: no such database")
+    part = target.with_name(target.name + ".part")
+    part.unlink(missing_ok=True)
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(part)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    os.replace(part, target)
+
+
+async def _let_go(conn: Conn) -> None:
+    """Close the connection to a file no longer at its path. SQLite leaves the write-ahead
+    log of a moved file beside the path on close, where the file put there next would read
+    it as its own: so first empty it (a checkpoint into the old file, which is gone anyway)."""
+    with contextlib.suppress(sqlite3.Error, ValueError):
+        await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with contextlib.suppress(sqlite3.Error, ValueError):
+        await conn.close()
+
+
 def _consume(task: asyncio.Future[Any]) -> None:
     """Retrieve a shielded operation's exception when its caller has gone."""
     if not task.cancelled():
@@ -133,15 +226,30 @@ async def _check_writes(conn: Conn, path: Path) -> None:
 class SQLiteStore(GameStore):
     """The game database in an SQLite file. ``await SQLiteStore.open(path)`` creates
     or migrates the file; ``migrations`` are the package's own unless a test
-    gives others."""
+    gives others.
+
+    Faults (docs/operations.md): a call waits at most ``turn_wait`` for the connection
+    and ``BUSY_TIMEOUT_MS`` for another connection's lock, then gives up
+    (``StoreBusyError``), having applied nothing. Before each call the store checks that
+    the file at its path is still the one it has open: deleted, every call is refused
+    (``StoreMissingError``) until a file is back there; replaced (a backup moved into
+    place), or after an I/O error, the file is opened again, and ``on_reopen``'s
+    listeners are told so that what they remember of it is forgotten.
+    """
 
     def __init__(
         self, path: Path | str, migrations: tuple[Migration, ...] = schema.MIGRATIONS
     ) -> None:
         self.path = Path(path)
         self.migrations = migrations
+        self.turn_wait: float | None = TURN_WAIT
         self._conn: aiosqlite.Connection | None = None
+        self._open = False  # between connect() and close()
         self._turn = asyncio.Lock()  # one operation at a time on the connection
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file open
+        self._lost: StoreUnavailableError | None = None  # why the file can't be used now
+        self._retry_at = 0.0  # monotonic time of the next attempt to open it again
+        self._listeners: list[Callable[[], None]] = []
 
     @classmethod
     async def open(
@@ -153,8 +261,14 @@ class SQLiteStore(GameStore):
 
     async def connect(self) -> None:
         """Open the file (creating it if needed), set the pragmas and apply pending migrations."""
-        if self._conn is not None:
+        if self._open:
             return
+        async with self._turn:
+            await self._attach()
+            self._open = True
+
+    async def _attach(self) -> None:
+        """Open the file as the connection (the turn is held)."""
         # A file that cannot be opened fails here, before aiosqlite: its worker
         # thread, after a failed connect, reports to the event loop later, and
         # raises "Event loop is closed" if the program has stopped it meanwhile
@@ -164,13 +278,15 @@ class SQLiteStore(GameStore):
             conn = await aiosqlite.connect(self.path, isolation_level=None)
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailableError(f"{self.path}: {exc}") from exc
-        self._conn = conn
         try:
-            await self._op(self._setup)
-        except BaseException:
-            self._conn = None
+            await self._setup(conn)
+        except BaseException as exc:
             await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise driver_error(self.path, exc) from exc
             raise
+        self._conn = conn
+        self._identity = _identity(self.path)
 
     async def _setup(self, conn: Conn) -> None:
         for pragma in PRAGMAS:
@@ -183,11 +299,28 @@ class SQLiteStore(GameStore):
 
     async def close(self) -> None:
         """Close the connection; operations already begun or waiting finish first."""
-        if self._conn is not None:
-            async with self._turn:
-                conn, self._conn = self._conn, None
-                if conn is not None:
-                    await conn.close()
+        if not self._open:
+            return
+        async with self._turn:
+            self._open = False
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                await conn.close()
+
+    async def backup(self, target: Path | str) -> None:
+        """Copy the database to ``target`` as it stands now (``backup_file``), without
+        stopping anyone: the bot's calls go on meanwhile."""
+        try:
+            await asyncio.to_thread(backup_file, self.path, Path(target))
+        except sqlite3.Error as exc:
+            raise driver_error(self.path, exc) from exc
+        except OSError as exc:
+            raise StoreUnavailableError(f"{target}: {exc}") from exc
+
+    def on_reopen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` whenever the file is opened again (replaced, or after a fault):
+        its rows may not be the ones read before."""
+        self._listeners.append(listener)
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -199,20 +332,75 @@ class SQLiteStore(GameStore):
     async def _op(self, work: Callable[[Conn], Awaitable[_T]]) -> _T:
         """Run ``work`` with the connection to itself, to its end even if the caller is
         cancelled (it is shielded); a driver error becomes ``StoreUnavailableError``."""
-        conn = self.connection
+        if not self._open:
+            raise StoreError("the store is not open")
 
         async def alone() -> _T:
-            async with self._turn:
-                if self._conn is not conn:
+            await self._take_turn()
+            try:
+                if not self._open:
                     raise StoreError("the store was closed")
+                conn = await self._usable()
                 try:
                     return await work(conn)
                 except sqlite3.Error as exc:
-                    raise StoreUnavailableError(f"{self.path}: {exc}") from exc
+                    error = driver_error(self.path, exc)
+                    if _needs_reopen(exc):
+                        log.error("%s; it will be opened again", error)
+                        self._identity = None  # the next call opens the file again
+                    raise error from exc
+            finally:
+                self._turn.release()
 
         task = asyncio.ensure_future(alone())
         task.add_done_callback(_consume)
         return await asyncio.shield(task)
+
+    async def _take_turn(self) -> None:
+        """Wait for the connection, at most ``turn_wait`` seconds (``StoreBusyError``)."""
+        try:
+            async with asyncio.timeout(self.turn_wait):
+                await self._turn.acquire()
+        except TimeoutError:
+            raise StoreBusyError(
+                f"{self.path}: busy: no turn on the connection within {self.turn_wait} s"
+            ) from None
+
+    async def _usable(self) -> Conn:
+        """The connection, once the file at the path is checked to be the one open (the
+        turn is held): a file gone raises ``StoreMissingError``; another file there (or
+        none open after a fault) is opened in its place."""
+        here = _identity(self.path)
+        if self._conn is not None and here is not None and here == self._identity:
+            return self._conn
+        if here is None:
+            if self._lost is None or not isinstance(self._lost, StoreMissingError):
+                log.error(
+                    "the database file %s was deleted while the bot was running: nothing "
+                    "can be saved until it is back (restore a backup there)",
+                    self.path,
+                )
+            self._lost = StoreMissingError(f"{self.path} is gone (deleted while running)")
+            raise self._lost
+        now = time.monotonic()
+        if self._conn is None and self._lost is not None and now < self._retry_at:
+            raise self._lost
+        old, self._conn = self._conn, None
+        if old is not None:
+            await _let_go(old)
+        try:
+            await self._attach()
+        except StoreError as exc:
+            self._retry_at = now + REOPEN_EVERY
+            lost = exc if isinstance(exc, StoreUnavailableError) else None
+            self._lost = lost or StoreUnavailableError(str(exc))
+            log.error("could not open the database file %s again: %s", self.path, exc)
+            raise self._lost from exc
+        log.warning("opened the database file %s again", self.path)
+        self._lost = None
+        for listener in self._listeners:
+            listener()
+        return self.connection
 
     async def _fetchone(self, sql: str, params: Any = ()) -> Any:
         async def read(conn: Conn) -> Any:
