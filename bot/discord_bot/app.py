@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from ..config import Config
@@ -25,8 +26,9 @@ from ..service import GameService
 from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
+from .cooldown import Cooldown
 from .leaderboards import PageButton
-from .replies import DEFAULT_PAGE_SIZE, NO_PINGS
+from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,15 @@ BAD_TOKEN: Final = (
 )
 
 
+class ReelTree(app_commands.CommandTree[discord.Client]):
+    """The slash commands, behind the per-user cooldown (autocomplete is free)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        return not await too_fast(interaction)
+
+
 class ReelBot(commands.Bot):
     """The bot: the ``/reel`` commands and the board and leaderboard buttons, over one
     ``GameService``. Nothing it sends pings anyone (no allowed mentions, by default too)."""
@@ -56,6 +67,7 @@ class ReelBot(commands.Bot):
         dev_guild_id: int | None,
         sync_global: bool = False,
         leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
+        cooldown: Cooldown | None = None,
         **client_kwargs: Any,
     ) -> None:
         # The bot never joins voice: don't warn at every start that voice libraries are missing.
@@ -63,7 +75,9 @@ class ReelBot(commands.Bot):
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
         client_kwargs.setdefault("allowed_mentions", NO_PINGS)
+        client_kwargs.setdefault("tree_cls", ReelTree)
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
+        self.cooldown = cooldown
         self.reel_service = service
         self.dev_guild_id = dev_guild_id
         self.sync_global = sync_global
@@ -117,11 +131,14 @@ def create_bot(
     dev_guild_id: int | None,
     sync_global: bool = False,
     leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
+    cooldown: Cooldown | Literal["default"] | None = "default",
     **client_kwargs: Any,
 ) -> commands.Bot:
     """The bot around ``service``.
 
     ``leaderboard_page_size``: rows on a leaderboard page (tests use small pages).
+    ``cooldown``: the per-user limit on commands and clicks (``cooldown.Cooldown``; by
+    default its ``RATE`` and ``BURST``; None: no limit, for tests that play fast).
     ``client_kwargs`` go to ``commands.Bot`` (tests pass ``guild_ready_timeout=0.1``).
     """
     return ReelBot(
@@ -129,6 +146,7 @@ def create_bot(
         dev_guild_id=dev_guild_id,
         sync_global=sync_global,
         leaderboard_page_size=leaderboard_page_size,
+        cooldown=Cooldown() if cooldown == "default" else cooldown,
         **client_kwargs,
     )
 

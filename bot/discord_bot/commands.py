@@ -14,6 +14,7 @@ other; ``/reel leaderboard`` posts a public page with paging buttons
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Coroutine
@@ -33,6 +34,7 @@ from ..service import (
     ServiceError,
     Settings,
     StaleVersionError,
+    StorageError,
 )
 from .confirm import What, ask, question
 from .embeds import (
@@ -59,7 +61,10 @@ CHOICE_LIMIT: Final = 25
 NO_GAME_CHOICE: Final = "You have no game in progress: start one with /reel new"
 GAME_OVER_CHOICE: Final = "Your game is over: start a new one with /reel new"
 STUCK_CHOICE: Final = "No legal move is left: /reel undo to go back, or /reel new"
+LOADING_CHOICE: Final = "Your board is loading (the database is slow): type again in a moment"
 NOTHING_VALUE: Final = "?"  # the value of those lines: sent, it names no move
+AUTOCOMPLETE_WAIT: Final = 2.0
+"""Seconds an autocomplete may take (Discord drops one after 3, and it can't be deferred)."""
 CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
@@ -189,6 +194,34 @@ def destination_choices(
     return result
 
 
+async def in_time(
+    work: Coroutine[Any, Any, list[app_commands.Choice[str]]],
+) -> list[app_commands.Choice[str]]:
+    """An autocomplete's lines within ``AUTOCOMPLETE_WAIT`` seconds (Discord can't be
+    asked to wait for one): if the game has to be read from a slow database, one line
+    says so, and the read goes on (shielded), so the next keystroke finds it in memory.
+    The database failing is said in one line too; another refusal (no game) leaves the
+    list empty."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(_consume)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), AUTOCOMPLETE_WAIT)
+    except TimeoutError:
+        return [app_commands.Choice(name=LOADING_CHOICE, value=NOTHING_VALUE)]
+    except StorageError as exc:  # busy, full: say so, rather than an empty list
+        return [
+            app_commands.Choice(name=clip(refusal(exc), CHOICE_TEXT_LIMIT), value=NOTHING_VALUE)
+        ]
+    except ServiceError:
+        return []
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieve the error of an autocomplete read that finished after its answer."""
+    if not task.cancelled():
+        task.exception()
+
+
 class ReelCommands(app_commands.Group):
     """``/reel ...``: every command of the game."""
 
@@ -265,7 +298,10 @@ class ReelCommands(app_commands.Group):
         to: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if from_.strip() == NOTHING_VALUE and not to:  # a line of the list that is no move
-            why = await self._why_no_move(interaction.user.id)
+            try:
+                why = await within_deadline(interaction, self._why_no_move(interaction.user.id))
+            except ServiceError as exc:
+                why = refusal(exc).rstrip(".")
             await send_error(interaction, f"{why or 'Pick a move from the list'}.")
             return
         await self._board(interaction, self.service.move(interaction.user.id, move_text(from_, to)))
@@ -274,13 +310,13 @@ class ReelCommands(app_commands.Group):
     async def move_from_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
+        async def lines() -> list[app_commands.Choice[str]]:
             choices = await self.service.move_choices(interaction.user.id, current, CHOICE_LIMIT)
             if not choices and not current.strip():
                 return await self._nothing_to_move(interaction.user.id)
-        except ServiceError:
-            return []
-        return move_choices(choices)
+            return move_choices(choices)
+
+        return await in_time(lines())
 
     async def _nothing_to_move(self, user_id: int) -> list[app_commands.Choice[str]]:
         """With no game, one that is over, or one stuck, the list says so instead of
@@ -306,11 +342,12 @@ class ReelCommands(app_commands.Group):
         source = str(interaction.namespace["from"]) if "from" in interaction.namespace else ""
         if not source.strip():
             return []
-        try:
+
+        async def lines() -> list[app_commands.Choice[str]]:
             choices = await self.service.move_choices(interaction.user.id, source.split()[0], 100)
-        except ServiceError:
-            return []
-        return destination_choices(choices, source, current)
+            return destination_choices(choices, source, current)
+
+        return await in_time(lines())
 
     @app_commands.command(name="deal", description="Deal one card onto each reserve pile")
     async def deal(self, interaction: Interaction) -> None:

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 import discord
 
 from ..service import Commands, GameService, ServiceError
+from .cooldown import Cooldown, slow_down
 from .embeds import error_embed
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,20 @@ def page_size_of(interaction: Interaction) -> int:
     """Rows per leaderboard page for the bot this interaction came to."""
     size = getattr(interaction.client, "leaderboard_page_size", DEFAULT_PAGE_SIZE)
     return size if isinstance(size, int) and size > 0 else DEFAULT_PAGE_SIZE
+
+
+async def too_fast(interaction: Interaction) -> bool:
+    """Whether the user is over the bot's cooldown (``cooldown``): if so they are told
+    privately how long to wait, and the action must not be done."""
+    cooldown = getattr(interaction.client, "cooldown", None)
+    if not isinstance(cooldown, Cooldown):
+        return False
+    wait = cooldown.take(interaction.user.id)
+    if not wait:
+        return False
+    with contextlib.suppress(discord.HTTPException):
+        await send_error(interaction, slow_down(wait))
+    return True
 
 
 async def within_deadline(

@@ -427,7 +427,7 @@ async def show_current(
 ) -> None:
     """Redraw the clicked board as the game now stands, and tell the owner why privately."""
     try:
-        current = await service.show(owner)
+        current = await within_deadline(interaction, service.show(owner))
     except ServiceError as exc:
         await send_error(interaction, refusal(exc))
         return

@@ -29,6 +29,7 @@ from fake_discord import FakeDiscord  # noqa: E402
 from harness import Clock, Launch, Running  # noqa: E402
 
 from bot.discord_bot.app import create_bot  # noqa: E402
+from bot.discord_bot.cooldown import Cooldown  # noqa: E402
 from bot.discord_bot.replies import DEFAULT_PAGE_SIZE  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -84,13 +85,19 @@ async def launch(
     ``sync_global=True`` also publishes the commands globally (``reel bot --sync-global``),
     which DMs need: commands synced to the development server show only there.
     ``rng``: the service's generator of random deal numbers.
+    ``cooldown``: the per-user limit on actions; none by default, since tests play at
+    machine speed (``test_cooldown_e2e.py`` gives the bot's own).
 
     Every bot is closed before its service (and store) at teardown.
     """
     started: list[Running] = []
 
     async def start(
-        db: Path | None = None, *, sync_global: bool = False, rng: random.Random | None = None
+        db: Path | None = None,
+        *,
+        sync_global: bool = False,
+        rng: random.Random | None = None,
+        cooldown: Cooldown | None = None,
     ) -> Running:
         store = await Store.open(db or tmp_path / "reel.db")
         service = GameService(store, clock=clock, rng=rng)
@@ -99,6 +106,7 @@ async def launch(
             dev_guild_id=fake_discord.guild.id,
             sync_global=sync_global,
             leaderboard_page_size=page_size,
+            cooldown=cooldown,
             guild_ready_timeout=0.1,
         )
         running = Running(bot, service, store)

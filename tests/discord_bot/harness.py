@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import discord
-from fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from fake_discord import CHANNEL_MESSAGE, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 from bot.service import GameService
 from bot.store import Store
+
+DEAL_NUMBER = 16  # a deal the solver wins in well under a second
 
 START = datetime(2026, 11, 29, 9, 30, tzinfo=UTC)
 """Where the ``clock`` fixture stands: 09:30 UTC on the daily date 2026-11-29."""
@@ -62,3 +64,34 @@ async def resigned(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
     if message.ephemeral and any(":sure:resign:" in c for c in message.custom_ids):
         return await fake.click(user, message, label="Resign")
     return result
+
+
+def is_board(message: FakeMessage) -> bool:
+    title = (message.embed or {}).get("title") or ""
+    return str(title).startswith("Virginia Reel · deal")
+
+
+async def public_board(result: InteractionResult) -> FakeMessage:
+    """The public board message a slash command answered with (fails on a refusal)."""
+    message = await result.wait_message()
+    assert not message.ephemeral and is_board(message), (
+        f"expected a public board, got {message.embed!r} (ephemeral={message.ephemeral})"
+    )
+    return message
+
+
+async def private_text(result: InteractionResult) -> str:
+    """The text of the ephemeral answer to an interaction (its reply or its first follow-up)."""
+    if result.callback_type == CHANNEL_MESSAGE:
+        message = await result.wait_message()
+    else:
+        [message] = await result.wait_followups(1)
+    assert message.ephemeral, f"expected an ephemeral answer, got {message.to_dict()!r}"
+    return description(message)
+
+
+async def new_game(
+    fake: FakeDiscord, user: FakeUser, deal: int = DEAL_NUMBER, *, dm: bool = False
+) -> FakeMessage:
+    result = await fake.slash(user, "reel", sub="new", options={"deal": str(deal)}, dm=dm)
+    return await public_board(result)

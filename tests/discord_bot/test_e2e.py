@@ -28,7 +28,17 @@ from fake_discord import (
     FakeUser,
     InteractionResult,
 )
-from harness import Launch, description, footer, resigned
+from harness import (
+    DEAL_NUMBER,
+    Launch,
+    description,
+    footer,
+    is_board,
+    new_game,
+    private_text,
+    public_board,
+    resigned,
+)
 
 import bot.discord_bot.replies as replies_module
 from bot.discord_bot.commands import GAME_OVER_CHOICE, NO_GAME_CHOICE, STUCK_CHOICE
@@ -38,7 +48,6 @@ from engine import MAX_DEAL, Game, IllegalMoveError, Move, Status, display_width
 from engine.notation import format_position
 from engine.solver import Verdict, solve
 
-DEAL_NUMBER = 16  # a deal the solver wins in well under a second
 SUIT_SIGNS = set("♠♥♦♣")
 BOARD_LINE_COLUMNS = 30
 
@@ -79,37 +88,6 @@ def board_text(message: FakeMessage) -> str:
     found = re.search(r"```\n(.*?)\n```", description(message), re.DOTALL)
     assert found is not None, f"no board code block in {description(message)!r}"
     return found.group(1)
-
-
-def is_board(message: FakeMessage) -> bool:
-    title = (message.embed or {}).get("title") or ""
-    return str(title).startswith("Virginia Reel · deal")
-
-
-async def public_board(result: InteractionResult) -> FakeMessage:
-    """The public board message a slash command answered with (fails on a refusal)."""
-    message = await result.wait_message()
-    assert not message.ephemeral and is_board(message), (
-        f"expected a public board, got {message.embed!r} (ephemeral={message.ephemeral})"
-    )
-    return message
-
-
-async def private_text(result: InteractionResult) -> str:
-    """The text of the ephemeral answer to an interaction (its reply or its first follow-up)."""
-    if result.callback_type == CHANNEL_MESSAGE:
-        message = await result.wait_message()
-    else:
-        [message] = await result.wait_followups(1)
-    assert message.ephemeral, f"expected an ephemeral answer, got {message.to_dict()!r}"
-    return description(message)
-
-
-async def new_game(
-    fake: FakeDiscord, user: FakeUser, deal: int = DEAL_NUMBER, *, dm: bool = False
-) -> FakeMessage:
-    result = await fake.slash(user, "reel", sub="new", options={"deal": str(deal)}, dm=dm)
-    return await public_board(result)
 
 
 async def slash_move(fake: FakeDiscord, user: FakeUser, **options: str) -> InteractionResult:
