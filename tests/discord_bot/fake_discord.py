@@ -25,6 +25,18 @@ Example::
     fake.assert_no_violations()
 
 In pytest, the ``fake_discord`` and ``start_bot`` fixtures of conftest.py do this.
+
+Discord's own faults can be armed too (:meth:`FakeDiscord.fail`, :meth:`FakeDiscord.hang`,
+:meth:`FakeDiscord.drop_gateway`): a 429 with Discord's body and headers, a 5xx, a REST
+call that hangs, the gateway cut under the bot. Every REST request that arrives is
+recorded as an :class:`Attempt` (when, what, the status answered), so a test can check
+that the client waited ``retry_after`` before trying again::
+
+    fault = fake.fail("PATCH", ORIGINAL_PATH, status=429, retry_after=0.5)
+    ...  # the bot edits a deferred answer: 429, then (0.5 s later) 200
+    first, second = fake.attempts_at("PATCH", ORIGINAL_PATH)
+    assert first.status == 429 and second.status == 200
+    assert second.at - first.answered_at >= 0.5
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import re
 import secrets
 import time
@@ -96,6 +109,16 @@ COMMAND_DESCRIPTION_MAX = 100
 
 RESPONSE_DEADLINE = 3.0  # seconds for the first response to an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token can be used for follow-ups
+
+# Paths (below /api/v10) of the interaction routes, as regular expressions for fail()
+CALLBACK_PATH = r"^/interactions/\d+/[^/]+/callback$"  # the initial response
+FOLLOWUP_PATH = r"^/webhooks/\d+/[^/]+$"  # POST: a follow-up message
+ORIGINAL_PATH = r"^/webhooks/\d+/[^/]+/messages/@original$"  # GET/PATCH/DELETE @original
+WEBHOOK_MESSAGE_PATH = r"^/webhooks/\d+/[^/]+/messages/[^/]+$"  # @original or a follow-up
+
+FAULT_STATUSES = frozenset({429, 500, 502, 503, 504})
+RATE_LIMIT_SCOPES = frozenset({"user", "global", "shared"})
+ABANDONED = 0  # the status recorded for a held request whose client gave up first
 
 
 # --------------------------------------------------------------------------- errors
@@ -771,6 +794,60 @@ class Session:
     resumes: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One REST request as it reached the fake, and what the fake answered it."""
+
+    at: float  # the fake's clock (FakeDiscord.now) when it arrived
+    answered_at: float  # ... when the fake answered it (or gave up on it)
+    method: str
+    path: str  # below /api/v10, without the query string
+    status: int  # the status answered; ABANDONED (0) if the client left a held request
+    fault: Fault | None = None  # the armed fault that answered it, if any
+
+    def __str__(self) -> str:
+        return f"{self.at:.3f} {self.method} {self.path} -> {self.status}"
+
+
+@dataclass(eq=False)
+class Fault:
+    """A fault armed by :meth:`FakeDiscord.fail`: the next ``times`` REST requests whose
+    method and path match get it instead of (or, ``applied``, after) the usual answer.
+
+    ``attempts`` are the requests it answered, oldest first; it is ``spent`` once it
+    answered ``times`` of them (a spent fault matches nothing more).
+    """
+
+    method: str  # "PATCH", "POST", ... or "*" for any
+    path: re.Pattern[str]  # searched in the path below /api/v10
+    status: int | None  # 429, 500, 502, 503, 504; None: the usual answer (after ``delay``)
+    times: int
+    retry_after: float = 0.3  # a 429's retry_after, in seconds
+    delay: float = 0.0  # seconds the request is held before it is answered
+    scope: str = "user"  # a 429's X-RateLimit-Scope ("global": a global rate limit)
+    applied: bool = False  # the request is handled first; only its answer is the fault's
+    bucket: str = field(default_factory=lambda: secrets.token_hex(16))
+    attempts: list[Attempt] = field(default_factory=list)
+
+    taken: int = 0  # requests it was given to (answered, or still held)
+
+    @property
+    def hits(self) -> int:
+        """The requests it answered so far."""
+        return len(self.attempts)
+
+    @property
+    def spent(self) -> bool:
+        return self.taken >= self.times
+
+    def matches(self, method: str, path: str) -> bool:
+        return (
+            not self.spent
+            and self.method in ("*", method.upper())
+            and self.path.search(path) is not None
+        )
+
+
 class InteractionResult:
     """What the bot did with one interaction: its callback, message and follow-ups.
 
@@ -951,7 +1028,10 @@ class FakeDiscord:
         self.violations: list[Violation] = []
         self.sessions: dict[str, Session] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
-        self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
+        self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call handled
+        self.attempts: list[Attempt] = []  # every REST request that arrived, faults included
+        self.faults: list[Fault] = []  # armed by fail() and hang(), spent ones included
+        self._transports: dict[web.WebSocketResponse, asyncio.Transport] = {}
         self._active: Session | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Event()
@@ -990,7 +1070,7 @@ class FakeDiscord:
         return new
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(middlewares=[self._rest_middleware])
         app.router.add_get("/", self._gateway)
         api = f"/api/v{API_VERSION}"
         routes = [
@@ -1136,12 +1216,196 @@ class FakeDiscord:
                 await asyncio.wait_for(self._changed.wait(), remaining)
         return True
 
+    # ---------------------------------------------------------------- Discord's own faults
+
+    def fail(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int | None = 429,
+        times: int = 1,
+        retry_after: float = 0.3,
+        delay: float = 0.0,
+        scope: str = "user",
+        applied: bool = False,
+    ) -> Fault:
+        """Arm a fault: the next ``times`` REST requests matching ``method`` ("*": any) and
+        the regular expression ``path`` (searched in the path below /api/v10, e.g.
+        ``ORIGINAL_PATH``) are answered with ``status`` instead of being handled.
+
+        - 429: Discord's rate limit answer: the JSON body ``{"message": "You are being rate
+          limited.", "retry_after": retry_after, "global": false}`` and the headers
+          ``Retry-After``, ``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket``,
+          ``X-RateLimit-Scope`` (``scope``; "global" also sets ``X-RateLimit-Global`` and
+          ``"global": true``) and ``Via`` (discord.py takes a 429 without ``Via`` for a
+          Cloudflare ban and does not retry it).
+        - 500, 503: a JSON error body; 502, 504: Cloudflare's HTML page, as Discord's edge
+          answers them.
+        - None: the usual answer, after ``delay`` (with ``delay``: a slow call).
+
+        ``delay``: hold each request that long first; a client that gave up meanwhile (a
+        timeout) finds nothing done: the request is recorded with status ``ABANDONED``
+        and not applied. ``applied``: handle the request, then answer ``status`` anyway
+        (the answer was lost on the way back: a client that retries does it twice).
+
+        Faults armed together are tried in the order they were armed; the first that
+        matches answers. Returns the fault, whose ``attempts`` are the requests it answered.
+        """
+        if status is not None and status not in FAULT_STATUSES:
+            raise ValueError(f"status must be one of {sorted(FAULT_STATUSES)} or None")
+        if status is None and delay <= 0:
+            raise ValueError("a fault with no status needs a delay (or it is no fault)")
+        if status == 429 and applied:
+            raise ValueError("Discord applies nothing it rate limited")
+        if scope not in RATE_LIMIT_SCOPES:
+            raise ValueError(f"scope must be one of {sorted(RATE_LIMIT_SCOPES)}")
+        if times < 1 or retry_after < 0 or delay < 0:
+            raise ValueError("times must be positive, retry_after and delay not negative")
+        fault = Fault(
+            method=method.upper(),
+            path=re.compile(path),
+            status=status,
+            times=times,
+            retry_after=retry_after,
+            delay=delay,
+            scope=scope,
+            applied=applied,
+        )
+        self.faults.append(fault)
+        return fault
+
+    def hang(self, method: str, path: str, *, seconds: float, times: int = 1) -> Fault:
+        """Arm a REST call that hangs: the next ``times`` matching requests are held
+        ``seconds``, then handled as usual, unless their client gave up first (a
+        timeout), which leaves nothing done (``fail`` with ``status=None``)."""
+        return self.fail(method, path, status=None, delay=seconds, times=times)
+
+    def clear_faults(self) -> None:
+        """Disarm every fault not yet spent."""
+        for fault in self.faults:
+            fault.times = fault.taken
+
+    def attempts_at(self, method: str, path: str) -> list[Attempt]:
+        """The requests that arrived for ``method`` ("*": any) and a path matching the
+        regular expression ``path``, oldest first, whatever they were answered."""
+        pattern = re.compile(path)
+        return [
+            a
+            for a in self.attempts
+            if method.upper() in ("*", a.method) and pattern.search(a.path) is not None
+        ]
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(method, path):
+                fault.taken += 1
+                return fault
+        return None
+
+    def _fault_response(self, fault: Fault) -> web.Response:
+        status = fault.status
+        if status == 429:
+            is_global = fault.scope == "global"
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": fault.retry_after,
+                "global": is_global,
+            }
+            headers = {
+                "Content-Type": "application/json",
+                "Retry-After": str(math.ceil(fault.retry_after)),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{time.time() + fault.retry_after:.3f}",
+                "X-RateLimit-Reset-After": f"{fault.retry_after:.3f}",
+                "X-RateLimit-Bucket": fault.bucket,
+                "X-RateLimit-Scope": fault.scope,
+                "Via": "1.1 google",
+            }
+            if is_global:
+                headers["X-RateLimit-Global"] = "true"
+            return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+        if status in (502, 504):
+            reason = "Bad Gateway" if status == 502 else "Gateway Time-out"
+            page = (
+                f"<html><head><title>{status} {reason}</title></head><body>"
+                f"<center><h1>{status} {reason}</h1></center><hr><center>cloudflare</center>"
+                "</body></html>"
+            )
+            return web.Response(status=status, text=page, content_type="text/html")
+        assert status is not None
+        reason = "Internal Server Error" if status == 500 else "Service Unavailable"
+        return self._json({"message": f"{status}: {reason}", "code": 0}, status)
+
+    @web.middleware
+    async def _rest_middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        """Every REST request: record it as an Attempt, and let an armed fault answer it."""
+        prefix = f"/api/v{API_VERSION}"
+        if not request.path.startswith(prefix + "/"):
+            response: web.StreamResponse = await handler(request)
+            return response
+        path = request.path[len(prefix) :]
+        arrived = self.now()
+        fault = self._fault_for(request.method, path)
+        if fault is not None and fault.delay:
+            await asyncio.sleep(fault.delay)
+            transport = request.transport
+            if transport is None or transport.is_closing():
+                self._attempted(arrived, request.method, path, ABANDONED, fault)
+                return web.Response(status=408)  # nobody reads it
+        if fault is None or fault.status is None or fault.applied:
+            response = await handler(request)
+        if fault is not None and fault.status is not None:
+            response = self._fault_response(fault)
+        self._attempted(arrived, request.method, path, response.status, fault)
+        return response
+
+    def _attempted(
+        self, arrived: float, method: str, path: str, status: int, fault: Fault | None
+    ) -> None:
+        attempt = Attempt(arrived, self.now(), method, path, status, fault)
+        self.attempts.append(attempt)
+        if fault is not None:
+            fault.attempts.append(attempt)
+        self._notify()
+
+    async def drop_gateway(self, code: int | None = 4000, *, timeout: float = 5.0) -> Session:
+        """Cut the bot's gateway connection under it, and wait until it RESUMEd its session.
+
+        ``code``: the close code Discord sends (4000, "unknown error", and the other
+        resumable codes: the client reconnects and resumes); None: the TCP connection is
+        cut with no close frame at all, as a network fault does (the client sees 1006).
+        Unlike :meth:`reconnect` (op 7) the bot gets no warning. Events dispatched while
+        it is away wait for it (``dispatch`` waits until a session is connected).
+        """
+        session = self._active
+        if session is None or session.ws is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        before, ws = session.resumes, session.ws
+        if code is None:
+            transport = self._transports.get(ws)
+            if transport is None:
+                raise RuntimeError("the gateway connection has no transport to cut")
+            transport.abort()
+        else:
+            await ws.close(code=code, message=b"fake Discord dropped the connection")
+        if not await self.wait_until(
+            lambda: session.resumes > before and session.ws is not None, timeout
+        ):
+            raise AssertionError("the bot did not resume its gateway session")
+        return session
+
     # ---------------------------------------------------------------- gateway
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.add(ws)
+        if request.transport is not None:
+            self._transports[ws] = request.transport
         session: Session | None = None
         try:
             await ws.send_str(
@@ -1162,6 +1426,7 @@ class FakeDiscord:
                     await self._members_chunk(session, data)
         finally:
             self._sockets.discard(ws)
+            self._transports.pop(ws, None)
             if session is not None and session.ws is ws:
                 session.ws = None
             self._notify()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from typing import Any
 
@@ -12,7 +13,10 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 from fake_discord import (
+    ABANDONED,
+    CALLBACK_PATH,
     DEFERRED_CHANNEL_MESSAGE,
+    FOLLOWUP_PATH,
     UPDATE_MESSAGE,
     DiscordViolation,
     FakeDiscord,
@@ -364,6 +368,125 @@ async def test_the_test_side_refuses_what_the_discord_client_would_not_send(
         await fake.slash(alice, "t", sub="pick", options={"fruit": "apple", "count": "3"})
     with pytest.raises(LookupError, match="no /nothing command"):
         await fake.slash(alice, "nothing")
+
+
+async def test_a_429_looks_like_discords_and_is_recorded_with_each_attempt(
+    fake: FakeDiscord,
+) -> None:
+    fault = fake.fail("GET", r"^/users/@me$", status=429, retry_after=1.25)
+    url = f"{fake.api_base}/users/@me"
+    headers = {"Authorization": "Bot any-token"}
+    async with aiohttp.ClientSession(headers=headers) as http:
+        async with http.get(url) as limited:
+            assert limited.status == 429
+            assert limited.headers["Content-Type"] == "application/json"
+            body = await limited.json()
+            got = dict(limited.headers)
+        async with http.get(url) as after:  # a fault answers `times` requests, then no more
+            assert after.status == 200
+    assert body == {"message": "You are being rate limited.", "retry_after": 1.25, "global": False}
+    assert got["Retry-After"] == "2" and got["X-RateLimit-Reset-After"] == "1.250"
+    assert got["X-RateLimit-Limit"] == "5" and got["X-RateLimit-Remaining"] == "0"
+    assert float(got["X-RateLimit-Reset"]) > 0 and got["X-RateLimit-Bucket"] == fault.bucket
+    assert got["X-RateLimit-Scope"] == "user" and "X-RateLimit-Global" not in got
+    assert got["Via"]  # discord.py retries only a 429 that came through Discord's proxy
+    assert [a.status for a in fake.attempts_at("GET", r"^/users/@me$")] == [429, 200]
+    assert fault.spent and [a.status for a in fault.attempts] == [429]
+    assert fake.requests == [("GET", "/api/v10/users/@me")]  # handled: only the second
+
+
+async def test_5xx_answers_are_json_or_cloudflare_pages_and_applied_ones_are_done(
+    fake: FakeDiscord,
+) -> None:
+    channel = fake.guild.channel_id
+    url = f"{fake.api_base}/channels/{channel}/messages"
+    path = rf"^/channels/{channel}/messages$"
+    fake.fail("POST", path, status=500)
+    fake.fail("POST", path, status=502)
+    fake.fail("POST", path, status=503, applied=True)
+    answers = []
+    async with aiohttp.ClientSession() as http:
+        for text in ("one", "two", "three"):
+            async with http.post(url, json={"content": text}) as answer:
+                answers.append((answer.status, answer.content_type, await answer.text()))
+    assert [(status, kind) for status, kind, _ in answers] == [
+        (500, "application/json"),
+        (502, "text/html"),
+        (503, "application/json"),
+    ]
+    assert "502 Bad Gateway" in answers[1][2]
+    # Only the applied one was done, though its answer said it failed.
+    assert [m.content for m in fake.channel_messages()] == ["three"]
+
+
+async def test_a_held_request_is_done_late_or_not_at_all_if_its_client_gave_up(
+    fake: FakeDiscord,
+) -> None:
+    channel = fake.guild.channel_id
+    url = f"{fake.api_base}/channels/{channel}/messages"
+    fault = fake.hang("POST", rf"^/channels/{channel}/messages$", seconds=0.5, times=2)
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(TimeoutError):
+            async with http.post(
+                url, json={"content": "gave up"}, timeout=aiohttp.ClientTimeout(total=0.1)
+            ):
+                pass
+        async with http.post(url, json={"content": "waited"}) as answer:
+            assert answer.status == 200
+    await fake.wait_until(lambda: fault.hits == 2)
+    gave_up, waited = sorted(fault.attempts, key=lambda a: a.at)
+    assert gave_up.status == ABANDONED and waited.status == 200
+    assert waited.answered_at - waited.at >= 0.5
+    assert [m.content for m in fake.channel_messages()] == ["waited"]
+
+
+async def test_the_bot_retries_a_429_storm_on_a_followup_after_retry_after_and_posts_once(
+    fake: FakeDiscord, start_bot: Any
+) -> None:
+    await start_bot(TinyBot(fake.guild.id))
+    fake.fail("POST", FOLLOWUP_PATH, status=429, times=3, retry_after=0.2)
+    result = await fake.slash(fake.user("alice"), "t", sub="later")
+    [message] = await result.wait_followups(1)
+    assert message.content == "done thinking"
+    attempts = fake.attempts_at("POST", FOLLOWUP_PATH)
+    assert [a.status for a in attempts] == [429, 429, 429, 200]
+    for before, after in itertools.pairwise(attempts):
+        assert after.at - before.answered_at >= 0.2  # discord.py slept retry_after
+    await asyncio.sleep(0.3)
+    assert result.followup_ids == [message.id]
+
+
+async def test_a_429_on_the_initial_response_is_retried_within_the_deadline(
+    fake: FakeDiscord, start_bot: Any
+) -> None:
+    await start_bot(TinyBot(fake.guild.id))
+    fake.fail("POST", CALLBACK_PATH, status=429, retry_after=0.3)
+    result = await fake.slash(fake.user("alice"), "t", sub="pick", options={"fruit": "apple"})
+    assert result.callback_type == 4
+    assert [a.status for a in fake.attempts_at("POST", CALLBACK_PATH)] == [429, 200]
+
+
+@pytest.mark.parametrize("code", [4000, None], ids=["close-4000", "cut-1006"])
+async def test_the_bot_resumes_its_session_after_the_gateway_drops(
+    fake: FakeDiscord, start_bot: Any, code: int | None
+) -> None:
+    await start_bot(TinyBot(fake.guild.id))
+    session = await fake.drop_gateway(code)
+    assert session.resumes == 1 and len(fake.sessions) == 1  # resumed, not identified again
+    result = await fake.slash(fake.user("alice"), "t", sub="pick", options={"fruit": "banana"})
+    assert result.callback_type == 4
+
+
+def test_fault_arguments_are_checked(fake: FakeDiscord) -> None:
+    with pytest.raises(ValueError, match="status"):
+        fake.fail("GET", ".*", status=404)
+    with pytest.raises(ValueError, match="delay"):
+        fake.fail("GET", ".*", status=None)
+    with pytest.raises(ValueError, match="rate limited"):
+        fake.fail("GET", ".*", status=429, applied=True)
+    fault = fake.fail("GET", ".*", times=3)
+    fake.clear_faults()
+    assert fault.spent
 
 
 def test_embed_limits() -> None:
