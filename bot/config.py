@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from platformdirs import user_data_path
@@ -21,18 +22,41 @@ class ConfigError(ValueError):
     """A setting with a value we cannot use; the message names the setting."""
 
 
+def _endpoint(values: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    """The URL in setting ``name`` (None when empty: Discord's own), if its scheme is one
+    of ``schemes`` and it names a host; without a trailing slash."""
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # a port that is not a number raises ValueError
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in schemes or not parts.hostname:
+        kinds = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise ConfigError(f"{name} must be a {kinds} URL with a host, not {text!r}")
+    return text.rstrip("/")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord_token: str | None
     db_path: Path
     dev_guild_id: int | None
     log_level: str
+    discord_api: str | None = None
+    """REST base (``REEL_DISCORD_API``), e.g. a REST proxy's ``http://host:port/api/v10``;
+    None: Discord's own."""
+    discord_gateway: str | None = None
+    """Gateway websocket URL (``REEL_DISCORD_GATEWAY``); None: Discord's own."""
 
     def __repr__(self) -> str:  # never print the token
         token = "set" if self.discord_token else "unset"
         return (
             f"Config(discord_token=<{token}>, db_path={str(self.db_path)!r}, "
-            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r})"
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
+            f"discord_api={self.discord_api!r}, discord_gateway={self.discord_gateway!r})"
         )
 
     @classmethod
@@ -59,4 +83,11 @@ class Config:
             raise ConfigError(
                 f"REEL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}"
             )
-        return cls(token, db_path, dev_guild_id, log_level)
+        return cls(
+            token,
+            db_path,
+            dev_guild_id,
+            log_level,
+            discord_api=_endpoint(values, "REEL_DISCORD_API", ("http", "https")),
+            discord_gateway=_endpoint(values, "REEL_DISCORD_GATEWAY", ("ws", "wss")),
+        )

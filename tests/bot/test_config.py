@@ -36,3 +36,37 @@ def test_repr_never_shows_the_token(tmp_path: Path) -> None:
 def test_a_bad_setting_names_itself(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Config.from_env({name: value}, dotenv_path=tmp_path / "x")
+
+
+def test_discord_endpoints_default_to_discords_own(tmp_path: Path) -> None:
+    config = Config.from_env({"REEL_DISCORD_API": " "}, dotenv_path=tmp_path / "x")
+    assert config.discord_api is None
+    assert config.discord_gateway is None
+
+
+def test_discord_endpoints_are_read(tmp_path: Path) -> None:
+    config = Config.from_env(
+        {
+            "REEL_DISCORD_API": "http://127.0.0.1:8080/api/v10/",
+            "REEL_DISCORD_GATEWAY": "wss://gateway.example.org",
+        },
+        dotenv_path=tmp_path / "x",
+    )
+    assert config.discord_api == "http://127.0.0.1:8080/api/v10"  # no trailing slash
+    assert config.discord_gateway == "wss://gateway.example.org"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("REEL_DISCORD_API", "127.0.0.1:8080/api/v10"),  # no scheme
+        ("REEL_DISCORD_API", "ws://127.0.0.1:8080/api/v10"),  # a websocket is not REST
+        ("REEL_DISCORD_API", "http:///api/v10"),  # no host
+        ("REEL_DISCORD_API", "http://127.0.0.1:port/api/v10"),  # not a port
+        ("REEL_DISCORD_GATEWAY", "https://gateway.discord.gg"),  # REST is not a websocket
+        ("REEL_DISCORD_GATEWAY", "gateway.discord.gg"),
+    ],
+)
+def test_a_bad_discord_endpoint_names_itself(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        Config.from_env({name: value}, dotenv_path=tmp_path / "x")
