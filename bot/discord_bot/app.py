@@ -3,6 +3,14 @@
 ``create_bot`` makes the bot object (the tests start it against a fake
 Discord); ``run_bot`` opens the SQLite store, runs the bot until it is stopped,
 and turns a missing or rejected token into one line on stderr and exit code 2.
+``REEL_DISCORD_API`` and ``REEL_DISCORD_GATEWAY`` point it at another Discord
+endpoint (a REST proxy; the tests' fake Discord).
+
+SIGTERM and Ctrl-C (SIGINT) stop the bot cleanly, in this order: new
+interactions are refused politely (the ``gate``, see ``gate.py``); the ones in
+flight get ``STOP_WAIT`` seconds to finish and be written; the bot disconnects
+from Discord; the service closes the solver's workers and the database; exit
+code 0. A second signal skips the wait (the database is still closed).
 Slash commands are synced to the development server at start-up when one is
 configured (they show at once there); the global sync, which takes up to an
 hour to reach every server, happens only when asked for (``reel bot
@@ -12,12 +20,15 @@ hour to reach every server, happens only when asked for (``reel bot
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from typing import Any, Final, Literal
 
 import aiohttp
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -27,8 +38,9 @@ from ..store import Store, StoreError
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
 from .cooldown import Cooldown
+from .gate import Gate
 from .leaderboards import PageButton
-from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, too_fast
+from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
 
 log = logging.getLogger(__name__)
@@ -36,6 +48,13 @@ log = logging.getLogger(__name__)
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_BAD_TOKEN: Final = 2
+
+STOP_WAIT: Final = 6.5
+"""Seconds the interactions in flight get to finish when the bot is stopped."""
+CLOSE_WAIT: Final = 1.5
+"""Seconds the disconnect from Discord may take before the stop goes on without it. With
+``STOP_WAIT``, 8 of the 10 seconds a stop may take; the rest is for closing the solver's
+workers and the database."""
 
 NO_TOKEN: Final = (
     "reel bot: DISCORD_TOKEN is not set; put the bot token from the Discord developer portal "
@@ -48,9 +67,12 @@ BAD_TOKEN: Final = (
 
 
 class ReelTree(app_commands.CommandTree[discord.Client]):
-    """The slash commands, behind the per-user cooldown (autocomplete is free)."""
+    """The slash commands, behind the stop's gate and the per-user cooldown (autocomplete
+    is free)."""
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        if await stopping(interaction):
+            return False
         if interaction.type is discord.InteractionType.autocomplete:
             return True
         return not await too_fast(interaction)
@@ -58,7 +80,8 @@ class ReelTree(app_commands.CommandTree[discord.Client]):
 
 class ReelBot(commands.Bot):
     """The bot: the ``/reel`` commands and the board and leaderboard buttons, over one
-    ``GameService``. Nothing it sends pings anyone (no allowed mentions, by default too)."""
+    ``GameService``. Nothing it sends pings anyone (no allowed mentions, by default too).
+    ``gate``: closed when the bot stops, it counts the interactions in flight."""
 
     def __init__(
         self,
@@ -78,6 +101,7 @@ class ReelBot(commands.Bot):
         client_kwargs.setdefault("tree_cls", ReelTree)
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         self.cooldown = cooldown
+        self.gate = Gate()
         self.reel_service = service
         self.dev_guild_id = dev_guild_id
         self.sync_global = sync_global
@@ -133,7 +157,7 @@ def create_bot(
     leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
     cooldown: Cooldown | Literal["default"] | None = "default",
     **client_kwargs: Any,
-) -> commands.Bot:
+) -> ReelBot:
     """The bot around ``service``.
 
     ``leaderboard_page_size``: rows on a leaderboard page (tests use small pages).
@@ -151,6 +175,17 @@ def create_bot(
     )
 
 
+def use_endpoints(config: Config) -> None:
+    """Point discord.py at the configured REST base and gateway (unset: Discord's own)."""
+    if config.discord_api:
+        discord.http.Route.BASE = config.discord_api
+        log.info("Discord REST API: %s", yarl.URL(config.discord_api).with_user(None))
+    if config.discord_gateway:
+        gateway = yarl.URL(config.discord_gateway)
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+        log.info("Discord gateway: %s", gateway.with_user(None))
+
+
 def run_bot(config: Config, sync_global: bool = False) -> int:
     """Run the bot until it is stopped; the exit code (2: no token or a rejected one)."""
     token = config.discord_token
@@ -160,11 +195,47 @@ def run_bot(config: Config, sync_global: bool = False) -> int:
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level))
     try:
         return asyncio.run(_serve(config, token, sync_global))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C before the stop's signal handlers were in place
         return EXIT_OK
 
 
+class StopSignals:
+    """SIGTERM and SIGINT while the bot runs: the first asks for a clean stop
+    (``requested``), a second for a stop at once (``urgent``)."""
+
+    SIGNALS: Final = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.requested = asyncio.Event()
+        self.urgent = asyncio.Event()
+        self.name = ""
+
+    def __enter__(self) -> StopSignals:
+        loop = asyncio.get_running_loop()
+        for signum in self.SIGNALS:
+            # Not on Windows: there Ctrl-C stays a KeyboardInterrupt (run_bot).
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self._received, signum)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in self.SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+
+    def _received(self, signum: int) -> None:
+        name = signal.Signals(signum).name
+        if not self.requested.is_set():
+            self.name = name
+            self.requested.set()
+        elif not self.urgent.is_set():
+            log.warning("%s again: stopping at once, without waiting", name)
+            self.urgent.set()
+
+
 async def _serve(config: Config, token: str, sync_global: bool) -> int:
+    use_endpoints(config)
     try:
         store = await Store.open(config.db_path)
     except (StoreError, OSError) as exc:
@@ -172,15 +243,64 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
         return EXIT_FAILED
     service = GameService(store, warm_next_daily=True)
     bot = create_bot(service, dev_guild_id=config.dev_guild_id, sync_global=sync_global)
+    with StopSignals() as signals:
+        try:
+            return await _run(bot, token, signals)
+        finally:
+            if not bot.is_closed():
+                await bot.close()
+            await service.close()
+            log.info("stopped: the solver's workers and the database are closed")
+
+
+async def _run(bot: ReelBot, token: str, signals: StopSignals) -> int:
+    """Run ``bot`` until it ends or a signal stops it; the exit code."""
+    running = asyncio.create_task(bot.start(token), name="reel-bot")
+    stop = asyncio.create_task(signals.requested.wait())
     try:
-        async with bot:
-            await bot.start(token)
+        await asyncio.wait({running, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+    if signals.requested.is_set():
+        await _stop(bot, running, signals)
+        if not running.done():
+            running.cancel()  # asyncio.run collects it
+            return EXIT_OK
+    try:
+        await running
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return EXIT_BAD_TOKEN
     except (aiohttp.ClientError, OSError) as exc:
         print(f"reel bot: cannot reach Discord: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    finally:
-        await service.close()
     return EXIT_OK
+
+
+async def _stop(bot: ReelBot, running: asyncio.Task[None], signals: StopSignals) -> None:
+    """The clean stop: refuse new interactions, let those in flight finish (at most
+    ``STOP_WAIT`` seconds, or until a second signal), then disconnect (``running`` is
+    ``bot.start``, which then ends; at most ``CLOSE_WAIT`` seconds)."""
+    bot.gate.close()
+    log.info(
+        "%s: stopping; new interactions are refused, %d in flight get up to %.0f s to finish",
+        signals.name,
+        len(bot.gate),
+        STOP_WAIT,
+    )
+    drain = asyncio.create_task(bot.gate.drain(STOP_WAIT))
+    urgent = asyncio.create_task(signals.urgent.wait())
+    await asyncio.wait({drain, urgent}, return_when=asyncio.FIRST_COMPLETED)
+    urgent.cancel()
+    left = drain.result() if drain.done() else len(bot.gate)
+    drain.cancel()
+    if left:
+        log.warning("stopping with %d interaction(s) still running", left)
+    else:
+        log.info("every interaction in flight is done")
+    closing = asyncio.ensure_future(bot.close())
+    _, pending = await asyncio.wait({closing, running}, timeout=CLOSE_WAIT)
+    if not pending:
+        log.info("disconnected from Discord")
+    else:
+        log.warning("the disconnect from Discord took over %.0f s; going on without it", CLOSE_WAIT)

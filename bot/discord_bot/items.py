@@ -6,6 +6,8 @@ the subclasses). ``ReelItem`` makes the parts they have in common once:
 
 - rebuilding the item from a custom_id (``parse``; a subclass says how in
   ``from_match``);
+- the stop (``gate``): a click while the bot stops is refused, politely; one let in
+  is waited for;
 - the cooldown (``cooldown``): a user clicking faster than it allows is told to wait;
 - the owner check: an item that acts on a player's game (``owner`` set)
   refuses anyone else, privately, in ``interaction_check``: discord.py drops
@@ -22,7 +24,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 import discord
 
-from .replies import Interaction, run_click, send_error, too_fast
+from .replies import Interaction, run_click, send_error, stopping, too_fast
 
 NOT_YOUR_GAME: Final = "This is not your game — start your own with /reel new."
 UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
@@ -62,7 +64,7 @@ class ReelItem(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
         return cls.from_match(match)
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
-        if await too_fast(interaction):
+        if await stopping(interaction) or await too_fast(interaction):
             return False
         if self.owner is None or interaction.user.id == self.owner:
             return True

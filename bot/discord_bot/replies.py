@@ -25,6 +25,7 @@ import discord
 from ..service import Commands, GameService, ServiceError
 from .cooldown import Cooldown, slow_down
 from .embeds import error_embed
+from .gate import RESTARTING, Gate
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,21 @@ def page_size_of(interaction: Interaction) -> int:
     """Rows per leaderboard page for the bot this interaction came to."""
     size = getattr(interaction.client, "leaderboard_page_size", DEFAULT_PAGE_SIZE)
     return size if isinstance(size, int) and size > 0 else DEFAULT_PAGE_SIZE
+
+
+async def stopping(interaction: Interaction) -> bool:
+    """Whether the bot is stopping (its ``gate`` closed): if so the user is told privately
+    (an autocomplete gets no lines), and the action must not be done. Either way the
+    interaction's task counts as in flight until it ends, so a stop waits for it."""
+    gate = getattr(interaction.client, "gate", None)
+    if not isinstance(gate, Gate) or gate.enter():
+        return False
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await send_error(interaction, RESTARTING)
+    return True
 
 
 async def too_fast(interaction: Interaction) -> bool:

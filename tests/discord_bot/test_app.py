@@ -1,18 +1,24 @@
-"""Running the bot: a missing or rejected token is one clear line and a non-zero exit."""
+"""Running the bot: a missing or rejected token is one clear line and a non-zero exit;
+the settings for another Discord endpoint; the gate a stop closes (the stop itself is
+tested on the real process in test_process_e2e.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
+import yarl
 from fake_discord import FakeDiscord
 
 from bot.config import Config
-from bot.discord_bot.app import EXIT_BAD_TOKEN, _serve
+from bot.discord_bot.app import EXIT_BAD_TOKEN, _serve, use_endpoints
+from bot.discord_bot.gate import Gate
 
 
 def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -50,3 +56,49 @@ async def test_a_rejected_token_is_one_line_and_never_logged(
     assert err.strip().count("\n") == 0 and "token" in err.lower()
     assert "Traceback" not in err
     assert token not in caplog.text
+
+
+def test_the_discord_endpoints_are_applied_only_when_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+    )
+    unset = Config.from_env({}, dotenv_path=tmp_path / "x")
+    before = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    use_endpoints(unset)
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    proxied = Config.from_env(
+        {
+            "REEL_DISCORD_API": "http://127.0.0.1:8080/api/v10",
+            "REEL_DISCORD_GATEWAY": "ws://127.0.0.1:8081/",
+        },
+        dotenv_path=tmp_path / "x",
+    )
+    use_endpoints(proxied)
+    assert discord.http.Route.BASE == "http://127.0.0.1:8080/api/v10"
+    assert yarl.URL("ws://127.0.0.1:8081") == discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+
+
+async def test_the_gate_waits_for_the_work_it_let_in_and_no_longer_than_told() -> None:
+    gate = Gate()
+    release = asyncio.Event()
+
+    async def interaction(wait: bool) -> bool:
+        allowed = gate.enter()
+        if wait:
+            await release.wait()
+        return allowed
+
+    slow = asyncio.create_task(interaction(True))
+    await asyncio.sleep(0)
+    assert len(gate) == 1
+    gate.close()
+    assert await asyncio.create_task(interaction(False)) is False  # refused once closed
+    assert await gate.drain(0.05) == 1  # still running after the wait
+    release.set()
+    assert await gate.drain(5.0) == 0
+    assert await slow is True and len(gate) == 0

@@ -1,0 +1,67 @@
+"""A clean stop: the interactions in flight, and the gate that refuses new ones.
+
+Every interaction the bot handles (a slash command, an autocomplete, a click)
+passes the gate first, in its ``interaction_check`` (``replies.stopping``): the
+task doing its work is counted *in flight* until it ends, whatever it does (a
+move, or a refusal sent back). When the bot stops (``app._serve`` on SIGTERM
+or Ctrl-C) the gate closes: interactions arriving from then on are refused
+politely, and the stop waits (``drain``) for those in flight to finish and be
+written before it disconnects and closes the database.
+
+Counting the task rather than the interaction works because discord.py runs an
+interaction's check and its callback in one task (``CommandTree._call``, and
+``ViewStore.schedule_dynamic_item_call`` for the buttons and menus, which are
+all dynamic items); what the callback starts and awaits is inside that task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Final
+
+RESTARTING: Final = (
+    "The bot is restarting, so that wasn't done. Your game is saved: try again in a minute."
+)
+"""The private answer to an interaction that arrives while the bot stops."""
+
+
+class Gate:
+    """Open while the bot serves; ``close`` it to refuse new interactions, ``drain`` to
+    wait for those in flight."""
+
+    def __init__(self) -> None:
+        self._open = True
+        self._tasks: set[asyncio.Task[object]] = set()
+
+    @property
+    def closed(self) -> bool:
+        return not self._open
+
+    def enter(self) -> bool:
+        """Count the current task as an interaction's work, until it ends; whether the
+        interaction may be done (False once the gate is closed: refuse it)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._tasks:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return self._open
+
+    def close(self) -> None:
+        """Refuse every interaction from now on."""
+        self._open = False
+
+    def __len__(self) -> int:
+        """The interactions in flight."""
+        return len(self._tasks)
+
+    async def drain(self, timeout: float) -> int:
+        """Wait until no interaction is in flight, at most ``timeout`` seconds (refusals
+        entering meanwhile are waited for too); the number still running at the end."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            running = self._tasks - {asyncio.current_task()}
+            left = deadline - loop.time()
+            if not running or left <= 0:
+                return len(running)
+            await asyncio.wait(running, timeout=left)
