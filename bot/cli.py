@@ -12,6 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from engine.solver.cli import add_solve_commands, run_solve_command
 
@@ -84,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
     )
     play.add_argument("--db", metavar="PATH", help=DB_HELP)
+    _add_bot_and_backup(sub)
+    add_solve_commands(sub)
+    return parser
+
+
+def _add_bot_and_backup(sub: Any) -> None:
+    """``reel bot`` and ``reel backup``."""
     bot = sub.add_parser(
         "bot",
         help="run the Discord bot (needs DISCORD_TOKEN)",
@@ -105,8 +113,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     backup.add_argument("file", metavar="FILE", help="where to write the copy (replaced)")
     backup.add_argument("--db", metavar="PATH", help=DB_HELP)
-    add_solve_commands(sub)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
