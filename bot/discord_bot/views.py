@@ -27,12 +27,28 @@ Hint answers privately, like ``/reel hint`` (``send_hint``). In a
 scored daily not yet marked assisted, it first warns privately that a hint
 marks the daily assisted on the leaderboard, with a "Show the hint anyway"
 button (action ``hint-yes``); that button turns the warning into the hint.
+
+Discord's own faults (``send_board``): discord.py retries a 429 after its
+``retry_after`` and a 5xx a few times, on its own; the adapter adds three
+things. A board redrawn in place never lands over a newer one: the redraws of
+one message go one at a time, and a redraw still waiting (behind a 429) is
+dropped when a newer board of that message comes, which is sent instead. A
+redraw is given up after ``EDIT_PATIENCE`` seconds, retries included (a hung
+call would wait five minutes). And a board that could not be drawn is
+logged and, while the interaction still has a way to answer, its player told
+privately that the game is saved and ``/reel show`` draws it: the service
+stored the game before any board was drawn, so nothing is lost or doubled.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
+import logging
 import re
 from collections.abc import Coroutine
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal, get_args
 
 import discord
@@ -59,6 +75,8 @@ from .replies import (
     service_of,
     within_deadline,
 )
+
+log = logging.getLogger(__name__)
 
 Action = Literal["deal", "undo", "redo", "auto", "refresh", "new", "hint", "hint-yes"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
@@ -346,10 +364,139 @@ def hint_warning_view(view: GameView) -> discord.ui.View:
     return buttons
 
 
+EDIT_PATIENCE: float = 20.0
+"""Seconds a board may take to reach Discord, discord.py's retries of a 429 or a 5xx
+included, before it is given up (aiohttp would wait five minutes for a hung call)."""
+
+REDRAW_WAIT: Final = 0.5
+"""Seconds a click's answer may wait for another redraw of its board to finish (in a few
+milliseconds, unless Discord holds it up) before the click is deferred instead."""
+
+BOARD_NOT_SHOWN: Final = (
+    "Discord did not take the new board just now, so the one you see may be out of date. "
+    "Your game is saved: /reel show draws it as it stands."
+)
+
+
+@dataclass(eq=False)
+class _Redraws:
+    """The redraws of one board message under way: one at a time, the newest wins."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    newest: int = 0  # the ticket of the newest board asked for
+    waiting: asyncio.Future[None] | None = None  # a redraw not yet sent: a newer one drops it
+    users: int = 0  # the redraws that hold this record
+
+
+_redraws: dict[int, _Redraws] = {}
+"""The board messages being redrawn, by message id (an entry lives while a redraw does)."""
+
+_tickets = itertools.count(1)
+"""Tickets in the order the service answered: a player's calls run one at a time (the
+service holds the player's lock), and a board takes its ticket the moment its call returns."""
+
+
 async def send_board(interaction: Interaction, view: GameView) -> None:
     """Show the board publicly with its buttons: a slash command's answer, or the clicked
-    board redrawn in place."""
-    await send_public(interaction, board_embed(view), board_view(view))
+    board redrawn in place (``redraw``). A board Discord does not take (a 429 storm, 5xx
+    answers, a hung call) is logged, and its player told privately while the interaction
+    can still answer; the game itself was saved before."""
+    embed, buttons = board_embed(view), board_view(view)
+    message = interaction.message
+    try:
+        if interaction.type is discord.InteractionType.component and message is not None:
+            await redraw(interaction, message.id, embed, buttons)
+        else:
+            await _patiently(send_public(interaction, embed, buttons))
+    except (discord.HTTPException, TimeoutError) as exc:
+        log.warning(
+            "the board of user %s (version %s) was not shown: %s",
+            view.user_id,
+            view.version,
+            exc if isinstance(exc, discord.HTTPException) else "no answer in time",
+        )
+        if interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException, TimeoutError):
+                await _patiently(send_error(interaction, BOARD_NOT_SHOWN))
+
+
+async def redraw(
+    interaction: Interaction, message_id: int, embed: discord.Embed, buttons: discord.ui.View
+) -> None:
+    """Redraw the clicked board message ``message_id`` in place, never over a newer board.
+
+    A newer redraw of the same message drops one still waiting to be sent (behind a 429
+    its retry would land late, over the newer board). The answer to the click is the
+    redraw itself when no other is under way or the other ends within ``REDRAW_WAIT``;
+    else the click is acknowledged at once and its board sent after the other, unless a
+    newer one came meanwhile. Returns quietly when a newer board replaced this one."""
+    board = _redraws.setdefault(message_id, _Redraws())
+    ticket = next(_tickets)
+    board.newest, board.users = ticket, board.users + 1
+    if board.waiting is not None:
+        board.waiting.cancel()
+    try:
+        if not interaction.response.is_done():
+            if await _acquired(board.lock, REDRAW_WAIT):
+                try:
+                    if board.newest == ticket:
+                        await _patiently(
+                            interaction.response.edit_message(
+                                embed=embed, view=buttons, allowed_mentions=NO_PINGS
+                            )
+                        )
+                        return
+                finally:
+                    board.lock.release()
+            # A newer board is on its way, or another redraw is slow (behind a 429):
+            # answer the click now, draw the board later.
+            await interaction.response.defer()
+        later = asyncio.ensure_future(_redraw_if_newest(interaction, board, ticket, embed, buttons))
+        board.waiting = later
+        try:
+            await asyncio.wait({later})
+        except asyncio.CancelledError:
+            later.cancel()
+            raise
+        finally:
+            if board.waiting is later:
+                board.waiting = None
+        if not later.cancelled():
+            later.result()
+    finally:
+        board.users -= 1
+        if not board.users:
+            del _redraws[message_id]
+
+
+async def _redraw_if_newest(
+    interaction: Interaction,
+    board: _Redraws,
+    ticket: int,
+    embed: discord.Embed,
+    buttons: discord.ui.View,
+) -> None:
+    async with board.lock:
+        if board.newest != ticket:
+            return  # a newer board of this message is on its way
+        await _patiently(
+            interaction.edit_original_response(embed=embed, view=buttons, allowed_mentions=NO_PINGS)
+        )
+
+
+async def _acquired(lock: asyncio.Lock, seconds: float) -> bool:
+    """Whether ``lock`` was acquired within ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            await lock.acquire()
+    except TimeoutError:
+        return False
+    return True
+
+
+async def _patiently(call: Coroutine[Any, Any, Any]) -> None:
+    """Await a call to Discord for ``EDIT_PATIENCE`` seconds at most (TimeoutError)."""
+    await asyncio.wait_for(call, EDIT_PATIENCE)
 
 
 async def handle_click(interaction: Interaction, action: Action, owner: int, version: int) -> None:

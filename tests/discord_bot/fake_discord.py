@@ -696,6 +696,7 @@ class FakeMessage:
     edited_timestamp: str | None = None
     version: int = 0  # +1 on every edit
     deleted: bool = False
+    edits: list[dict[str, Any]] = field(default_factory=list)  # as each edit left it, in order
 
     @property
     def ephemeral(self) -> bool:
@@ -1650,6 +1651,7 @@ class FakeDiscord:
         message.flags &= ~LOADING
         message.version += 1
         message.edited_timestamp = _iso()
+        message.edits.append(message.to_dict())
         self._notify()
 
     def _merged(self, message: FakeMessage, payload: Mapping[str, Any]) -> dict[str, Any]:
