@@ -8,7 +8,6 @@ and the terminal game otherwise.
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -159,7 +158,7 @@ def _backup(db_path: str, target: str) -> int:
 
     try:
         backup_file(Path(db_path), Path(target))
-    except (StoreError, OSError, sqlite3.Error) as exc:
+    except StoreError as exc:
         print(f"reel backup: {exc}", file=sys.stderr)
         return 1
     print(f"Copied {db_path} to {target}.")

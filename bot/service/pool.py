@@ -20,6 +20,7 @@ T = TypeVar("T")
 
 SOLVER_WORKERS: Final = 2  # processes in the solver pool
 ORPHAN_CHECK_SECONDS: Final = 0.5  # how often a worker looks whether its parent is alive
+CLOSE_WAIT: Final = 2.0  # seconds a job may still run when the pool closes
 # What a job raises when the pool failed (a worker died, no process could start):
 # the caller logs it, calls ``reset`` and answers without the job.
 POOL_FAILURES: Final = (BrokenProcessPool, OSError, RuntimeError)
@@ -80,12 +81,25 @@ class SolverPool:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
-    async def close(self) -> None:
-        """Stop the workers: jobs not started are dropped; one running finishes (its
-        budget bounds it)."""
+    async def close(self, wait: float = CLOSE_WAIT) -> None:
+        """Stop the workers: jobs not started are dropped; a job still running after
+        ``wait`` seconds is stopped with its worker (SIGTERM), so a stop of the bot is
+        never held up by a long search (a daily's has no time budget)."""
         executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        shutdown = asyncio.ensure_future(
+            asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        try:
+            await asyncio.wait_for(asyncio.shield(shutdown), wait)
+        except TimeoutError:
+            # The standard library (before 3.14) has no public way to stop a running job.
+            processes = getattr(executor, "_processes", None) or {}
+            for process in list(processes.values()):
+                with contextlib.suppress(OSError, ValueError):
+                    process.terminate()
+            await shutdown
 
     def _started(self) -> Executor:
         if self._executor is None:

@@ -46,3 +46,15 @@ def test_a_missing_database_is_said_and_no_copy_is_made(
     assert main(["backup", str(target), "--db", str(tmp_path / "nothing-here.db")]) == 1
     assert "no such database" in capsys.readouterr().err
     assert not target.exists() and not (tmp_path / "nothing-here.db").exists()
+
+
+async def test_a_copy_that_cannot_be_written_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = await Store.open(tmp_path / "reel.db")
+    await store.close()
+    target = tmp_path / "no-such-folder" / "copy.db"
+    assert main(["backup", str(target), "--db", str(store.path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("reel backup: ") and err.count("\n") == 1
+    assert not target.parent.exists()

@@ -177,22 +177,25 @@ def backup_file(source: Path, target: Path) -> None:
     """Copy the database at ``source`` to ``target`` with SQLite's online backup: one
     consistent snapshot, taken while the bot goes on writing (WAL mode lets it). The copy
     is written beside ``target`` and moved into place whole, so a failed backup never
-    leaves a half-written file where the last good one was. sqlite3.Error or OSError
-    if it can't; ``StoreMissingError`` if there is no database at ``source``."""
+    leaves a half-written file where the last good one was. ``StoreMissingError`` if
+    there is no database at ``source``; another ``StoreUnavailableError`` if the copy
+    can't be made (the driver's or the system's error as its cause)."""
     if not source.is_file():
         raise StoreMissingError(f"{source}: no such database")
     part = target.with_name(target.name + ".part")
-    part.unlink(missing_ok=True)
-    src = sqlite3.connect(source)
     try:
-        dst = sqlite3.connect(part)
-        try:
+        part.unlink(missing_ok=True)
+        with (
+            contextlib.closing(sqlite3.connect(source)) as src,
+            contextlib.closing(sqlite3.connect(part)) as dst,
+        ):
             src.backup(dst)
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    os.replace(part, target)
+        os.replace(part, target)
+    except sqlite3.Error as exc:
+        part.unlink(missing_ok=True)
+        raise driver_error(source, exc) from exc
+    except OSError as exc:
+        raise StoreUnavailableError(f"{target}: {exc}") from exc
 
 
 async def _let_go(conn: Conn) -> None:
@@ -310,12 +313,7 @@ class SQLiteStore(GameStore):
     async def backup(self, target: Path | str) -> None:
         """Copy the database to ``target`` as it stands now (``backup_file``), without
         stopping anyone: the bot's calls go on meanwhile."""
-        try:
-            await asyncio.to_thread(backup_file, self.path, Path(target))
-        except sqlite3.Error as exc:
-            raise driver_error(self.path, exc) from exc
-        except OSError as exc:
-            raise StoreUnavailableError(f"{target}: {exc}") from exc
+        await asyncio.to_thread(backup_file, self.path, Path(target))
 
     def on_reopen(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` whenever the file is opened again (replaced, or after a fault):
