@@ -295,6 +295,23 @@ async def test_a_board_discord_never_takes_is_given_up_said_and_repaired_by_show
     assert await stored(running.store, alice.id) == (2, "deal")
 
 
+async def test_a_5xx_on_a_follow_up_is_tried_again_and_the_notice_sent_once(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    await public_board(await fake.slash(alice, "reel", sub="deal"))  # the board is stale now
+    fake.fail("POST", FOLLOWUP_PATH, status=500)
+
+    stale = await deal_click(fake, alice, board)
+    assert "out of date" in await private_text(stale)
+    tries = fake.attempts_at("POST", of(stale, FOLLOWUP_PATH))
+    assert [a.status for a in tries] == [500, 200] and waited(tries, 1.0)
+    assert len(stale.followup_ids) == 1
+    assert await stored(running.store, alice.id) == (2, "deal")
+
+
 # --------------------------------------------------------------------------- first answers
 
 

@@ -200,6 +200,8 @@ async def test_clicking_the_button_updates_the_message_in_place(
     again = await fake.click(alice, board, label="Clicked 1")
     assert again.callback_type == UPDATE_MESSAGE
     assert board.custom_ids == ["t:count:2"]
+    # Each edit is kept, in order, as it left the message.
+    assert [e["embeds"][0]["description"] for e in board.edits] == ["count=1", "count=2"]
 
 
 async def test_another_users_click_gets_an_ephemeral_reply(
