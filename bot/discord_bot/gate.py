@@ -23,6 +23,8 @@ RESTARTING: Final = (
     "The bot is restarting, so that wasn't done. Your game is saved: try again in a minute."
 )
 """The private answer to an interaction that arrives while the bot stops."""
+REFUSAL_WAIT: Final = 1.0
+"""Seconds a stop waits for the refusals being sent once the work in flight is done."""
 
 
 class Gate:
@@ -32,6 +34,7 @@ class Gate:
     def __init__(self) -> None:
         self._open = True
         self._tasks: set[asyncio.Task[object]] = set()
+        self._refused: set[asyncio.Task[object]] = set()  # those let in to be refused
 
     @property
     def closed(self) -> bool:
@@ -44,6 +47,9 @@ class Gate:
         if task is not None and task not in self._tasks:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            if not self._open:
+                self._refused.add(task)
+                task.add_done_callback(self._refused.discard)
         return self._open
 
     def close(self) -> None:
@@ -55,13 +61,20 @@ class Gate:
         return len(self._tasks)
 
     async def drain(self, timeout: float) -> int:
-        """Wait until no interaction is in flight, at most ``timeout`` seconds (refusals
-        entering meanwhile are waited for too); the number still running at the end."""
+        """Wait until the work let in before the gate closed is done, at most ``timeout``
+        seconds, then for the refusals then being sent, at most ``REFUSAL_WAIT`` more
+        (within ``timeout``); the number still running at the end. Refusals that come in
+        later are not waited for: under a steady stream of players there is always one,
+        and a stop would last its whole ``timeout``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while True:
-            running = self._tasks - {asyncio.current_task()}
-            left = deadline - loop.time()
-            if not running or left <= 0:
-                return len(running)
-            await asyncio.wait(running, timeout=left)
+        me = asyncio.current_task()
+        work = {t for t in self._tasks if t not in self._refused and t is not me}
+        if work:
+            await asyncio.wait(work, timeout=max(deadline - loop.time(), 0.0))
+        busy = {t for t in work if not t.done()}
+        refusing = {t for t in self._refused if not t.done() and t is not me}
+        if refusing:
+            left = min(REFUSAL_WAIT, deadline - loop.time())
+            await asyncio.wait(refusing, timeout=max(left, 0.0))
+        return len(busy) + sum(not t.done() for t in refusing)

@@ -16,6 +16,7 @@ import pytest
 import yarl
 from fake_discord import FakeDiscord
 
+import bot.discord_bot.gate as gate_module
 from bot.config import Config
 from bot.discord_bot.app import EXIT_BAD_TOKEN, _serve, use_endpoints
 from bot.discord_bot.gate import Gate
@@ -102,3 +103,25 @@ async def test_the_gate_waits_for_the_work_it_let_in_and_no_longer_than_told() -
     release.set()
     assert await gate.drain(5.0) == 0
     assert await slow is True and len(gate) == 0
+
+
+async def test_the_gate_does_not_wait_out_a_stream_of_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(gate_module, "REFUSAL_WAIT", 0.05)
+    gate = Gate()
+    gate.close()
+    stuck = asyncio.Event()
+
+    async def refused() -> bool:
+        allowed = gate.enter()
+        await stuck.wait()  # a refusal whose answer never goes out
+        return allowed
+
+    refusal = asyncio.create_task(refused())
+    await asyncio.sleep(0)
+    assert len(gate) == 1
+    # No work was let in: the drain waits REFUSAL_WAIT for the refusal, not its 30 s.
+    assert await asyncio.wait_for(gate.drain(30.0), 10.0) == 1
+    stuck.set()
+    assert await refusal is False
