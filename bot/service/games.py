@@ -20,6 +20,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
+from dataclasses import asdict, replace
 from datetime import date, datetime
 from typing import Final
 
@@ -81,6 +82,7 @@ from .pool import SOLVER_WORKERS, SolverPool
 from .proofs import DealProofs
 from .rankings import Rankings
 from .views import game_view, move_choice
+from .wording import aces_note, played, sentence, too_many
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,21 @@ class GameService:
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
+        self._listeners: list[Callable[[int, int], None]] = []
+
+    def on_change(self, listener: Callable[[int, int], None]) -> None:
+        """Call ``listener(user_id, version)`` each time a player's game is saved changed
+        (a move, an undo, a new game), once it is stored: live boards that follow a game
+        (spectators, a race's standings) redraw from it. A listener must not block (it
+        schedules its own work); an error it raises is logged, not the caller's."""
+        self._listeners.append(listener)
+
+    def _changed(self, user_id: int, version: int) -> None:
+        for listener in self._listeners:
+            try:
+                listener(user_id, version)
+            except Exception:
+                log.exception("a listener of game changes failed")
 
     def _forget(self) -> None:
         """The database was opened again (a file replaced, a fault): what is in memory
@@ -211,7 +228,7 @@ class GameService:
             if verdict == "unwinnable":
                 entry.lost_after = ((), None)  # the hints know it from the start
                 message += PROVEN_LOST
-            return await self._view(user_id, entry, message + _aces_note(entry))
+            return await self._view(user_id, entry, message + aces_note(entry))
 
     async def daily(self, user_id: int, guild_id: int | None) -> GameView:
         """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
@@ -239,7 +256,7 @@ class GameService:
             )
             kind = "" if scored else " (replay, not scored)"
             message = f"Daily {today.isoformat()}{kind}: deal {deal.deal_number}{note}"
-            return await self._view(user_id, entry, message + _aces_note(entry))
+            return await self._view(user_id, entry, message + aces_note(entry))
 
     async def daily_deal(self, day: date) -> DailyDeal:
         """THE deal of ``day``'s daily (``DailyDeals.get``): found once, then stored."""
@@ -309,6 +326,7 @@ class GameService:
             raise StaleVersionError()
         entry.version = version
         self.games.put(user_id, entry)
+        self._changed(user_id, version)
         return entry, note
 
     # ------------------------------------------------------------------ playing
@@ -368,7 +386,7 @@ class GameService:
                 raise MoveError(NOTHING_TO_UNDO)
             point = entry.commands_back(count) if count >= 1 else None
             if point is None:
-                raise MoveError(_too_many("take back", entry.undoable, count))
+                raise MoveError(too_many("take back", entry.undoable, count))
             message = None if count == 1 else f"Took back {count} moves"
             return await self._undo_commands(user_id, entry, point, message)
 
@@ -382,7 +400,7 @@ class GameService:
                 raise MoveError(NOTHING_TO_REDO)
             moves = entry.commands_ahead(count) if count >= 1 else None
             if moves is None:
-                raise MoveError(_too_many("play again", entry.redoable, count))
+                raise MoveError(too_many("play again", entry.redoable, count))
             settings = await self._get_settings(user_id)
             first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
             try:
@@ -581,7 +599,7 @@ class GameService:
         except BaseException:
             self.games.drop(user_id)
             raise
-        message = "Auto: " + ", ".join(labels) if auto else _played(labels)
+        message = "Auto: " + ", ".join(labels) if auto else played(labels)
         if won:
             message += f" · You won deal {game.deal_number}!"
         return await self._view(user_id, entry, message, warning)
@@ -617,6 +635,7 @@ class GameService:
         entry.version += 1
         entry.status = status
         self.games.put(user_id, entry)
+        self._changed(user_id, entry.version)
 
     def _storage_failure(self, user_id: int, exc: BaseException) -> StorageError:
         """The refusal for a store error (logged; the user's game is read again next time)."""
@@ -641,19 +660,22 @@ class GameService:
         symbols: bool | None = None,
         auto_aces: bool | None = None,
         winnable: bool | None = None,
+        watchable: bool | None = None,
+        reminders: bool | None = None,
     ) -> Settings:
-        """Change some settings; the others keep their values."""
+        """Change some settings (those given, not None); the others keep their values."""
+        asked = {
+            "symbols": symbols,
+            "auto_aces": auto_aces,
+            "winnable": winnable,
+            "watchable": watchable,
+            "reminders": reminders,
+        }
         async with self.locks(user_id):
             old = await self._get_settings(user_id)
-            new = Settings(
-                symbols=old.symbols if symbols is None else bool(symbols),
-                auto_aces=old.auto_aces if auto_aces is None else bool(auto_aces),
-                winnable=old.winnable if winnable is None else bool(winnable),
-            )
+            new = replace(old, **{k: bool(v) for k, v in asked.items() if v is not None})
             self._settings.drop(user_id)
-            stored = UserSettings(
-                symbols=new.symbols, auto_aces=new.auto_aces, winnable=new.winnable
-            )
+            stored = UserSettings(**asdict(new))
             try:
                 await self._store.save_settings(user_id, stored)
             except StoreError as exc:
@@ -671,7 +693,7 @@ class GameService:
             raise self._storage_failure(user_id, exc) from exc
         settings = self._new_player
         if stored is not None:
-            settings = Settings(stored.symbols, stored.auto_aces, stored.winnable)
+            settings = Settings(**asdict(stored))
         self._settings.put(user_id, settings)
         return settings
 
@@ -753,34 +775,3 @@ def _check_replace(old: Entry | None, replaces_version: int | None) -> None:
     if old.daily_in_play():
         assert old.daily_date is not None
         raise DailyInProgressError(old.daily_date)
-
-
-def _too_many(what: str, available: int, count: int) -> str:
-    """The refusal of an undo or redo of ``count`` moves where ``available`` can be."""
-    if count < 1:
-        return f"Give a number of moves of 1 or more to {what}, not {count}."
-    moves = f"{available} move{'' if available == 1 else 's'}"
-    return f"You can {what} {moves} at most, not {count}: nothing was changed."
-
-
-def _aces_note(entry: Entry) -> str:
-    """A new game's Aces played at the deal by the setting, for its message."""
-    aces = len(entry.chained)
-    return f" · {aces} Ace{'s' if aces > 1 else ''} to the Ace pile" if aces else ""
-
-
-def _played(labels: list[str]) -> str:
-    """A command's moves for the message: the move, and the Aces played after it."""
-    message = labels[0]
-    if len(labels) > 1:
-        aces = len(labels) - 1
-        message += f" · then {aces} Ace{'s' if aces > 1 else ''} to the Ace pile"
-    return message
-
-
-def sentence(reason: str) -> str:
-    """The engine's reason (``only Aces go to the Ace pile``) as a sentence for the player."""
-    if not reason:
-        return reason
-    text = reason[0].upper() + reason[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

@@ -7,6 +7,7 @@ import gc
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,25 @@ async def test_a_move_is_played_described_and_saved(service: GameService, store:
     assert (view.move_count, view.version, view.score, view.can_undo) == (1, 2, 5, True)
     row = await store.load_game(USER)
     assert row is not None and (row.moves, row.version, row.status) == ("R6 ACE", 2, "playing")
+
+
+async def test_listeners_hear_of_each_stored_change_and_of_no_refusal(
+    service: GameService,
+) -> None:
+    heard: list[tuple[int, int]] = []
+    service.on_change(lambda user, version: heard.append((user, version)))
+
+    def broken(user: int, version: int) -> None:
+        raise RuntimeError("a listener's own bug")
+
+    service.on_change(broken)  # logged; the move is not the worse for it
+    await service.new_game(USER, GUILD, 28)
+    await service.move(USER, "r6 ace")
+    with pytest.raises(MoveError):
+        await service.move(USER, "r1 ace")  # refused: nothing stored, nothing heard
+    await service.undo(USER)
+    await service.show(USER)  # a read changes nothing
+    assert heard == [(USER, 1), (USER, 2), (USER, 3)]
 
 
 async def test_bad_move_text_is_refused_with_the_engines_reason(service: GameService) -> None:
@@ -307,6 +327,19 @@ async def test_move_choices_find_a_card_typed_with_a_letter_for_its_suit(
         assert [c.text for c in found] == [str(m) for m in fives], typed
     await service.update_settings(USER, symbols=False)  # letters on the board: "5♥" still finds
     assert [c.text for c in await service.move_choices(USER, "5♥", 100)] == [str(m) for m in fives]
+
+
+async def test_settings_change_only_what_is_given_and_persist(
+    service: GameService, store: Store
+) -> None:
+    first = await service.get_settings(USER)
+    assert (first.watchable, first.reminders) == (True, False)  # a new player's
+    saved = await service.update_settings(USER, watchable=False, reminders=True)
+    assert saved == replace(first, watchable=False, reminders=True)
+    again = await service.update_settings(USER, symbols=False)
+    assert (again.symbols, again.watchable, again.reminders) == (False, False, True)
+    fresh = GameService(store)  # nothing in memory: read back from the database
+    assert await fresh.get_settings(USER) == again
 
 
 async def test_letters_setting_renders_suits_as_letters(service: GameService) -> None:
