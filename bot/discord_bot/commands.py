@@ -446,12 +446,15 @@ class ReelCommands(app_commands.Group):
         await send_private(interaction, stats_embed(stats))
 
     @app_commands.command(
-        name="settings", description="Suits as symbols or letters; automatic Aces; winnable deals"
+        name="settings",
+        description="Suits; automatic Aces; winnable deals; who may watch; a streak reminder",
     )
     @app_commands.describe(
         suits="Show suits as symbols (♠ ♥ ♦ ♣) or letters (S H D C)",
         auto_aces="Play reserve Aces to the Ace pile automatically after each move",
         winnable_deals="Random new games are deals the solver has proven winnable",
+        watchable="Others may watch your games live with /reel watch",
+        streak_reminder="A reminder before the day ends (UTC) when your daily streak would break",
     )
     @app_commands.choices(suits=SUIT_CHOICES)
     async def settings(
@@ -460,17 +463,25 @@ class ReelCommands(app_commands.Group):
         suits: app_commands.Choice[str] | None = None,
         auto_aces: bool | None = None,
         winnable_deals: bool | None = None,
+        watchable: bool | None = None,
+        streak_reminder: bool | None = None,
     ) -> None:
         user = interaction.user.id
-        asked = suits is not None or auto_aces is not None or winnable_deals is not None
         symbols = None if suits is None else suits.value == "symbols"
+        chosen = (symbols, auto_aces, winnable_deals, watchable, streak_reminder)
+        asked = any(choice is not None for choice in chosen)
 
         async def change() -> tuple[Settings, Settings]:
             before = await self.service.get_settings(user)
             if not asked:
                 return before, before
             saved = await self.service.update_settings(
-                user, symbols=symbols, auto_aces=auto_aces, winnable=winnable_deals
+                user,
+                symbols=symbols,
+                auto_aces=auto_aces,
+                winnable=winnable_deals,
+                watchable=watchable,
+                reminders=streak_reminder,
             )
             return before, saved
 

@@ -175,6 +175,10 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
         f"**Automatic Aces:** {aces} (reserve Aces go to the Ace pile after each move)",
         f"**Winnable deals:** {winnable} (a random new game is a deal the solver has proven "
         "winnable)",
+        f"**Watchable:** {'on' if settings.watchable else 'off'} (others may follow your "
+        "games live with /reel watch)",
+        f"**Streak reminder:** {'on' if settings.reminders else 'off'} (a reminder before the "
+        "day ends, UTC, when your daily streak would break)",
     ]
     if changed:
         lines.append("Your next board shows the change.")

@@ -200,3 +200,5 @@ class Settings:
     symbols: bool = True  # suit symbols (♠♥♦♣) or letters (S H D C)
     auto_aces: bool = True  # play reserve Aces to the Ace pile after each move
     winnable: bool = True  # a random new game is a deal the solver proved winnable
+    watchable: bool = True  # others may watch this player's games (/reel watch)
+    reminders: bool = False  # a reminder before the UTC rollover when a streak would break

@@ -150,6 +150,8 @@ class UserSettings:
     symbols: bool
     auto_aces: bool
     winnable: bool = False  # v5: a random new game is a deal the solver proved winnable
+    watchable: bool = True  # v9: others may watch the player's games (/reel watch)
+    reminders: bool = False  # v9: a reminder before the rollover when a streak would break
 
 
 @dataclass(frozen=True, slots=True)

@@ -415,6 +415,19 @@ def _written_by_v8(path: Path) -> None:
         )
 
 
+def _written_by_v9(path: Path) -> None:
+    _written_by_v8(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE user_settings ADD COLUMN watchable INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE user_settings ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0;
+            UPDATE user_settings SET watchable = 0, reminders = 1 WHERE user_id = 7;
+            PRAGMA user_version = 9;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -425,6 +438,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     6: _written_by_v6,
     7: _written_by_v7,
     8: _written_by_v8,
+    9: _written_by_v9,
 }
 
 
@@ -681,6 +695,16 @@ async def test_settings_round_trip(store: Store) -> None:
     assert await store.load_settings(6) is None
     await store.save_settings(5, UserSettings(symbols=True, auto_aces=False, winnable=True))
     assert await store.load_settings(5) == UserSettings(True, False, winnable=True)
+    both = UserSettings(True, True, winnable=False, watchable=False, reminders=True)
+    await store.save_settings(5, both)
+    assert await store.load_settings(5) == both
+
+
+async def test_v9_lets_everyone_be_watched_and_reminds_nobody(db_path: Path) -> None:
+    _written_by_v8(db_path)
+    async with Store(db_path) as store:
+        settings = await store.load_settings(7)
+    assert settings is not None and (settings.watchable, settings.reminders) == (True, False)
 
 
 async def test_v5_keeps_the_settings_with_winnable_deals_off(db_path: Path) -> None:

@@ -212,4 +212,10 @@ def player_totals_from_row(row: Row) -> PlayerTotals:
 
 
 def settings_from_row(row: Row) -> UserSettings:
-    return UserSettings(symbols=bool(row[0]), auto_aces=bool(row[1]), winnable=bool(row[2]))
+    return UserSettings(
+        symbols=bool(row[0]),
+        auto_aces=bool(row[1]),
+        winnable=bool(row[2]),
+        watchable=bool(row[3]),
+        reminders=bool(row[4]),
+    )

@@ -590,6 +590,8 @@ class SQLiteStore(GameStore):
             int(settings.symbols),
             int(settings.auto_aces),
             int(settings.winnable),
+            int(settings.watchable),
+            int(settings.reminders),
         )
         await self._write_one(q.SAVE_SETTINGS_SQL, params)
 
