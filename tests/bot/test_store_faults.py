@@ -72,6 +72,28 @@ async def test_a_write_behind_another_connections_lock_gives_up_and_applies_noth
     assert await store.save_game(update(1, 1, "R6 ACE"))
 
 
+async def test_a_restart_while_another_connection_holds_the_lock_opens_and_serves_after(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "reel.db"
+    first = await Store.open(path)
+    await start(first, 1)
+    await first.close()
+    other = hold_write_lock(path)  # a stall still going on when the bot starts again
+    try:
+        store = await Store.open(path)  # not refused as read-only, nor as busy
+        row = await store.load_game(1)
+        assert row is not None and row.version == 1
+        with pytest.raises(StoreBusyError):
+            await store.save_game(update(1, 1, "R6 ACE"))
+    finally:
+        other.close()
+    try:
+        assert await store.save_game(update(1, 1, "R6 ACE"))  # the stall is over
+    finally:
+        await store.close()
+
+
 async def test_calls_queued_behind_a_stalled_one_give_up_instead_of_waiting_in_line(
     store: Store,
 ) -> None:
