@@ -216,11 +216,16 @@ def _consume(task: asyncio.Future[Any]) -> None:
 
 async def _check_writes(conn: Conn, path: Path) -> None:
     """Raise ``StoreReadOnlyError`` if the file can't be written: a write that changes
-    nothing (the schema version, set to itself)."""
+    nothing (the schema version, set to itself). A file another connection holds locked
+    (a long writer, a stalled disk) is not read-only, and the store opens on it: its
+    calls wait their turn as always (SQLite refuses a read-only file without waiting)."""
     version = await schema.user_version(conn)
     try:
         await conn.execute(f"PRAGMA user_version = {version:d}")
     except sqlite3.OperationalError as exc:
+        if _primary_code(exc) in (SQLITE_BUSY, SQLITE_LOCKED):
+            log.warning("%s is locked by another connection just now; opening it anyway", path)
+            return
         if "readonly" not in str(exc) and "read-only" not in str(exc):
             raise
         raise StoreReadOnlyError(f"{path} can't be written: {exc}") from exc
