@@ -45,7 +45,7 @@ from .embeds import (
     stats_embed,
 )
 from .items import UNEXPECTED
-from .leaderboards import Kind, PageQuery, Scope, send_leaderboard
+from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .replies import (
     Interaction,
     refusal,
@@ -74,6 +74,8 @@ BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 
 KIND_CHOICES: Final = [
     app_commands.Choice(name="Daily challenge", value="daily"),
+    app_commands.Choice(name="Weekly (ISO week, Monday to Sunday, UTC)", value="weekly"),
+    app_commands.Choice(name="Seasonal (calendar month, UTC)", value="seasonal"),
     app_commands.Choice(name="All-time", value="all-time"),
 ]
 SCOPE_CHOICES: Final = [
@@ -124,7 +126,7 @@ def leaderboard_query(
     Kind defaults to daily; scope to this server in a server, global in a DM.
     The daily's date defaults to today (the service's clock decides).
     """
-    chosen_kind: Kind = "all-time" if kind == "all-time" else "daily"
+    chosen_kind: Kind = next((k for k in KINDS if k == kind), "daily")
     chosen_scope: Scope
     if scope is None:
         chosen_scope = "server" if guild_id is not None else "global"
@@ -401,13 +403,13 @@ class ReelCommands(app_commands.Group):
         await self._board(interaction, self.service.resign(interaction.user.id))
 
     @app_commands.command(
-        name="leaderboard", description="Who did best: the daily or all-time, here or everywhere"
+        name="leaderboard", description="Who did best: the daily, the week, the month or all-time"
     )
     @app_commands.rename(day="date")
     @app_commands.describe(
-        kind="The daily challenge (default) or all-time",
+        kind="The daily challenge (default), this week's, this month's, or all-time",
         scope="This server (default in a server) or everyone",
-        day="For the daily: which day's, as YYYY-MM-DD (default: today, UTC)",
+        day="YYYY-MM-DD: that day's daily, or the week or month holding it (default: today, UTC)",
     )
     @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(

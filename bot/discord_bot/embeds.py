@@ -339,7 +339,7 @@ def leaderboard_table(header: str, rows: Sequence[tuple[int, int, str]], limit: 
 
 
 def leaderboard_title(
-    kind: Literal["daily", "all-time"], scope: Literal["server", "global"], day: date | None
+    kind: str, scope: Literal["server", "global"], day: date | None
 ) -> str:
     """``Daily leaderboard · 2026-11-29 · this server`` / ``All-time leaderboard · global``."""
     where = "this server" if scope == "server" else "global"
@@ -355,7 +355,7 @@ def leaderboard_footer(page: int, page_count: int, total: int) -> str:
     return f"Page {page + 1} of {max(page_count, 1)} · {total} {players}"
 
 
-def _row_cells(row: LeaderboardRow, kind: Literal["daily", "all-time"]) -> str:
+def _row_cells(row: LeaderboardRow, kind: str) -> str:
     if kind == "daily":
         return daily_cells(row.won, row.score, row.moves, row.undos, row.seconds, row.assisted)
     return all_time_cells(row.wins, row.games, row.win_rate, row.best_streak)

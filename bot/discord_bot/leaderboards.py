@@ -2,9 +2,11 @@
 
 Each paging button is a ``PageButton``, a discord.py ``DynamicItem`` whose
 custom_id carries the whole query of the page it leads to:
-``reel:lb:<prev|next>:<daily|all-time>:<server|global>:<guild id or 0>:<YYYYMMDD or 0>:<page>``
-(at most 68 characters; Discord allows 100). The date is the one the board was
-drawn for, so paging yesterday's board after midnight still pages yesterday's.
+``reel:lb:<prev|next>:<kind>:<server|global>:<guild id or 0>:<YYYYMMDD or 0>:<page>``,
+the kind ``daily``, ``all-time``, ``weekly`` or ``seasonal`` (at most 68
+characters; Discord allows 100). The date is the one the board was drawn for (a
+week's Monday, a month's first day), so paging yesterday's board after midnight
+still pages yesterday's, and last week's stays last week's.
 Anyone may page a leaderboard: it is public, and paging changes nothing but
 the message. Every message goes out with no allowed mentions, so the names in
 the table (mentions) never ping anyone.
@@ -20,7 +22,18 @@ from typing import Final, Literal, get_args
 import discord
 
 from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
-from .embeds import leaderboard_embed
+from ..service.periods import period_name
+from .embeds import (
+    ASSISTED_MARK,
+    DESCRIPTION_LIMIT,
+    FOOTER_LIMIT,
+    INFO_COLOUR,
+    TITLE_LIMIT,
+    clip,
+    leaderboard_embed,
+    leaderboard_footer,
+    leaderboard_table,
+)
 from .items import ReelItem
 from .replies import (
     Interaction,
@@ -40,7 +53,7 @@ SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 DIRECTIONS: Final[tuple[Direction, ...]] = get_args(Direction)
 
 PAGE_ID_TEMPLATE: Final = (
-    r"reel:lb:(?P<direction>prev|next):(?P<kind>daily|all-time):(?P<scope>server|global)"
+    r"reel:lb:(?P<direction>prev|next):(?P<kind>daily|all-time|weekly|seasonal):(?P<scope>server|global)"
     r":(?P<guild>[0-9]{1,20}):(?P<day>[0-9]{8}|0):(?P<page>[0-9]{1,9})"
 )
 MAX_PAGE: Final = 999_999_999
@@ -147,4 +160,59 @@ async def send_leaderboard(interaction: Interaction, query: PageQuery) -> None:
     except ServiceError as exc:
         await send_error(interaction, refusal(exc))
         return
-    await send_public(interaction, leaderboard_embed(page), leaderboard_view(page))
+    embed = period_embed(page) if page.last_day is not None else leaderboard_embed(page)
+    await send_public(interaction, embed, leaderboard_view(page))
+
+
+PERIOD_HEADER: Final = f"{'won':>4}{'of':>4}{'cards':>7}{'moves':>7}"
+PERIOD_NOTE: Final = (
+    "Each player's scored dailies of the period: ranked by dailies won, then cards home "
+    "and fewer moves over them all (replays and practice don't count)."
+)
+
+
+def period_title(page: LeaderboardPage) -> str:
+    """``Weekly leaderboard · Week 48 of 2026 (2026-11-23 to 2026-11-29) · this server``."""
+    assert page.day is not None and (page.kind == "weekly" or page.kind == "seasonal")
+    where = "this server" if page.scope == "server" else "global"
+    return f"{page.kind.capitalize()} leaderboard · {period_name(page.kind, page.day)} · {where}"
+
+
+def period_cells(
+    wins: int | None, dailies: int | None, cards: int | None, moves: int | None, assisted: bool
+) -> str:
+    """A player's period in the columns of ``PERIOD_HEADER``, ``*`` when a hint was used."""
+    mark = ASSISTED_MARK if assisted else " "
+    return f"{wins or 0:>4}{dailies or 0:>4}{cards or 0:>7}{moves or 0:>7}{mark}"
+
+
+def period_embed(page: LeaderboardPage) -> discord.Embed:
+    """A page of a weekly or seasonal board: a table like the daily's, of sums."""
+    if page.rows:
+        note = PERIOD_NOTE
+        if any(row.assisted for row in page.rows):
+            note += f" {ASSISTED_MARK} used a hint."
+        rows = [
+            (
+                row.rank,
+                row.user_id,
+                period_cells(row.wins, row.games, row.score, row.moves, row.assisted),
+            )
+            for row in page.rows
+        ]
+        body = leaderboard_table(PERIOD_HEADER, rows, DESCRIPTION_LIMIT - len(note) - 2)
+        description = f"{body}\n\n{note}"
+    else:
+        span = "week" if page.kind == "weekly" else "month"
+        here = " here" if page.scope == "server" else ""
+        description = f"No one has finished a daily{here} this {span} yet."
+        if page.today:
+            description += " Play today's with **/reel daily**."
+    embed = discord.Embed(
+        title=clip(period_title(page), TITLE_LIMIT),
+        description=clip(description, DESCRIPTION_LIMIT),
+        colour=INFO_COLOUR,
+    )
+    footer = leaderboard_footer(page.page, page.page_count, page.total)
+    embed.set_footer(text=clip(footer, FOOTER_LIMIT))
+    return embed

@@ -35,7 +35,7 @@ __all__ = [
 
 CONFIRM_UNDO: Final = 10  # an undo of more moves than this is asked about first
 MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
-LeaderboardKind = Literal["daily", "all-time"]
+LeaderboardKind = Literal["daily", "all-time", "weekly", "seasonal"]
 LeaderboardScope = Literal["server", "global"]
 
 
@@ -144,6 +144,7 @@ class LeaderboardPage:
     rows: tuple[LeaderboardRow, ...]
     par: int | None = None  # daily: moves in the solver's winning line of the date's deal
     today: bool = False  # daily: the date is today (UTC), the daily that ``daily`` deals
+    last_day: date | None = None  # weekly, seasonal: the period's last date (``day``: its first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 from ..daily import utc_date
-from ..store import MIN_GAMES_FOR_RATE, DailyResult, Store, StoreError, Totals
+from ..store import MIN_GAMES_FOR_RATE, DailyResult, PeriodResult, Store, StoreError, Totals
 from .contract import (
     MAX_PAGE_SIZE,
     LeaderboardKind,
@@ -23,6 +23,7 @@ from .contract import (
 )
 from .dailies import DailyDeals
 from .errors import BadInputError, StorageError
+from .periods import PERIOD_KINDS, period_bounds
 
 log = logging.getLogger(__name__)
 
@@ -47,28 +48,33 @@ class Rankings:
         page: int = 0,
         page_size: int = 10,
     ) -> LeaderboardPage:
-        """A page of a leaderboard. ``day`` (daily only) defaults to today (UTC); a page
-        past the end gives the last page (``page`` says which)."""
+        """A page of a leaderboard. ``day`` defaults to today (UTC): the daily of that
+        date, or the week or month holding it (the page's ``day`` is then the period's
+        first date, ``last_day`` its last); a page past the end gives the last page
+        (``page`` says which)."""
         today = utc_date(self._clock())
         day = check_query(kind, scope, guild_id, day, page, page_size, today)
         where = guild_id if scope == "server" else None
-        total, rows = await self._board(where, day, page, page_size)
+        span = _span(kind, day)
+        total, rows = await self._board(where, span, page, page_size)
         page_count = max(1, -(-total // page_size))
         if page >= page_count:
             page = page_count - 1
-            total, rows = await self._board(where, day, page, page_size)
+            total, rows = await self._board(where, span, page, page_size)
             page_count = max(1, -(-total // page_size))
+        daily = kind == "daily" and day is not None
         return LeaderboardPage(
             kind=kind,
             scope=scope,
             guild_id=where,
-            day=day,
+            day=None if span is None else span[0],
             page=page,
             page_count=page_count,
             total=total,
             rows=tuple(rows),
-            par=None if day is None else await self._par(day),
-            today=day is not None and day == today,
+            par=await self._par(day) if daily and day is not None else None,
+            today=span is not None and span[0] <= today <= span[1],
+            last_day=span[1] if span is not None and kind != "daily" else None,
         )
 
     async def stats(self, user_id: int, deal_number: int | None = None) -> PlayerStats:
@@ -109,20 +115,36 @@ class Rankings:
         return None if known is None else known.par
 
     async def _board(
-        self, guild_id: int | None, day: date | None, page: int, page_size: int
+        self, guild_id: int | None, span: tuple[date, date] | None, page: int, page_size: int
     ) -> tuple[int, list[LeaderboardRow]]:
-        """The rows of a page of the daily board of ``day``, or of the all-time board
-        (``day`` None), and the rows on the whole board."""
+        """The rows of a page of the board of the dates ``span`` (one date: a daily; more:
+        a period), or of the all-time board (``span`` None), and the rows on the whole
+        board."""
         offset = page * page_size
         try:
-            if day is not None:
-                total, results = await self._store.daily_board(day, guild_id, offset, page_size)
+            if span is not None and span[0] == span[1]:
+                total, results = await self._store.daily_board(span[0], guild_id, offset, page_size)
                 return total, [daily_row(offset + i, r) for i, r in enumerate(results, 1)]
+            if span is not None:
+                first, last = span
+                total, sums = await self._store.period_board(
+                    first, last, guild_id, offset, page_size
+                )
+                return total, [period_row(offset + i, r) for i, r in enumerate(sums, 1)]
             total, totals = await self._store.all_time_board(guild_id, offset, page_size)
         except StoreError as exc:
             log.error("database failure reading a leaderboard: %s", exc, exc_info=exc)
             raise StorageError(UNREADABLE_BOARD) from exc
         return total, [all_time_row(offset + i, t) for i, t in enumerate(totals, 1)]
+
+
+def _span(kind: LeaderboardKind, day: date | None) -> tuple[date, date] | None:
+    """The dates a board covers: the daily's one date, a period's, none for all-time."""
+    if day is None:
+        return None
+    if kind == "weekly" or kind == "seasonal":
+        return period_bounds(kind, day)
+    return day, day
 
 
 def check_query(
@@ -136,8 +158,10 @@ def check_query(
 ) -> date | None:
     """The date of the board asked for (today for a daily without one; None for all-time);
     ``BadInputError`` saying why if the board can't be asked for so."""
-    if kind not in ("daily", "all-time"):
-        raise BadInputError(f"There is no {kind!r} leaderboard: choose daily or all-time.")
+    if kind not in ("daily", "all-time", *PERIOD_KINDS):
+        raise BadInputError(
+            f"There is no {kind!r} leaderboard: choose daily, weekly, seasonal or all-time."
+        )
     if scope not in ("server", "global"):
         raise BadInputError(f"There is no {scope!r} scope: choose server or global.")
     if scope == "server" and guild_id is None:
@@ -151,13 +175,16 @@ def check_query(
         raise BadInputError(f"A page holds 1 to {MAX_PAGE_SIZE} rows, not {page_size}.")
     if kind == "all-time":
         if day is not None:
-            raise BadInputError("A date only goes with the daily leaderboard.")
+            raise BadInputError(
+                "A date goes with the daily, weekly or seasonal leaderboard, not all-time."
+            )
         return None
     if day is None:
         return today
     if day > today:
+        what = "The daily of" if kind == "daily" else f"The {kind} board holding"
         raise BadInputError(
-            f"The daily of {day.isoformat()} hasn't started yet (today is {today.isoformat()} UTC)."
+            f"{what} {day.isoformat()} hasn't started yet (today is {today.isoformat()} UTC)."
         )
     return day
 
@@ -193,4 +220,23 @@ def all_time_row(rank: int, totals: Totals) -> LeaderboardRow:
         games=games,
         win_rate=totals.wins / games if games >= MIN_GAMES_FOR_RATE else None,
         best_streak=totals.best_streak,
+    )
+
+
+def period_row(rank: int, result: PeriodResult) -> LeaderboardRow:
+    """A player's scored dailies of a period: ``wins`` of ``games`` dailies, ``score`` cards
+    home and ``moves`` in all."""
+    return LeaderboardRow(
+        rank=rank,
+        user_id=result.user_id,
+        won=None,
+        score=result.score,
+        moves=result.moves,
+        undos=None,
+        seconds=None,
+        wins=result.wins,
+        games=result.dailies,
+        win_rate=None,
+        best_streak=None,
+        assisted=result.assisted,
     )

@@ -30,6 +30,7 @@ from .records import (
     FinishedGame,
     GameStatus,
     GameUpdate,
+    PeriodResult,
     PlayerTotals,
     Totals,
     UserSettings,
@@ -198,3 +199,18 @@ class GameStore(ABC):
     async def import_results(self, records: Iterable[Mapping[str, object]]) -> int:
         """Write finished games (rows of ``finished_games`` as dicts) with their totals,
         in one transaction; how many were written."""
+
+    # ------------------------------------------------------------------ periods, reminders
+
+    @abstractmethod
+    async def period_board(
+        self, first: date, last: date, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[PeriodResult]]:
+        """(total, rows) of the board of the scored dailies dated ``first`` to ``last``
+        (both included), one row per player: one server's, or global (None). Ranked by
+        dailies won, then cards home in all, fewer moves in all, more dailies, user id."""
+
+    @abstractmethod
+    async def reminder_candidates(self, today: date) -> list[int]:
+        """Players with the streak reminder on whose latest scored daily is the day
+        before ``today`` and who have not started ``today``'s scored daily."""

@@ -166,3 +166,15 @@ class DailyDeal:
     @property
     def proven(self) -> bool:
         return self.line is not None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodResult:
+    """A row of a weekly or seasonal board: one user's scored dailies of the period, summed."""
+
+    user_id: int
+    dailies: int  # scored dailies finished in the period
+    wins: int  # of them, won
+    score: int  # cards home, over them all
+    moves: int  # moves, over them all
+    assisted: bool = False  # a hint was asked for in one of them

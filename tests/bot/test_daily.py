@@ -535,7 +535,7 @@ async def test_pages_of_a_leaderboard(crowd: GameService) -> None:
     [
         ({"kind": "daily", "scope": "server"}, "Server leaderboards need a server"),
         ({"kind": "all-time", "scope": "server"}, "Server leaderboards need a server"),
-        ({"kind": "weekly", "scope": "global"}, "There is no 'weekly' leaderboard"),
+        ({"kind": "monthly", "scope": "global"}, "There is no 'monthly' leaderboard"),
         ({"kind": "daily", "scope": "galaxy"}, "There is no 'galaxy' scope"),
         ({"kind": "daily", "scope": "global", "page": -1}, "There is no page -1"),
         ({"kind": "daily", "scope": "global", "page_size": 0}, "A page holds 1 to 50 rows"),
@@ -544,7 +544,7 @@ async def test_pages_of_a_leaderboard(crowd: GameService) -> None:
             {"kind": "daily", "scope": "global", "day": date(2026, 11, 30)},
             "The daily of 2026-11-30 hasn't started yet",
         ),
-        ({"kind": "all-time", "scope": "global", "day": D1}, "A date only goes with the daily"),
+        ({"kind": "all-time", "scope": "global", "day": D1}, "A date goes with the daily, weekly"),
     ],
 )
 async def test_bad_leaderboard_requests_are_refused_clearly(

@@ -313,7 +313,9 @@ async def test_the_all_time_leaderboard_and_the_server_scope_in_a_dm(
     dated = await fake.slash(
         bob, "reel", sub="leaderboard", options={"kind": "all-time", "date": "2026-11-28"}
     )
-    assert await private_text(dated) == "A date only goes with the daily leaderboard."
+    assert await private_text(dated) == (
+        "A date goes with the daily, weekly or seasonal leaderboard, not all-time."
+    )
     in_dm = await public(await fake.slash(bob, "reel", sub="leaderboard", dm=True))
     assert title(in_dm).endswith("· global")  # a DM defaults to the global board
 

@@ -50,12 +50,13 @@ from ..records import (
     FinishedGame,
     GameStatus,
     GameUpdate,
+    PeriodResult,
     PlayerTotals,
     Totals,
     UserSettings,
 )
+from . import periods, schema
 from . import queries as q
-from . import schema
 from .rows import (
     current_from_row,
     daily_deal_from_row,
@@ -619,3 +620,20 @@ class SQLiteStore(GameStore):
             return count
 
         return await self._op(lambda conn: _transaction(conn, body))
+
+    # ------------------------------------------------------------------ periods, reminders
+
+    async def period_board(
+        self, first: date, last: date, guild_id: int | None, offset: int, limit: int
+    ) -> tuple[int, list[PeriodResult]]:
+        count_sql, rows_sql = periods.period_board_sql(by_guild=guild_id is not None)
+        args: tuple[object, ...] = (first.isoformat(), last.isoformat())
+        args += () if guild_id is None else (guild_id,)
+        total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
+        return total, [periods.period_result_from_row(r) for r in rows]
+
+    async def reminder_candidates(self, today: date) -> list[int]:
+        yesterday = date.fromordinal(today.toordinal() - 1)
+        args = (yesterday.isoformat(), today.isoformat())
+        rows = await self._fetchall(periods.REMINDER_CANDIDATES_SQL, args)
+        return [int(r[0]) for r in rows]
