@@ -192,6 +192,10 @@ class PlayerStats:
     deal_number: int | None = None
     deal_games: int = 0
     deal_wins: int = 0
+    # Races over (``/reel race``): how many, won (first place), the best place (None: none).
+    races: int = 0
+    race_wins: int = 0
+    best_place: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,7 @@ from .errors import (
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .pool import SOLVER_WORKERS, SolverPool
 from .proofs import DealProofs
+from .races import Races
 from .rankings import Rankings
 from .views import game_view, move_choice
 from .wording import aces_note, played, sentence, too_many
@@ -136,6 +137,7 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
+        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
 
     def on_change(self, listener: Callable[[int, int], None]) -> None:
         """Call ``listener(user_id, version)`` each time a player's game is saved changed
@@ -719,7 +721,9 @@ class GameService:
         their record on the deal of their current game."""
         async with self.locks(user_id):
             entry = await self._old_entry(user_id)
-        return await self._rankings.stats(user_id, None if entry is None else entry.deal_number)
+        stats = await self._rankings.stats(user_id, None if entry is None else entry.deal_number)
+        raced = await self.races.record(user_id)  # races over (docs/races.md)
+        return replace(stats, races=raced.played, race_wins=raced.won, best_place=raced.best_place)
 
     # ------------------------------------------------------------------ loading
 

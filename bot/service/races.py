@@ -1,0 +1,693 @@
+"""``Races``: races among players on one deal (``/reel race``; ``docs/races.md``).
+
+A race is opened in a channel by its host, with a deal, a time limit and a capacity;
+players join its lobby; it starts when the host says so or at the time set. Each
+racer then plays the deal as a game of their own (an ``Entry``, as a current game is
+in memory), stored in the race's tables and never in ``current_games``: a race never
+touches a player's current game or their daily. A player is in at most one race at a
+time (lobbies included). The race ends when no one is racing any more (everyone won
+or left) or at its time limit; racers still playing then keep their score ("timed
+out"). Places: ``race_views.ranked``.
+
+Everything of an open race is kept in memory and written before a call answers; after
+a restart, the open races are read back (lazily, at the first call) and their games
+replayed from their moves, so the timers, which are stored times, simply go on.
+
+Locks: a racer's calls run one at a time (``locks``, per player, as the service's);
+a race's changes of membership or state (join, leave, start, end) run under one
+lock for all races (``_members``), taken before any player's lock, never after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Final, TypeVar
+
+from engine import (
+    DEAL,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Status,
+    parse_move,
+    variant_by_code,
+)
+from engine.deal import DealNumberError, check_deal_number
+
+from ..store import StoreError
+from ..store.sqlite.races import RaceRow, RacerRow, RacerStatus, RaceState, RaceTables
+from .cache import PlayerLocks
+from .contract import Settings
+from .entry import Entry, dealt, stored_status
+from .errors import BadInputError, StaleVersionError, StorageError, storage_reason
+from .movelist import DEFAULT_VARIANT, ReplayError, replay
+from .proofs import DealProofs
+from .race_views import (
+    DEFAULT_LIMIT_MINUTES,
+    DEFAULT_LOBBY_MINUTES,
+    MAX_RACERS,
+    MIN_RACERS,
+    RaceBoard,
+    RaceError,
+    RacerLine,
+    RaceStats,
+    RaceView,
+    check_options,
+    ranked,
+)
+from .views import game_view
+from .wording import played, sentence
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+RANDOM_DEAL_MAX: Final = 999_999_999
+KEEP_OVER: Final = 64  # races over kept in memory, for their last standings
+RACE_SETTINGS: Final = Settings(auto_aces=True)  # the same for everyone (docs/races.md)
+NOT_RACING: Final = "You are not racing now: join a race with its Join button, or open one."
+HINTS_OFF: Final = "Hints are off in races: every racer plays on their own."
+NOT_IN_RACE: Final = (
+    "That is not available in a race: your race board has Deal, Undo, Auto and Leave race."
+)
+
+
+@dataclass(eq=False)
+class Racer:
+    user_id: int
+    joined_at: datetime
+    status: RacerStatus = "joined"
+    entry: Entry | None = None  # the racer's game, once the race has started
+    elapsed_s: float = 0.0
+    place: int | None = None
+    saved: RacerRow | None = None  # as last stored (to fall back to if a write fails)
+
+    def line(self) -> RacerLine:
+        game = None if self.entry is None else self.entry.game
+        return RacerLine(
+            user_id=self.user_id,
+            status=self.status,
+            score=0 if game is None else game.score,
+            moves=0 if game is None else game.move_count,
+            elapsed_s=self.elapsed_s,
+            place=self.place,
+        )
+
+    def row(self, race_id: int) -> RacerRow:
+        entry = self.entry
+        return RacerRow(
+            race_id=race_id,
+            user_id=self.user_id,
+            joined_at=self.joined_at,
+            status=self.status,
+            moves="" if entry is None else entry.moves_text,
+            version=0 if entry is None else entry.version,
+            undo_count=0 if entry is None else entry.undo_count,
+            score=0 if entry is None else entry.game.score,
+            move_count=0 if entry is None else entry.game.move_count,
+            elapsed_s=self.elapsed_s,
+            place=self.place,
+        )
+
+
+@dataclass(eq=False)
+class Race:
+    row: RaceRow  # as opened (its state and times are kept below)
+    state: RaceState
+    racers: dict[int, Racer] = field(default_factory=dict)  # in join order
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    message_id: int | None = None
+
+    @property
+    def race_id(self) -> int:
+        return self.row.race_id
+
+    @property
+    def ends_at(self) -> datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(seconds=self.row.limit_s)
+
+    @property
+    def open(self) -> bool:
+        return self.state in ("lobby", "running")
+
+    def racing(self) -> list[Racer]:
+        return [r for r in self.racers.values() if r.status == "racing"]
+
+
+class Races:
+    """The races of one service (``GameService.races``); see the module docstring."""
+
+    def __init__(
+        self,
+        tables: RaceTables,
+        clock: Callable[[], datetime],
+        rng: random.Random,
+        proofs: DealProofs,
+    ) -> None:
+        self._tables = tables
+        self._clock = clock
+        self._rng = rng
+        self._proofs = proofs
+        self._races: dict[int, Race] = {}
+        self._of_player: dict[int, int] = {}  # player -> their open race
+        self._members = asyncio.Lock()
+        self._loaded = False
+        self.locks = PlayerLocks()
+        self._listeners: list[Callable[[int], None]] = []
+
+    # ------------------------------------------------------------------ listening
+
+    def on_change(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(race_id)`` after each stored change of a race (a racer joined or
+        left, it started or ended, a racer's game moved). It must not block."""
+        self._listeners.append(listener)
+
+    def _changed(self, race: Race) -> None:
+        for listener in self._listeners:
+            try:
+                listener(race.race_id)
+            except Exception:
+                log.exception("a listener of race changes failed")
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def open(
+        self,
+        host_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        deal_number: int | None = None,
+        *,
+        limit_minutes: int = DEFAULT_LIMIT_MINUTES,
+        capacity: int = MAX_RACERS,
+        lobby_minutes: int = DEFAULT_LOBBY_MINUTES,
+    ) -> RaceView:
+        """Open a race in ``channel_id`` with ``host_id`` as its first racer. A random deal
+        is the first the solver proves winnable from a random number (unproven if the
+        search fails)."""
+        check_options(limit_minutes, capacity, lobby_minutes)
+        if deal_number is not None:
+            try:
+                check_deal_number(deal_number)
+            except DealNumberError as exc:
+                raise BadInputError(sentence(str(exc))) from None
+        await self._load()
+        self._check_free(host_id, channel_id)
+        note = ""
+        if deal_number is None:
+            deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
+            found = await self._proofs.winnable_from(deal_number)
+            if found is not None:
+                deal_number, note = found[0], " · proven winnable"
+        async with self._members:
+            self._check_free(host_id, channel_id)
+            now = self._clock()
+            row = RaceRow(
+                race_id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                variant=DEFAULT_VARIANT,
+                deal_number=deal_number,
+                limit_s=limit_minutes * 60,
+                capacity=capacity,
+                state="lobby",
+                created_at=now,
+                starts_at=now + timedelta(minutes=lobby_minutes),
+            )
+            race_id = await self._write(self._tables.open_race(row))
+            race = Race(replace(row, race_id=race_id), "lobby")
+            race.racers[host_id] = Racer(host_id, now)
+            self._races[race_id] = race
+            self._of_player[host_id] = race_id
+        self._changed(race)
+        return self._view(race, f"Race {race_id} opened: deal {deal_number}{note}")
+
+    def _check_free(self, user_id: int, channel_id: int | None = None) -> None:
+        busy = self._of_player.get(user_id)
+        if busy is not None:
+            raise RaceError(
+                f"You are already in race {busy}: a player is in one race at a time "
+                "(leave it first with its Leave button)."
+            )
+        for race in self._races.values():
+            if race.open and race.row.channel_id == channel_id:
+                raise RaceError(
+                    f"Race {race.race_id} is already open in this channel: join it, "
+                    "or open yours when it is over."
+                )
+
+    async def set_message(self, race_id: int, message_id: int) -> None:
+        """Where the race's lobby (then its standings) is shown, kept for a restart."""
+        race = await self._race(race_id)
+        race.message_id = message_id
+        await self._write(self._tables.set_message(race_id, message_id))
+
+    async def join(self, race_id: int, user_id: int) -> RaceView:
+        await self._load()
+        async with self._members:
+            race = await self._race(race_id)
+            if user_id in race.racers and race.open:
+                raise RaceError(f"You are in race {race_id} already.")
+            if race.state != "lobby":
+                raise RaceError(f"Race {race_id} has {_gone(race)}: it can't be joined now.")
+            self._check_free(user_id)
+            if len(race.racers) >= race.row.capacity:
+                raise RaceError(f"Race {race_id} is full ({race.row.capacity} racers).")
+            now = self._clock()
+            await self._write(self._tables.add_racer(race_id, user_id, now))
+            race.racers[user_id] = Racer(user_id, now)
+            self._of_player[user_id] = race_id
+        self._changed(race)
+        return self._view(race, f"<@{user_id}> joined")
+
+    async def leave(self, race_id: int, user_id: int) -> RaceView:
+        """Leave a race: from its lobby, nothing is kept (the host leaving cancels it);
+        while it runs, the racer stops and keeps their score at that moment."""
+        await self._load()
+        async with self._members:
+            race = await self._race(race_id)
+            racer = race.racers.get(user_id)
+            if racer is None or not race.open or racer.status not in ("joined", "racing"):
+                raise RaceError(f"You are not in race {race_id} now, so there is nothing to leave.")
+            if race.state == "lobby":
+                message = await self._leave_lobby(race, racer)
+            else:
+                async with self.locks(user_id):
+                    await self._save(race, racer, "left")
+                message = f"<@{user_id}> left the race with {racer.line().score} cards home"
+                self._of_player.pop(user_id, None)
+                if not race.racing():
+                    await self._end(race, "over")
+        self._changed(race)
+        return self._view(race, message)
+
+    async def _leave_lobby(self, race: Race, racer: Racer) -> str:
+        if racer.user_id == race.row.host_id:
+            await self._end(race, "cancelled")
+            return "The host left, so the race is cancelled"
+        await self._write(self._tables.remove_racer(race.race_id, racer.user_id))
+        del race.racers[racer.user_id]
+        self._of_player.pop(racer.user_id, None)
+        return f"<@{racer.user_id}> left"
+
+    async def start(self, race_id: int, user_id: int | None) -> RaceView:
+        """Start the race: by its host (``user_id``), or by itself at its time (None)."""
+        await self._load()
+        async with self._members:
+            race = await self._race(race_id)
+            if user_id is not None and user_id != race.row.host_id:
+                raise RaceError(f"Only the host, <@{race.row.host_id}>, can start this race.")
+            if race.state != "lobby":
+                raise RaceError(f"Race {race_id} has {_gone(race)}.")
+            if len(race.racers) < MIN_RACERS:
+                if user_id is not None:
+                    raise RaceError(f"A race needs {MIN_RACERS} racers at least: wait for one.")
+                await self._end(race, "cancelled")
+                message = "Nobody joined in time, so the race is cancelled"
+            else:
+                await self._begin(race)
+                message = f"Race {race_id} is on: deal {race.row.deal_number}, good luck!"
+        self._changed(race)
+        return self._view(race, message)
+
+    async def _begin(self, race: Race) -> None:
+        now = self._clock()
+        for racer in race.racers.values():
+            entry = dealt(race.row.deal_number, race.row.guild_id, now, auto_aces=True)
+            entry.version = 1
+            racer.entry, racer.status = entry, "racing"
+        rows = [r.row(race.race_id) for r in race.racers.values()]
+        try:
+            await self._write(self._tables.start_race(race.race_id, now, rows))
+        except BaseException:
+            for racer in race.racers.values():
+                racer.entry, racer.status = None, "joined"
+            raise
+        for racer, row in zip(race.racers.values(), rows, strict=True):
+            racer.saved = row
+        race.state, race.started_at = "running", now
+
+    async def _end(self, race: Race, state: RaceState) -> None:
+        """End ``race`` (members lock held): racers still playing are timed out, keeping
+        their score; places given; all of it in one write."""
+        now = self._clock()
+        for racer in race.racing():
+            racer.status = "timed_out"
+        if state == "over":
+            for place, line in ranked(r.line() for r in race.racers.values()):
+                race.racers[line.user_id].place = place
+        pairs = []
+        for racer in race.racers.values():
+            expected = 0 if racer.saved is None else racer.saved.version
+            if racer.entry is not None:
+                racer.entry.version = expected + 1
+            pairs.append((racer.row(race.race_id), expected))
+        await self._write(self._tables.end_race(race.race_id, state, now, pairs))
+        race.state, race.ended_at = state, now
+        for racer in race.racers.values():
+            racer.saved = pairs.pop(0)[0]
+            if self._of_player.get(racer.user_id) == race.race_id:
+                del self._of_player[racer.user_id]
+        self._forget_old()
+
+    def _forget_old(self) -> None:
+        over = [r for r in self._races.values() if not r.open]
+        for race in over[: max(0, len(over) - KEEP_OVER)]:
+            del self._races[race.race_id]
+
+    async def due(self) -> list[int]:
+        """Start the lobbies whose time has come and end the races whose time is up (by
+        the service's clock); the ids of the races changed. Called every second or so by
+        the front end."""
+        await self._load()
+        now = self._clock()
+        changed = []
+        for race in list(self._races.values()):
+            if race.state == "lobby" and now >= race.row.starts_at:
+                try:
+                    await self.start(race.race_id, None)
+                except RaceError:
+                    continue  # started or cancelled meanwhile
+                changed.append(race.race_id)
+            elif race.state == "running" and (ends := race.ends_at) and now >= ends:
+                await self._time_up(race)
+                changed.append(race.race_id)
+        return changed
+
+    async def _time_up(self, race: Race) -> None:
+        async with self._members:
+            if race.state != "running":
+                return
+            for racer in race.racing():  # wait for a move under way to be written
+                async with self.locks(racer.user_id):
+                    pass
+            await self._end(race, "over")
+        self._changed(race)
+
+    # ------------------------------------------------------------------ playing
+
+    async def race_of(self, user_id: int) -> int | None:
+        """The race ``user_id`` is racing in (started, and they still play), or None."""
+        await self._load()
+        race_id = self._of_player.get(user_id)
+        race = None if race_id is None else self._races.get(race_id)
+        if race is None or race.state != "running":
+            return None
+        racer = race.racers.get(user_id)
+        return race_id if racer is not None and racer.status == "racing" else None
+
+    async def board(self, race_id: int, user_id: int) -> RaceBoard:
+        """A racer's board in ``race_id`` (also after they finished or the race ended)."""
+        await self._load()
+        race = await self._race(race_id)
+        racer = race.racers.get(user_id)
+        if racer is None:
+            raise RaceError(f"You are not a racer of race {race_id}.")
+        if racer.entry is None:
+            raise RaceError(f"Race {race_id} hasn't started yet: your board comes at the start.")
+        async with self.locks(user_id):
+            return self._board(race, racer, None)
+
+    async def play(
+        self,
+        race_id: int,
+        user_id: int,
+        action: str,
+        text: str = "",
+        expected_version: int | None = None,
+    ) -> RaceBoard:
+        """``action`` on the racer's game: "move" (``text`` in the notation), "deal",
+        "undo" (the last command), "auto"; refused once they no longer race."""
+        await self._load()
+        race = await self._race(race_id)
+        racer = race.racers.get(user_id)
+        if racer is None or racer.entry is None:
+            raise RaceError(NOT_RACING)
+        async with self.locks(user_id):
+            entry = racer.entry
+            if expected_version is not None and expected_version != entry.version:
+                raise StaleVersionError()
+            ends = race.ends_at
+            if racer.status != "racing" or race.state != "running":
+                raise RaceError(f"Your race is over for you: {_how(racer.status)}.")
+            if ends is not None and self._clock() >= ends:
+                raise RaceError("Time is up: the race is over.")
+            message = await self._act(race, racer, entry, action, text)
+            board = self._board(race, racer, message)
+        if racer.status != "racing":
+            await self._settle(race)
+        self._changed(race)
+        return board
+
+    async def _act(self, race: Race, racer: Racer, entry: Entry, action: str, text: str) -> str:
+        game = entry.game
+        if action == "undo":
+            point = entry.undo_point()
+            if point is None:
+                raise RaceError("There is nothing to undo: this is the start of your game.")
+            entry.undo_count += 1
+            while game.move_count > point:
+                entry.undo()
+            entry.undone.clear()  # no redo in a race
+            entry.refresh()
+            await self._save(race, racer, "racing")
+            return "Undid your last move"
+        moves: list[Move] = []
+        if action == "move":
+            moves = [_parsed(entry, text)]
+        elif action == "deal":
+            try:
+                game.kind(DEAL)
+            except IllegalMoveError as exc:
+                raise RaceError(sentence(str(exc))) from None
+            moves = [DEAL]
+        elif action == "auto":
+            if not game.safe_moves():
+                raise RaceError("There is no safe move to make: no Ace is on top of a reserve.")
+        else:
+            raise RaceError(NOT_IN_RACE)
+        labels = [str(m) for m in moves]
+        for move in moves:
+            entry.play(move, False)
+        while safe := game.safe_moves():
+            for move in safe:
+                labels.append(str(move))
+                entry.play(move, bool(moves) or len(labels) > 1)
+        entry.refresh()
+        won = entry.state is Status.WON
+        await self._save(race, racer, "won" if won else "racing")
+        return played(labels) + (" · You finished the deal!" if won else "")
+
+    async def _save(self, race: Race, racer: Racer, status: RacerStatus) -> None:
+        """Write the racer's game as it now stands (player lock held); on a failure the
+        game goes back to what was stored, and the refusal says the database failed."""
+        entry = racer.entry
+        assert entry is not None and race.started_at is not None
+        before = racer.saved
+        expected = entry.version if before is None else before.version
+        racer.status = status
+        racer.elapsed_s = max(0.0, (self._clock() - race.started_at).total_seconds())
+        entry.version = expected + 1
+        entry.status = stored_status(entry.state)
+        row = racer.row(race.race_id)
+        try:
+            saved = await self._tables.save_racer(row, expected)
+        except StoreError as exc:
+            self._restore(racer)
+            raise _storage_failure(exc) from exc
+        if not saved:
+            self._restore(racer)
+            raise RaceError("Your race game changed under this call: nothing was played.")
+        racer.saved = row
+
+    def _restore(self, racer: Racer) -> None:
+        """The racer's game as last stored (a write failed)."""
+        row = racer.saved
+        if row is None or racer.entry is None:
+            return
+        entry = racer.entry
+        racer.entry = _entry_of(row, entry.deal_number, entry.started_at, entry.guild_id)
+        racer.status, racer.elapsed_s = row.status, row.elapsed_s
+
+    async def _settle(self, race: Race) -> None:
+        """After a racer finished: end the race if no one is racing any more."""
+        async with self._members:
+            if race.state == "running" and not race.racing():
+                await self._end(race, "over")
+            for racer in race.racers.values():
+                if racer.status != "racing" and self._of_player.get(racer.user_id) == race.race_id:
+                    del self._of_player[racer.user_id]
+
+    async def move_choices(self, race_id: int, user_id: int, typed: str, limit: int) -> list[str]:
+        """The racer's legal moves (their notation) containing ``typed``."""
+        race = await self._race(race_id)
+        racer = race.racers.get(user_id)
+        if racer is None or racer.entry is None or racer.status != "racing":
+            return []
+        wanted = typed.strip().casefold()
+        moves = [str(m) for m in racer.entry.game.legal_moves()]
+        return [m for m in moves if wanted in m.casefold()][:limit]
+
+    # ------------------------------------------------------------------ reading
+
+    async def standings(self, race_id: int) -> RaceView:
+        await self._load()
+        return self._view(await self._race(race_id), None)
+
+    async def open_races(self) -> list[RaceView]:
+        """Every race in its lobby or running (a front end redraws them after a restart)."""
+        await self._load()
+        return [self._view(r, None) for r in self._races.values() if r.open]
+
+    async def record(self, user_id: int) -> RaceStats:
+        try:
+            found = await self._tables.record(user_id)
+        except StoreError as exc:
+            raise _storage_failure(exc) from exc
+        return RaceStats(found.played, found.won, found.best_place)
+
+    def _view(self, race: Race, message: str | None) -> RaceView:
+        lines = [r.line() for r in race.racers.values()]
+        if race.state != "lobby":
+            lines = [replace(line, place=place) for place, line in ranked(lines)]
+        return RaceView(
+            race_id=race.race_id,
+            guild_id=race.row.guild_id,
+            channel_id=race.row.channel_id,
+            host_id=race.row.host_id,
+            deal_number=race.row.deal_number,
+            state=race.state,
+            limit_s=race.row.limit_s,
+            capacity=race.row.capacity,
+            starts_at=race.row.starts_at,
+            started_at=race.started_at,
+            ends_at=race.ends_at,
+            ended_at=race.ended_at,
+            message_id=race.message_id,
+            card_total=variant_by_code(race.row.variant).card_total,
+            racers=tuple(lines),
+            message=message,
+        )
+
+    def _board(self, race: Race, racer: Racer, message: str | None) -> RaceBoard:
+        entry = racer.entry
+        ends = race.ends_at
+        assert entry is not None and ends is not None
+        view = game_view(racer.user_id, entry, RACE_SETTINGS, self._clock(), None, message)
+        if racer.status != "racing":
+            view = replace(view, moves=(), can_deal=False, can_undo=False, can_auto=False)
+        return RaceBoard(race.race_id, view, racer.status, ends)
+
+    async def _race(self, race_id: int) -> Race:
+        await self._load()
+        race = self._races.get(race_id)
+        if race is None:
+            found = await self._write(self._tables.load_race(race_id))
+            if found is None:
+                raise RaceError(f"There is no race {race_id}.")
+            race = _race_of(*found)
+            self._races[race_id] = race
+        return race
+
+    # ------------------------------------------------------------------ the store
+
+    async def _write(self, call: Awaitable[T]) -> T:
+        """Await a call of the store; its failure is the players' ``StorageError``."""
+        try:
+            return await call
+        except StoreError as exc:
+            raise _storage_failure(exc) from exc
+
+    async def _load(self) -> None:
+        """Read the open races back from the store, once (after a restart)."""
+        if self._loaded:
+            return
+        async with self._members:
+            if self._loaded:
+                return
+            try:
+                found = await self._tables.open_races()
+            except StoreError as exc:
+                raise _storage_failure(exc) from exc
+            for row, racers in found:
+                race = _race_of(row, racers)
+                self._races[race.race_id] = race
+                for racer in race.racers.values():
+                    if racer.status in ("joined", "racing"):
+                        self._of_player[racer.user_id] = race.race_id
+            self._loaded = True
+
+
+def _race_of(row: RaceRow, racers: list[RacerRow]) -> Race:
+    """A race as stored, its racers' games replayed."""
+    race = Race(row, row.state, started_at=row.started_at, ended_at=row.ended_at)
+    race.message_id = row.message_id
+    for stored in racers:
+        racer = Racer(stored.user_id, stored.joined_at, stored.status)
+        racer.elapsed_s, racer.place, racer.saved = stored.elapsed_s, stored.place, stored
+        if row.started_at is not None and stored.status != "joined":
+            try:
+                racer.entry = _entry_of(stored, row.deal_number, row.started_at, row.guild_id)
+            except ReplayError as exc:
+                log.error("race %s: the game of %s does not replay: %s", row.race_id, stored, exc)
+                racer.status = "left"
+        race.racers[stored.user_id] = racer
+    return race
+
+
+def _entry_of(row: RacerRow, deal_number: int, started_at: datetime, guild: int | None) -> Entry:
+    """A racer's game as stored, replayed from the deal (``ReplayError`` if it does not)."""
+    game, chained = replay(DEFAULT_VARIANT, deal_number, row.moves)
+    entry = Entry(
+        game=game,
+        chained=chained,
+        variant=DEFAULT_VARIANT,
+        guild_id=guild,
+        version=row.version,
+        undo_count=row.undo_count,
+        status="playing",
+        started_at=started_at,
+    )
+    entry.status = stored_status(entry.state)
+    return entry
+
+
+def _parsed(entry: Entry, text: str) -> Move:
+    if len(text) > 100:
+        raise RaceError("That is too long for a move: type FROM TO, like 'r3 a5'.")
+    try:
+        move = parse_move(entry.game, text)
+        entry.game.kind(move)
+    except (InvalidMoveError, AmbiguousMoveError, IllegalMoveError) as exc:
+        raise RaceError(sentence(str(exc))) from None
+    return move
+
+
+def _how(status: RacerStatus) -> str:
+    return {
+        "won": "you finished the deal",
+        "left": "you left it",
+        "timed_out": "time is up",
+    }.get(status, "you are not racing")
+
+
+def _gone(race: Race) -> str:
+    return {
+        "running": "started already",
+        "over": "ended",
+        "cancelled": "been cancelled",
+    }.get(race.state, "not opened yet")
+
+
+def _storage_failure(exc: StoreError) -> StorageError:
+    log.error("database failure in a race: %s", exc, exc_info=exc)
+    return StorageError(reason=storage_reason(exc))

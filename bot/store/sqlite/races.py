@@ -1,0 +1,319 @@
+"""Races in SQLite (migration 10, ``docs/races.md``): the races and their racers' games.
+
+``RaceTables`` is reached as ``SQLiteStore.races``; each call runs as one of the
+store's operations (``run``: the connection to itself, to its end even if the caller
+is cancelled), so a race's writes are serialized with every other write of the store,
+and a call that changes several rows does it in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal, TypeVar
+
+import aiosqlite
+
+from ..errors import CorruptRowError
+from .rows import parse_timestamp, timestamp
+
+RaceState = Literal["lobby", "running", "over", "cancelled"]
+RacerStatus = Literal["joined", "racing", "won", "left", "timed_out"]
+RACE_STATES: Final = ("lobby", "running", "over", "cancelled")
+RACER_STATUSES: Final = ("joined", "racing", "won", "left", "timed_out")
+
+_T = TypeVar("_T")
+Conn = aiosqlite.Connection
+Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRow:
+    """A race as stored."""
+
+    race_id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    variant: str
+    deal_number: int
+    limit_s: int
+    capacity: int
+    state: RaceState
+    created_at: datetime
+    starts_at: datetime
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RacerRow:
+    """A racer of a race and their game as stored (the moves in the notation of
+    ``current_games.moves``), with their place once the race is over."""
+
+    race_id: int
+    user_id: int
+    joined_at: datetime
+    status: RacerStatus
+    moves: str = ""
+    version: int = 0
+    undo_count: int = 0
+    score: int = 0
+    move_count: int = 0
+    elapsed_s: float = 0.0
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRecord:
+    """A player's races over: how many, how many won (first place), their best place."""
+
+    played: int
+    won: int
+    best_place: int | None
+
+
+RACE_COLUMNS: Final = (
+    "race_id, guild_id, channel_id, host_id, variant, deal_number, limit_s, capacity, state, "
+    "created_at, starts_at, started_at, ended_at, message_id"
+)
+RACER_COLUMNS: Final = (
+    "race_id, user_id, joined_at, status, moves, version, undo_count, score, move_count, "
+    "elapsed_s, place"
+)
+INSERT_RACE_SQL: Final = (
+    "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
+    "capacity, state, created_at, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
+    "RETURNING race_id"
+)
+INSERT_RACER_SQL: Final = (
+    "INSERT INTO racers (race_id, user_id, joined_at, status) VALUES (?, ?, ?, 'joined')"
+)
+DELETE_RACER_SQL: Final = (
+    "DELETE FROM racers WHERE race_id = ? AND user_id = ? AND status = 'joined'"
+)
+SET_MESSAGE_SQL: Final = "UPDATE races SET message_id = ? WHERE race_id = ?"
+START_RACE_SQL: Final = (
+    "UPDATE races SET state = 'running', started_at = ? WHERE race_id = ? AND state = 'lobby'"
+)
+END_RACE_SQL: Final = (
+    "UPDATE races SET state = ?, ended_at = ? WHERE race_id = ? AND state IN ('lobby', 'running')"
+)
+SAVE_RACER_SQL: Final = (
+    "UPDATE racers SET status = :status, moves = :moves, version = :version, "
+    "undo_count = :undo_count, score = :score, move_count = :move_count, "
+    "elapsed_s = :elapsed_s, place = :place "
+    "WHERE race_id = :race_id AND user_id = :user_id AND version = :expected_version"
+)
+OPEN_RACES_SQL: Final = (
+    f"SELECT {RACE_COLUMNS} FROM races WHERE state IN ('lobby', 'running') ORDER BY race_id"
+)
+RACE_SQL: Final = f"SELECT {RACE_COLUMNS} FROM races WHERE race_id = ?"
+RACERS_SQL: Final = f"SELECT {RACER_COLUMNS} FROM racers WHERE race_id = ? ORDER BY joined_at"
+RECORD_SQL: Final = (
+    "SELECT COUNT(*), COALESCE(SUM(r.place = 1), 0), MIN(r.place) FROM racers AS r "
+    "JOIN races AS g ON g.race_id = r.race_id "
+    "WHERE r.user_id = ? AND g.state = 'over' AND r.place IS NOT NULL"
+)
+
+
+def _int(value: object, column: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorruptRowError(f"{column} is {value!r}, not an integer")
+    return value
+
+
+def _when(value: object, column: str) -> datetime | None:
+    return None if value is None else parse_timestamp(value, column)
+
+
+def race_from_row(row: Sequence[Any]) -> RaceRow:
+    state = row[8]
+    if state not in RACE_STATES:
+        raise CorruptRowError(f"races.state is {state!r}")
+    return RaceRow(
+        race_id=_int(row[0], "races.race_id"),
+        guild_id=None if row[1] is None else _int(row[1], "races.guild_id"),
+        channel_id=_int(row[2], "races.channel_id"),
+        host_id=_int(row[3], "races.host_id"),
+        variant=str(row[4]),
+        deal_number=_int(row[5], "races.deal_number"),
+        limit_s=_int(row[6], "races.limit_s"),
+        capacity=_int(row[7], "races.capacity"),
+        state=state,
+        created_at=parse_timestamp(row[9], "races.created_at"),
+        starts_at=parse_timestamp(row[10], "races.starts_at"),
+        started_at=_when(row[11], "races.started_at"),
+        ended_at=_when(row[12], "races.ended_at"),
+        message_id=None if row[13] is None else _int(row[13], "races.message_id"),
+    )
+
+
+def racer_from_row(row: Sequence[Any]) -> RacerRow:
+    status = row[3]
+    if status not in RACER_STATUSES:
+        raise CorruptRowError(f"racers.status is {status!r}")
+    return RacerRow(
+        race_id=_int(row[0], "racers.race_id"),
+        user_id=_int(row[1], "racers.user_id"),
+        joined_at=parse_timestamp(row[2], "racers.joined_at"),
+        status=status,
+        moves=str(row[4]),
+        version=_int(row[5], "racers.version"),
+        undo_count=_int(row[6], "racers.undo_count"),
+        score=_int(row[7], "racers.score"),
+        move_count=_int(row[8], "racers.move_count"),
+        elapsed_s=float(row[9]),
+        place=None if row[10] is None else _int(row[10], "racers.place"),
+    )
+
+
+def racer_params(racer: RacerRow, expected_version: int) -> dict[str, object]:
+    return {
+        "race_id": racer.race_id,
+        "user_id": racer.user_id,
+        "status": racer.status,
+        "moves": racer.moves,
+        "version": racer.version,
+        "undo_count": racer.undo_count,
+        "score": racer.score,
+        "move_count": racer.move_count,
+        "elapsed_s": racer.elapsed_s,
+        "place": racer.place,
+        "expected_version": expected_version,
+    }
+
+
+async def _transaction(conn: Conn, body: Callable[[Conn], Awaitable[_T]]) -> _T:
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = await body(conn)
+        await conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+class RaceTables:
+    """The races' rows, over ``run`` (the store's ``_op``: one operation at a time)."""
+
+    def __init__(self, run: Run) -> None:
+        self._run = run
+
+    async def open_race(self, race: RaceRow) -> int:
+        """Store a new race in its lobby with its host as its first racer; its id."""
+        params = (
+            race.guild_id,
+            race.channel_id,
+            race.host_id,
+            race.variant,
+            race.deal_number,
+            race.limit_s,
+            race.capacity,
+            timestamp(race.created_at),
+            timestamp(race.starts_at),
+        )
+
+        async def body(conn: Conn) -> int:
+            [(race_id,)] = list(await conn.execute_fetchall(INSERT_RACE_SQL, params))
+            await conn.execute(INSERT_RACER_SQL, (race_id, race.host_id, params[7]))
+            return int(race_id)
+
+        result: int = await self._run(lambda conn: _transaction(conn, body))
+        return result
+
+    async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
+        async def write(conn: Conn) -> None:
+            await conn.execute(INSERT_RACER_SQL, (race_id, user_id, timestamp(joined_at)))
+
+        await self._run(write)
+
+    async def remove_racer(self, race_id: int, user_id: int) -> None:
+        """A racer leaves a race still in its lobby (nothing of theirs is kept)."""
+
+        async def write(conn: Conn) -> None:
+            await conn.execute(DELETE_RACER_SQL, (race_id, user_id))
+
+        await self._run(write)
+
+    async def set_message(self, race_id: int, message_id: int) -> None:
+        async def write(conn: Conn) -> None:
+            await conn.execute(SET_MESSAGE_SQL, (message_id, race_id))
+
+        await self._run(write)
+
+    async def start_race(
+        self, race_id: int, started_at: datetime, racers: Sequence[RacerRow]
+    ) -> None:
+        """The race starts: its state and every racer's first game state, at once."""
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(START_RACE_SQL, (timestamp(started_at), race_id))
+            await conn.executemany(SAVE_RACER_SQL, [racer_params(r, 0) for r in racers])
+
+        await self._run(lambda conn: _transaction(conn, body))
+
+    async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
+        """A racer's game moved on; False (nothing written) if it is not at ``expected_version``."""
+
+        async def write(conn: Conn) -> bool:
+            cursor = await conn.execute(SAVE_RACER_SQL, racer_params(racer, expected_version))
+            return cursor.rowcount == 1
+
+        result: bool = await self._run(write)
+        return result
+
+    async def end_race(
+        self,
+        race_id: int,
+        state: RaceState,
+        ended_at: datetime,
+        racers: Sequence[tuple[RacerRow, int]],
+    ) -> None:
+        """The race is over (or cancelled): its state, and each racer's last state and
+        place (with the version each is expected at), in one transaction."""
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(END_RACE_SQL, (state, timestamp(ended_at), race_id))
+            await conn.executemany(SAVE_RACER_SQL, [racer_params(r, v) for r, v in racers])
+
+        await self._run(lambda conn: _transaction(conn, body))
+
+    async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
+        """Every race in its lobby or running, with its racers (for a restart)."""
+
+        async def read(conn: Conn) -> list[tuple[RaceRow, list[RacerRow]]]:
+            races = [race_from_row(r) for r in await conn.execute_fetchall(OPEN_RACES_SQL)]
+            found = []
+            for race in races:
+                rows = await conn.execute_fetchall(RACERS_SQL, (race.race_id,))
+                found.append((race, [racer_from_row(r) for r in rows]))
+            return found
+
+        result: list[tuple[RaceRow, list[RacerRow]]] = await self._run(read)
+        return result
+
+    async def load_race(self, race_id: int) -> tuple[RaceRow, list[RacerRow]] | None:
+        async def read(conn: Conn) -> tuple[RaceRow, list[RacerRow]] | None:
+            rows = list(await conn.execute_fetchall(RACE_SQL, (race_id,)))
+            if not rows:
+                return None
+            racers = await conn.execute_fetchall(RACERS_SQL, (race_id,))
+            return race_from_row(rows[0]), [racer_from_row(r) for r in racers]
+
+        result: tuple[RaceRow, list[RacerRow]] | None = await self._run(read)
+        return result
+
+    async def record(self, user_id: int) -> RaceRecord:
+        """The user's races over (``RaceRecord``)."""
+
+        async def read(conn: Conn) -> RaceRecord:
+            [(played, won, best)] = list(await conn.execute_fetchall(RECORD_SQL, (user_id,)))
+            return RaceRecord(int(played), int(won), None if best is None else int(best))
+
+        result: RaceRecord = await self._run(read)
+        return result
