@@ -79,8 +79,9 @@ def status_line(view: GameView) -> str | None:
 
 
 def board_footer(view: GameView) -> str:
-    """``Deal N · moves M · score S/104``."""
-    return f"Deal {view.deal_number} · moves {view.move_count} · score {view.score}/{CARD_TOTAL}"
+    """``Deal N · moves M · score S/104``, and the daily's ghost line when it is on."""
+    footer = f"Deal {view.deal_number} · moves {view.move_count} · score {view.score}/{CARD_TOTAL}"
+    return footer if view.ghost is None else f"{footer}\n{view.ghost}"
 
 
 def board_embed(view: GameView) -> discord.Embed:

@@ -77,12 +77,15 @@ from .errors import (
     StorageError,
     storage_reason,
 )
+from .ghosts import Ghosts
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .pool import SOLVER_WORKERS, SolverPool
 from .proofs import DealProofs
 from .races import Races
 from .rankings import Rankings
+from .replays import Replays
 from .views import game_view, move_choice
+from .watching import Watching
 from .wording import aces_note, played, sentence, too_many
 
 log = logging.getLogger(__name__)
@@ -137,6 +140,9 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
+        self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
+        self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
+        self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
         self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
 
     def on_change(self, listener: Callable[[int, int], None]) -> None:
@@ -683,6 +689,7 @@ class GameService:
             except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             self._settings.put(user_id, new)
+            self.watching.settings_saved(user_id, new)
             return new
 
     async def _get_settings(self, user_id: int) -> Settings:
@@ -766,7 +773,8 @@ class GameService:
     ) -> GameView:
         settings = await self._get_settings(user_id)
         par = self._dailies.par(entry.daily_date, entry.deal_number)
-        return game_view(user_id, entry, settings, self._clock(), par, message, warning)
+        view = game_view(user_id, entry, settings, self._clock(), par, message, warning)
+        return await self.ghosts.decorate(user_id, view)
 
 
 def _check_replace(old: Entry | None, replaces_version: int | None) -> None:

@@ -137,6 +137,14 @@ class GameStore(ABC):
     async def finished_games(self, user_id: int | None = None) -> list[FinishedGame]:
         """Recorded games, oldest first: one user's, or everyone's."""
 
+    @abstractmethod
+    async def finished_game(self, game_id: int) -> FinishedGame | None:
+        """The recorded game with this id (``FinishedGame.id``), or None."""
+
+    @abstractmethod
+    async def recent_finished(self, user_id: int, limit: int) -> list[FinishedGame]:
+        """The user's last ``limit`` recorded games, the newest first."""
+
     # ------------------------------------------------------------------ daily and leaderboards
 
     @abstractmethod
@@ -182,6 +190,15 @@ class GameStore(ABC):
         The first writer wins (another process may have chosen the date's deal
         meanwhile), so a date's deal never changes once stored.
         """
+
+    @abstractmethod
+    async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
+        """The user's scored daily of ``day`` if it is over (recorded), or None."""
+
+    @abstractmethod
+    async def best_daily_run(self, day: date) -> FinishedGame | None:
+        """The best recorded scored daily of ``day`` everywhere, ranked as the daily
+        leaderboard ranks (``daily_board``), or None if no one has finished it."""
 
     # ------------------------------------------------------------------ settings
 

@@ -195,3 +195,19 @@ def all_time_board_sql(by_guild: bool) -> tuple[str, str]:
         f"SELECT user_id, games, wins, coalesce({streak}, 0) FROM guild_player_totals "
         f"WHERE guild_id = ? ORDER BY {ALL_TIME_ORDER} LIMIT ? OFFSET ?"
     )
+
+
+# Replays and the daily's ghost (issue 33): one recorded game by id, a player's last ones
+# (along finished_games_by_user), a player's scored daily of a date, the day's best.
+FINISHED_BY_ID_SQL: Final = f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE id = ?"
+RECENT_FINISHED_SQL: Final = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? "
+    "ORDER BY finished_at DESC, id DESC LIMIT ?"
+)
+DAILY_FINISHED_SQL: Final = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? AND daily_date = ?"
+)
+BEST_DAILY_RUN_SQL: Final = (
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE daily_date = ? "
+    f"ORDER BY {DAILY_ORDER} LIMIT 1"
+)

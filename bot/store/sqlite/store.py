@@ -529,6 +529,14 @@ class SQLiteStore(GameStore):
             rows = await self._fetchall(q.FINISHED_BY_USER_SQL, (user_id,))
         return [finished_from_row(row) for row in rows]
 
+    async def finished_game(self, game_id: int) -> FinishedGame | None:
+        row = await self._fetchone(q.FINISHED_BY_ID_SQL, (game_id,))
+        return None if row is None else finished_from_row(row)
+
+    async def recent_finished(self, user_id: int, limit: int) -> list[FinishedGame]:
+        rows = await self._fetchall(q.RECENT_FINISHED_SQL, (user_id, limit))
+        return [finished_from_row(row) for row in rows]
+
     # ------------------------------------------------------------------ daily and leaderboards
 
     async def has_daily_attempt(self, user_id: int, day: date) -> bool:
@@ -585,6 +593,14 @@ class SQLiteStore(GameStore):
 
         row = await self._op(lambda conn: _transaction(conn, body))
         return daily_deal_from_row(deal.day, row)
+
+    async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
+        row = await self._fetchone(q.DAILY_FINISHED_SQL, (user_id, day.isoformat()))
+        return None if row is None else finished_from_row(row)
+
+    async def best_daily_run(self, day: date) -> FinishedGame | None:
+        row = await self._fetchone(q.BEST_DAILY_RUN_SQL, (day.isoformat(),))
+        return None if row is None else finished_from_row(row)
 
     # ------------------------------------------------------------------ settings
 
