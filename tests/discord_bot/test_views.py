@@ -392,7 +392,8 @@ def test_help_lists_every_command_with_its_options() -> None:
     usages = [usage for usage, _ in summaries]
     assert "/reel new [deal]" in usages
     assert "/reel move from [to]" in usages
-    assert "/reel settings [suits] [auto_aces] [winnable_deals]" in usages
+    settings = "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder]"
+    assert settings in usages
     assert "/reel daily" in usages
     assert "/reel leaderboard [kind] [scope] [date]" in usages
     assert "/reel stats [user]" in usages
