@@ -40,8 +40,10 @@ from .confirm import SureButton
 from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
+from .replays import ReplayButton
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
+from .watching import StopButton
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +113,7 @@ class ReelBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
+        self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)

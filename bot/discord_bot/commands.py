@@ -46,6 +46,7 @@ from .embeds import (
 )
 from .items import UNEXPECTED
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
+from .replays import replay_command
 from .replies import (
     Interaction,
     refusal,
@@ -54,6 +55,7 @@ from .replies import (
     within_deadline,
 )
 from .views import hint_or_warning, send_board, show_current
+from .watching import watch_commands
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +232,8 @@ class ReelCommands(app_commands.Group):
     def __init__(self, service: GameService) -> None:
         super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
         self.service = service
+        for command in (replay_command(), *watch_commands()):  # replays.py, watching.py
+            self.add_command(command)
 
     async def _asked(self, interaction: Interaction, what: What, arg: int = 0) -> bool:
         """Whether ``what`` throws work away and was asked about privately instead (its

@@ -98,13 +98,14 @@ def board_embed(view: GameView) -> discord.Embed:
         notes = daily_notes(
             next_daily_at=view.next_daily_at,
             scored=view.scored,
+            practice=view.practice,
             finished=view.finished,
             share_text=view.share_text,
             par=view.par,
             later_daily=view.later_daily,
         )
         tail = "\n".join([tail, *notes] if tail else notes) or None
-        title = daily_title(view.daily_date)
+        title = daily_title(view.daily_date) + (" · practice" if view.practice else "")
     else:
         title = f"Virginia Reel · deal {view.deal_number}"
     fixed = len(board) + (len(tail) + 1 if tail else 0) + 1
@@ -256,17 +257,20 @@ def daily_notes(
     share_text: str | None,
     par: int | None = None,
     later_daily: date | None = None,
+    practice: bool = False,
 ) -> list[str]:
     """The lines under a daily's board: the par, unscored replay, the share line, the next."""
     lines = []
     if par is not None:
         lines.append(f"{par_text(par)}.")
-    if not scored:
+    if practice:
+        lines.append("*Practice:* a past daily played again, not scored and not recorded.")
+    elif not scored:
         lines.append("*Unscored replay:* your first game of this daily is the one that counts.")
     if finished and scored and share_text:
         lines.append(f"Share your result (no spoilers):\n```\n{share_text}\n```")
     if later_daily is not None:
-        then = "" if finished else ", and records this one as it stands"
+        then = "" if finished or practice else ", and records this one as it stands"
         lines.append(
             f"The daily of {later_daily.isoformat()} is open: **/reel daily** deals it{then}."
         )

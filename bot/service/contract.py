@@ -99,6 +99,7 @@ class GameView:
     started_at: datetime | None = field(default=None, compare=False)
     can_redo: bool = False  # moves taken back wait to be played again
     redo_count: int = 0  # how many (commands, as undo counts them)
+    practice: bool = False  # a past date's daily played unscored (``/reel daily date:``)
     ghost: str | None = None  # a daily with the ghost on: the day's best run at this move
 
     @property

@@ -80,6 +80,7 @@ from .errors import (
 from .ghosts import Ghosts
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .pool import SOLVER_WORKERS, SolverPool
+from .practice import Practice, practised
 from .proofs import DealProofs
 from .races import Races
 from .rankings import Rankings
@@ -140,6 +141,8 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
+        parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
+        self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
@@ -296,7 +299,7 @@ class GameService:
         now = self._clock()
         finished: FinishedGame | None = None
         note = ""
-        if old is not None and not old.finished and not old.untouched():
+        if old is not None and not (old.finished or old.untouched() or practised(old)):
             outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
             finished = old.record(user_id, outcome, now)
             what = f"deal {old.game.deal_number}"
@@ -631,6 +634,7 @@ class GameService:
             redo=entry.redo_text,
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
+        finished = None if practised(entry) else finished  # practice: never recorded
         try:
             saved = await self._store.save_game(update, finished)
         except StoreError as exc:

@@ -10,6 +10,7 @@ from engine.notation import describe_move
 from ..daily import next_daily_start, share_text, utc_date
 from .contract import GameView, MoveChoice, Settings
 from .entry import Entry
+from .practice import practised
 
 
 def move_choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
@@ -71,6 +72,7 @@ def game_view(
         started_at=entry.started_at if open_ else None,
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,
+        practice=practised(entry),
     )
 
 

@@ -5,15 +5,27 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 
-from bot.service import BadInputError, GameService
+from bot.service import (
+    BadInputError,
+    DailyInProgressError,
+    GameService,
+    GameView,
+    NoGameError,
+    StaleVersionError,
+)
+from bot.service.dailies import DailyDeals
 from bot.service.periods import month_bounds, period_bounds, period_name, week_bounds
-from bot.store import Store, finished_params
+from bot.service.practice import FIRST_DAILY
+from bot.store import DailyDeal, Store, finished_params
 from bot.store.records import FinishedGame
+from engine import Status
 
 ALICE, BOB, CAROL = 101, 102, 103
 GUILD, OTHER_GUILD = 555, 666
@@ -238,3 +250,125 @@ async def test_a_weekly_board_ranks_as_its_rule_says(
                 ]
         finally:
             await service.close()
+
+
+# ---------------------------------------------------------------------- practice
+
+
+@pytest.fixture
+def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every daily deals deal 28, whose winning line is known: wins stay cheap."""
+
+    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+        return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
+
+    monkeypatch.setattr(DailyDeals, "find", deal_28)
+
+
+async def win(service: GameService, user_id: int) -> GameView:
+    view = await service.show(user_id)
+    assert view.deal_number == WINNING_DEAL and view.move_count == 0
+    for text in WINNING_LINE:
+        view = await service.move(user_id, text, view.version)
+    assert view.status is Status.WON and view.finished
+    return view
+
+
+async def everything_counted(service: GameService, day: date) -> tuple[object, ...]:
+    """Every figure a result could touch: results, totals, streaks, the boards."""
+    store = service.store
+    return (
+        await store.finished_games(),
+        await store.player_totals(ALICE),
+        await service.stats(ALICE),
+        await service.leaderboard("daily", "global", day=day),
+        await service.leaderboard("weekly", "global", day=day),
+        await service.leaderboard("seasonal", "global", day=day),
+        await service.leaderboard("all-time", "global"),
+    )
+
+
+async def test_a_past_daily_played_for_practice_leaves_every_score_untouched(
+    boards: GameService, still: StillClock, winnable_dailies: None
+) -> None:
+    still.now = at(SUNDAY)
+    await boards.daily(ALICE, GUILD)
+    await boards.resign(ALICE)  # Sunday's scored daily: 0 cards, a streak of 1
+    still.now = at(MONDAY)
+    before = await everything_counted(boards, SUNDAY)
+    stats = await boards.stats(ALICE)
+    assert (stats.dailies, stats.current_streak, stats.games) == (1, 1, 1)
+    view = await boards.practice.start(ALICE, GUILD, SUNDAY)
+    assert (view.daily_date, view.scored, view.practice) == (SUNDAY, False, True)
+    assert view.message is not None and view.message.startswith(
+        "Practice of the daily of 2026-11-29: deal 28, not scored"
+    )
+    won = await win(boards, ALICE)
+    assert won.practice and won.share_text is None
+    assert await everything_counted(boards, SUNDAY) == before
+    # Today's daily is still the scored one, and counts (the streak goes on).
+    today = await boards.daily(ALICE, GUILD)
+    assert today.scored and not today.practice and today.daily_date == MONDAY
+    await win(boards, ALICE)
+    stats = await boards.stats(ALICE)
+    assert (stats.dailies, stats.daily_wins, stats.current_streak, stats.games) == (2, 1, 2, 2)
+
+
+async def test_practice_left_unfinished_or_resigned_is_never_recorded_even_after_a_restart(
+    db_path: Path, boards: GameService, still: StillClock
+) -> None:
+    still.now = at(MONDAY)
+    view = await boards.practice.start(ALICE, None, SUNDAY)
+    view = await boards.deal(ALICE, view.version)
+    store = await Store.open(db_path)  # a restart: the game is read from its row
+    again = GameService(store, clock=still)
+    try:
+        resumed = await again.practice.start(ALICE, None, SUNDAY)
+        assert resumed.practice and resumed.move_count == view.move_count
+        assert resumed.message is not None and resumed.message.endswith("your game in progress")
+        other = await again.practice.start(ALICE, None, SUNDAY - timedelta(days=1))
+        assert other.daily_date == SUNDAY - timedelta(days=1) and other.practice
+        await again.deal(ALICE)
+        await again.resign(ALICE)
+        await again.new_game(ALICE, None, 16)
+        assert await store.finished_games() == []
+        assert await store.player_totals(ALICE) is None
+    finally:
+        await again.close()
+
+
+async def test_practice_refuses_today_the_future_and_before_the_first_daily(
+    boards: GameService, still: StillClock
+) -> None:
+    still.now = at(MONDAY, 23)
+    for day, why in [
+        (MONDAY, "is today: today's daily is the scored one"),
+        (MONDAY + timedelta(days=1), "hasn't started yet"),
+        (FIRST_DAILY - timedelta(days=1), "The first daily is 2026-01-01"),
+    ]:
+        with pytest.raises(BadInputError, match=why):
+            await boards.practice.start(ALICE, GUILD, day)
+    with pytest.raises(NoGameError):
+        await boards.show(ALICE)  # nothing was dealt
+    first = await boards.practice.start(ALICE, GUILD, FIRST_DAILY)
+    assert first.practice and first.daily_date == FIRST_DAILY
+
+
+async def test_practice_replaces_a_game_as_a_new_game_does_but_never_a_scored_daily(
+    boards: GameService, still: StillClock
+) -> None:
+    still.now = at(MONDAY)
+    game = await boards.new_game(ALICE, GUILD, 16)
+    game = await boards.deal(ALICE, game.version)
+    with pytest.raises(StaleVersionError):
+        await boards.practice.start(ALICE, GUILD, SUNDAY, replaces_version=game.version - 1)
+    view = await boards.practice.start(ALICE, GUILD, SUNDAY, replaces_version=game.version)
+    assert view.practice and "(deal 16 recorded as abandoned)" in (view.message or "")
+    [abandoned] = await boards.store.finished_games(ALICE)
+    assert (abandoned.deal_number, abandoned.outcome) == (16, "abandoned")
+    daily = await boards.daily(ALICE, GUILD)  # over a practice: nothing recorded
+    assert "recorded" not in (daily.message or "")
+    await boards.deal(ALICE, daily.version)
+    with pytest.raises(DailyInProgressError):
+        await boards.practice.start(ALICE, GUILD, SUNDAY)
+    assert len(await boards.store.finished_games(ALICE)) == 1
