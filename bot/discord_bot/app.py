@@ -40,6 +40,7 @@ from .confirm import SureButton
 from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
+from .practice import PracticeButton
 from .replays import ReplayButton
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
@@ -113,6 +114,7 @@ class ReelBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
+        self.add_dynamic_items(PracticeButton)  # /reel daily date: asks first (practice.py)
         self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:

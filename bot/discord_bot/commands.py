@@ -46,6 +46,7 @@ from .embeds import (
 )
 from .items import UNEXPECTED
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
+from .practice import practise
 from .replays import replay_command
 from .replies import (
     Interaction,
@@ -279,9 +280,22 @@ class ReelCommands(app_commands.Group):
         await self._board(interaction, self.service.new_game(user, guild, number))
 
     @app_commands.command(
-        name="daily", description="Play today's daily challenge: the same deal for everyone"
+        name="daily",
+        description="Today's daily challenge, the same deal for everyone; or practise a past one",
     )
-    async def daily(self, interaction: Interaction) -> None:
+    @app_commands.rename(day="date")
+    @app_commands.describe(day="A past date, YYYY-MM-DD, to practise its daily (not scored)")
+    async def daily(
+        self, interaction: Interaction, day: app_commands.Range[str, 1, 20] | None = None
+    ) -> None:
+        try:
+            when = None if day is None else date_from_text(day)
+        except ValueError as exc:
+            await send_error(interaction, str(exc))
+            return
+        if when is not None:  # practice of a past daily (practice.py)
+            await practise(interaction, when)
+            return
         user, guild = interaction.user.id, interaction.guild_id
         await self._board(interaction, self.service.daily(user, guild))
 
