@@ -343,6 +343,7 @@ class Bench:
         self.cut: set[int] = set()  # interactions cut off by a SIGKILL
         self.faults_done = asyncio.Event()
         self.background: set[asyncio.Task[None]] = set()  # stalls under way
+        self.stalling = asyncio.Lock()
 
     def done(self) -> bool:
         return len(self.fake.interactions) >= self.args.interactions and self.faults_done.is_set()
@@ -394,16 +395,19 @@ class Bench:
         return f"another connection holds the write lock for {self.args.stall} s"
 
     async def hold_lock(self, seconds: float) -> None:
-        def hold() -> None:
-            other = sqlite3.connect(self.db, timeout=10, isolation_level=None)
-            try:
-                other.execute("BEGIN IMMEDIATE")
-                time.sleep(seconds)
-                other.execute("ROLLBACK")
-            finally:
-                other.close()
+        """Another connection holds the write lock ``seconds`` (one stall at a time: a
+        second waits for the first, as a second stalled writer would)."""
+        async with self.stalling:
+            await asyncio.to_thread(self._hold, seconds)
 
-        await asyncio.to_thread(hold)
+    def _hold(self, seconds: float) -> None:
+        other = sqlite3.connect(self.db, timeout=30, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            time.sleep(seconds)
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
 
     async def fault_kill(self) -> str:
         someone = self.fake.users[self.rng.choice(list(self.fake.users))]
