@@ -42,6 +42,7 @@ from .gate import Gate
 from .leaderboards import PageButton
 from .practice import PracticeButton
 from .replays import ReplayButton
+from .races import setup_races
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
 from .watching import StopButton
@@ -116,6 +117,7 @@ class ReelBot(commands.Bot):
         self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
         self.add_dynamic_items(PracticeButton)  # /reel daily date: asks first (practice.py)
         self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
+        setup_races(self, self.reel_service)  # race: items, standings, ticker (races.py)
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)

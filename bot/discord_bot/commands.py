@@ -48,6 +48,7 @@ from .items import UNEXPECTED
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .practice import practise
 from .replays import replay_command
+from .races import race_choices, race_command, routed
 from .replies import (
     Interaction,
     refusal,
@@ -233,6 +234,7 @@ class ReelCommands(app_commands.Group):
     def __init__(self, service: GameService) -> None:
         super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
         self.service = service
+        self.add_command(race_command())  # /reel race (races.py)
         for command in (replay_command(), *watch_commands()):  # replays.py, watching.py
             self.add_command(command)
 
@@ -301,6 +303,8 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(name="show", description="Show your game's board again, here")
     async def show(self, interaction: Interaction) -> None:
+        if await routed(interaction, "show"):  # racing: the race game (races.py)
+            return
         await self._board(interaction, self.service.show(interaction.user.id))
 
     @app_commands.command(
@@ -324,6 +328,8 @@ class ReelCommands(app_commands.Group):
                 why = refusal(exc).rstrip(".")
             await send_error(interaction, f"{why or 'Pick a move from the list'}.")
             return
+        if await routed(interaction, "move", move_text(from_, to)):
+            return
         await self._board(interaction, self.service.move(interaction.user.id, move_text(from_, to)))
 
     @move.autocomplete("from_")
@@ -331,6 +337,8 @@ class ReelCommands(app_commands.Group):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         async def lines() -> list[app_commands.Choice[str]]:
+            if (racing := await race_choices(interaction, current)) is not None:
+                return racing
             choices = await self.service.move_choices(interaction.user.id, current, CHOICE_LIMIT)
             if not choices and not current.strip():
                 return await self._nothing_to_move(interaction.user.id)
@@ -371,6 +379,8 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(name="deal", description="Deal one card onto each reserve pile")
     async def deal(self, interaction: Interaction) -> None:
+        if await routed(interaction, "deal"):
+            return
         await self._board(interaction, self.service.deal(interaction.user.id))
 
     @app_commands.command(name="undo", description="Take back your last move (or the last few)")
@@ -378,6 +388,8 @@ class ReelCommands(app_commands.Group):
     async def undo(
         self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
     ) -> None:
+        if await routed(interaction, "undo" if moves == 1 else "undo-many"):
+            return
         if await self._asked(interaction, "undo", moves):
             return
         await self._board(interaction, self.service.undo(interaction.user.id, count=moves))
@@ -387,24 +399,32 @@ class ReelCommands(app_commands.Group):
     async def redo(
         self, interaction: Interaction, moves: app_commands.Range[int, 1, 200] = 1
     ) -> None:
+        if await routed(interaction, "redo"):
+            return
         await self._board(interaction, self.service.redo(interaction.user.id, count=moves))
 
     @app_commands.command(
         name="restart", description="Start this deal over from the beginning (the same game)"
     )
     async def restart(self, interaction: Interaction) -> None:
+        if await routed(interaction, "restart"):
+            return
         await self._board(interaction, self.service.restart(interaction.user.id))
 
     @app_commands.command(
         name="auto", description="Play the safe moves: reserve Aces to the Ace pile"
     )
     async def auto(self, interaction: Interaction) -> None:
+        if await routed(interaction, "auto"):
+            return
         await self._board(interaction, self.service.auto(interaction.user.id))
 
     @app_commands.command(
         name="hint", description="Suggest your next move (a daily with a hint is marked assisted)"
     )
     async def hint(self, interaction: Interaction) -> None:
+        if await routed(interaction, "hint"):  # hints are off in races
+            return
         # Privately, at once: the solver may think for about a second.
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user.id
@@ -416,6 +436,8 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
     async def resign(self, interaction: Interaction) -> None:
+        if await routed(interaction, "resign"):
+            return
         if await self._asked(interaction, "resign"):
             return
         await self._board(interaction, self.service.resign(interaction.user.id))

@@ -83,6 +83,7 @@ from .pool import SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
 from .races import Races
+from .races import Races
 from .rankings import Rankings
 from .replays import Replays
 from .views import game_view, move_choice
@@ -141,6 +142,7 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
+        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)

@@ -344,6 +344,7 @@ def test_one_reel_group_with_every_command() -> None:
         "settings",
         "rules",
         "help",
+        "race",
     ]
     assert len(names) <= 25
 
@@ -384,7 +385,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 16
+    assert len(payload["options"]) == 17
 
 
 def test_help_lists_every_command_with_its_options() -> None:

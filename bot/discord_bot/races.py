@@ -1,0 +1,633 @@
+"""Races in Discord (``/reel race``; ``docs/races.md``): the lobby, the racers' private
+boards, the live standings, and ``/reel move`` and friends routed to a race game.
+
+- ``/reel race`` posts the lobby publicly: who joined, when it starts, and the buttons
+  Join, Leave and Start (the host's). A racer's join or leave is confirmed privately;
+  the lobby message itself is redrawn by the standings' publisher, like everything
+  else drawn on that message, so it has one writer.
+- At the start the lobby becomes the live standings, and each racer gets the deal as a
+  private (ephemeral) board: sent through the interaction they joined with while its
+  token lives (15 minutes), and always on demand with the standings' "My board" button.
+  Ephemeral boards keep the channel readable (25 public boards would bury it), and
+  their buttons work for the whole race: each click is a fresh interaction.
+- A board's buttons and menu are ``race:...`` items carrying the race, the owner and
+  the game version (``RaceBoardButton``, ``RaceMenu``), so they survive a restart.
+- ``Standings``: one message per race, edited in place through the channel, coalesced:
+  per channel at most one edit in flight and one every ``EDIT_EVERY`` seconds, whatever
+  the racers do; the race's changes only mark it to redraw.
+- A ticker asks the service every ``TICK`` seconds for the races whose time has come
+  (a lobby to start, a race to end): the times are stored, so a restart goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal, get_args
+
+import discord
+from discord import app_commands
+
+from engine import MAX_DEAL, MIN_DEAL
+
+from ..service import GameService, GameView, ServiceError, StaleVersionError
+from ..service.race_views import (
+    DEFAULT_LIMIT_MINUTES,
+    DEFAULT_LOBBY_MINUTES,
+    MAX_LIMIT_MINUTES,
+    MAX_LOBBY_MINUTES,
+    MAX_RACERS,
+    MIN_LIMIT_MINUTES,
+    MIN_LOBBY_MINUTES,
+    MIN_RACERS,
+    RaceBoard,
+    RacerLine,
+    RaceView,
+)
+from ..service.races import HINTS_OFF, NOT_IN_RACE
+from .embeds import (
+    DESCRIPTION_LIMIT,
+    INFO_COLOUR,
+    OVER_COLOUR,
+    WON_COLOUR,
+    board_embed,
+    clip,
+    discord_timestamp,
+    info_embed,
+)
+from .items import ReelItem
+from .replies import (
+    NO_PINGS,
+    Interaction,
+    refusal,
+    send_error,
+    send_private,
+    send_public,
+    service_of,
+    within_deadline,
+)
+
+log = logging.getLogger(__name__)
+
+EDIT_EVERY: Final = 1.5
+"""Seconds between two edits of a channel's standings: at most 4 in any 5 seconds, under
+Discord's limit of about 5 edits of messages per 5 s in a channel, however many race."""
+TICK: Final = 0.5
+"""Seconds between two looks at the races whose time has come."""
+TOKEN_LIFE: Final = 14 * 60.0
+"""Seconds a join's interaction may be used to send its racer's board (Discord: 15 min)."""
+PREFIX: Final = "race"
+STALE_RACE_BOARD: Final = (
+    "That board was out of date, so nothing was done. It now shows your race game as it "
+    "stands: click again if you still want to."
+)
+ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
+BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
+
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
+LobbyAction = Literal["join", "leave", "start", "board"]
+LOBBY_ACTIONS: Final[tuple[LobbyAction, ...]] = get_args(LobbyAction)
+BoardAction = Literal["deal", "undo", "auto", "refresh", "quit"]
+BOARD_ACTIONS: Final[tuple[BoardAction, ...]] = get_args(BoardAction)
+_ID: Final = "[0-9]{1,20}"
+_LOBBY_LABELS: Final[dict[LobbyAction, tuple[str, discord.ButtonStyle]]] = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start (host)", discord.ButtonStyle.primary),
+    "board": ("My board", discord.ButtonStyle.primary),
+}
+_BOARD_LABELS: Final[dict[BoardAction, tuple[str, discord.ButtonStyle]]] = {
+    "deal": ("Deal", discord.ButtonStyle.primary),
+    "undo": ("Undo", discord.ButtonStyle.secondary),
+    "auto": ("Auto", discord.ButtonStyle.success),
+    "refresh": ("Refresh", discord.ButtonStyle.secondary),
+    "quit": ("Leave race", discord.ButtonStyle.danger),
+}
+_STATUS: Final = {
+    "joined": "in the lobby",
+    "racing": "racing",
+    "won": "🏁 finished",
+    "left": "left",
+    "timed_out": "time up",
+}
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def elapsed_text(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def racer_row(line: RacerLine, card_total: int) -> str:
+    """One line of the standings: place, racer, cards home, moves, time, state."""
+    return (
+        f"`{line.place or '-':>2}.` <@{line.user_id}> · {line.score}/{card_total} home · "
+        f"{line.moves} moves · {elapsed_text(line.elapsed_s)} · {_STATUS[line.status]}"
+    )
+
+
+def race_embed(view: RaceView) -> discord.Embed:
+    """The lobby, or the standings (live, then final)."""
+    head = f"Race {view.race_id} · deal {view.deal_number}"
+    minutes = view.limit_s // 60
+    if view.state == "lobby":
+        title, colour = f"🏁 {head} · lobby", INFO_COLOUR
+        intro = (
+            f"Hosted by <@{view.host_id}> · {minutes} minutes · "
+            f"{len(view.racers)}/{view.capacity} racers\n"
+            f"Starts {discord_timestamp(view.starts_at)}, or when the host clicks Start. "
+            "Join to race: everyone plays the same deal on a private board."
+        )
+        rows = [f"`{i:>2}.` <@{r.user_id}>" for i, r in enumerate(view.racers, 1)]
+    else:
+        over = view.state in ("over", "cancelled")
+        title = f"🏁 {head} · {'final standings' if over else 'standings'}"
+        colour = OVER_COLOUR if view.state == "cancelled" else (WON_COLOUR if over else INFO_COLOUR)
+        if view.state == "cancelled":
+            intro = "This race was cancelled."
+        elif over:
+            intro = f"The race is over · {minutes} minutes · {len(view.racers)} racers"
+        else:
+            assert view.ends_at is not None
+            intro = (
+                f"Ends {discord_timestamp(view.ends_at)} · click My board to play "
+                "(your board is private)"
+            )
+        rows = [racer_row(r, view.card_total) for r in view.racers]
+    text = "\n".join([intro, "", *rows])
+    embed = discord.Embed(title=title, description=clip(text, DESCRIPTION_LIMIT), colour=colour)
+    embed.set_footer(
+        text="Ranked: finished first, then cards home, then time, then fewer moves. "
+        "Hints are off in races."
+    )
+    return embed
+
+
+def race_view(view: RaceView) -> discord.ui.View:
+    """The lobby's buttons (Join, Leave, Start), or the standings' (My board, Leave)."""
+    buttons = discord.ui.View(timeout=None)
+    if view.state == "lobby":
+        for action in ("join", "leave", "start"):
+            buttons.add_item(RaceButton(action, view.race_id))
+    elif view.state == "running":
+        buttons.add_item(RaceButton("board", view.race_id))
+        buttons.add_item(RaceButton("leave", view.race_id))
+    return buttons
+
+
+def race_board_embed(board: RaceBoard) -> discord.Embed:
+    game = board.game
+    message = (game.message or "") + ROUTED if board.playing else game.message
+    embed = board_embed(_with_message(game, message))
+    when = f"ends {discord_timestamp(board.ends_at)}"
+    state = {"won": "you finished 🏁", "left": "you left", "timed_out": "time is up"}
+    embed.title = f"Race {board.race_id} · deal {game.deal_number} · " + (
+        when if board.playing else state.get(board.status, "over")
+    )
+    return embed
+
+
+def _with_message(game: GameView, message: str | None) -> GameView:
+    return replace(game, message=message)
+
+
+def race_board_view(board: RaceBoard) -> discord.ui.View:
+    game, rid = board.game, board.race_id
+    uid, ver = game.user_id, game.version
+    buttons = discord.ui.View(timeout=None)
+    if not board.playing:
+        return buttons
+    enabled = {"deal": game.can_deal, "undo": game.can_undo, "auto": game.can_auto}
+    for action in BOARD_ACTIONS:
+        off = not enabled.get(action, True)
+        buttons.add_item(RaceBoardButton(action, rid, uid, ver, disabled=off))
+    if game.moves:
+        buttons.add_item(RaceMenu(rid, uid, ver, game.moves))
+    return buttons
+
+
+# --------------------------------------------------------------------------- items
+
+
+class RaceButton(
+    ReelItem[Button], template=rf"{PREFIX}:(?P<action>join|leave|start|board):(?P<race>{_ID})"
+):
+    """The lobby's and the standings' buttons: anyone may click them (the service says
+    who may do what): ``race:<action>:<race id>``."""
+
+    def __init__(self, action: LobbyAction, race_id: int) -> None:
+        label, style = _LOBBY_LABELS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}:{action}:{race_id}")
+        )
+        self.action: LobbyAction = action
+        self.race_id = race_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> RaceButton:
+        action = match["action"]
+        assert action in LOBBY_ACTIONS
+        return cls(action, int(match["race"]))
+
+    async def click(self, interaction: Interaction) -> None:
+        await lobby_click(interaction, self.action, self.race_id)
+
+
+_OWNED: Final = rf"(?P<race>{_ID}):(?P<user>{_ID}):(?P<ver>{_ID})"
+_BOARD_TEMPLATE: Final = rf"{PREFIX}:(?P<action>{'|'.join(BOARD_ACTIONS)}):{_OWNED}"
+
+
+class RaceBoardButton(ReelItem[Button], template=_BOARD_TEMPLATE):
+    """A racer's board button: ``race:<action>:<race id>:<owner>:<version>``."""
+
+    def __init__(
+        self,
+        action: BoardAction,
+        race_id: int,
+        user_id: int,
+        version: int,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        label, style = _BOARD_LABELS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"{PREFIX}:{action}:{race_id}:{user_id}:{version}",
+                disabled=disabled,
+            )
+        )
+        self.action: BoardAction = action
+        self.race_id, self.version = race_id, version
+        self.owner: int = user_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> RaceBoardButton:
+        action = match["action"]
+        assert action in BOARD_ACTIONS
+        return cls(action, int(match["race"]), int(match["user"]), int(match["ver"]))
+
+    async def click(self, interaction: Interaction) -> None:
+        await board_click(interaction, self.race_id, user_of(self), self.version, self.action)
+
+
+class RaceMenu(
+    ReelItem[Select], template=rf"{PREFIX}:play:(?P<race>{_ID}):(?P<user>{_ID}):(?P<ver>{_ID})"
+):
+    """A racer's menu of moves: ``race:play:<race id>:<owner>:<version>``."""
+
+    def __init__(
+        self, race_id: int, user_id: int, version: int, moves: tuple[Any, ...] = ()
+    ) -> None:
+        shown = moves[:25]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:play:{race_id}:{user_id}:{version}",
+                placeholder="Play a move…"
+                if len(moves) <= 25
+                else "Play a move… (/reel move has all)",
+                options=[
+                    discord.SelectOption(label=clip(m.label, 100), value=m.text[:100])
+                    for m in shown
+                ]
+                or [discord.SelectOption(label="-")],
+            )
+        )
+        self.race_id, self.version = race_id, version
+        self.owner: int = user_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> RaceMenu:
+        return cls(int(match["race"]), int(match["user"]), int(match["ver"]))
+
+    async def click(self, interaction: Interaction) -> None:
+        picked = self.item.values[0] if self.item.values else ""
+        await board_click(interaction, self.race_id, user_of(self), self.version, "move", picked)
+
+
+# --------------------------------------------------------------------------- acting
+
+
+def user_of(item: ReelItem[Any]) -> int:
+    """The owner of a racer's item (always set: the template carries it)."""
+    assert item.owner is not None
+    return item.owner
+
+
+async def lobby_click(interaction: Interaction, action: LobbyAction, race_id: int) -> None:
+    """Join, Leave, Start or My board: done, then confirmed privately (the board itself
+    for My board and for the host's Start); the message is redrawn by the standings."""
+    races = service_of(interaction).races
+    user = interaction.user.id
+    try:
+        if action == "board":
+            board = await within_deadline(interaction, races.board(race_id, user))
+            await send_private(interaction, race_board_embed(board), race_board_view(board))
+            return
+        if action == "join":
+            view = await within_deadline(interaction, races.join(race_id, user))
+            desk_of(interaction).joined(race_id, interaction)
+            when = discord_timestamp(view.starts_at)
+            note = f"You joined race {race_id}: it starts {when}; your board comes here then."
+        elif action == "leave":
+            view = await within_deadline(interaction, races.leave(race_id, user))
+            mine = view.racer(user)
+            note = f"You left race {race_id}."
+            if mine is not None and view.state != "cancelled":
+                note += f" You keep {mine.score} cards home."
+            if view.state == "cancelled":
+                note += " The race is cancelled: you were its host."
+        else:
+            await within_deadline(interaction, races.start(race_id, user))
+            board = await races.board(race_id, user)
+            await send_private(interaction, race_board_embed(board), race_board_view(board))
+            await desk_of(interaction).send_boards(races, race_id, skip=user)
+            return
+    except ServiceError as exc:
+        await send_error(interaction, refusal(exc))
+        return
+    await send_private(interaction, info_embed(note))
+
+
+async def board_click(
+    interaction: Interaction,
+    race_id: int,
+    owner: int,
+    version: int,
+    action: str,
+    text: str = "",
+) -> None:
+    """A racer's board button or menu: played, and the board redrawn in place."""
+    races = service_of(interaction).races
+    try:
+        if action == "refresh":
+            board = await within_deadline(interaction, races.board(race_id, owner))
+        elif action == "quit":
+            await within_deadline(interaction, races.leave(race_id, owner))
+            board = await races.board(race_id, owner)
+        else:
+            work = races.play(race_id, owner, action, text, version)
+            board = await within_deadline(interaction, work)
+    except StaleVersionError:
+        try:
+            board = await races.board(race_id, owner)
+        except ServiceError as exc:
+            await send_error(interaction, refusal(exc))
+            return
+        await send_public(interaction, race_board_embed(board), race_board_view(board))
+        await send_private(interaction, info_embed(STALE_RACE_BOARD))
+        return
+    except ServiceError as exc:
+        await send_error(interaction, refusal(exc))
+        return
+    await send_public(interaction, race_board_embed(board), race_board_view(board))
+
+
+async def routed(interaction: Interaction, action: str, text: str = "") -> bool:
+    """Whether the player is racing, and ``/reel <action>`` was answered with their race
+    game (privately: their board is private) instead of their main game."""
+    races = service_of(interaction).races
+    user = interaction.user.id
+    try:
+        race_id = await within_deadline(interaction, races.race_of(user))
+    except ServiceError:
+        return False
+    if race_id is None:
+        return False
+    if action == "hint":
+        await send_error(interaction, HINTS_OFF)
+        return True
+    try:
+        if action == "show":
+            board = await within_deadline(interaction, races.board(race_id, user))
+        elif action in ("move", "deal", "undo", "auto"):
+            board = await within_deadline(interaction, races.play(race_id, user, action, text))
+        else:
+            await send_error(interaction, NOT_IN_RACE)
+            return True
+    except ServiceError as exc:
+        await send_error(interaction, refusal(exc))
+        return True
+    await send_private(interaction, race_board_embed(board), race_board_view(board))
+    return True
+
+
+async def race_choices(
+    interaction: Interaction, typed: str
+) -> list[app_commands.Choice[str]] | None:
+    """``/reel move``'s list while the player races: their race game's moves (None: not racing)."""
+    races = service_of(interaction).races
+    user = interaction.user.id
+    race_id = await races.race_of(user)
+    if race_id is None:
+        return None
+    moves = await races.move_choices(race_id, user, typed, 25)
+    return [app_commands.Choice(name=m, value=m) for m in moves]
+
+
+# --------------------------------------------------------------------------- the command
+
+
+@app_commands.describe(
+    deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random winnable deal",
+    minutes=f"Time limit in minutes, {MIN_LIMIT_MINUTES} to {MAX_LIMIT_MINUTES} "
+    f"(default {DEFAULT_LIMIT_MINUTES})",
+    players=f"How many may join, {MIN_RACERS} to {MAX_RACERS} (default {MAX_RACERS})",
+    starts_in=f"Minutes until it starts by itself, {MIN_LOBBY_MINUTES} to {MAX_LOBBY_MINUTES} "
+    f"(default {DEFAULT_LOBBY_MINUTES})",
+)
+async def race(
+    interaction: Interaction,
+    deal: app_commands.Range[str, 1, 30] | None = None,
+    minutes: app_commands.Range[int, MIN_LIMIT_MINUTES, MAX_LIMIT_MINUTES] = DEFAULT_LIMIT_MINUTES,
+    players: app_commands.Range[int, MIN_RACERS, MAX_RACERS] = MAX_RACERS,
+    starts_in: app_commands.Range[
+        int, MIN_LOBBY_MINUTES, MAX_LOBBY_MINUTES
+    ] = DEFAULT_LOBBY_MINUTES,
+) -> None:
+    number = None
+    if deal is not None:
+        cleaned = deal.strip().replace(",", "").replace("_", "")
+        if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_DEAL)):
+            await send_error(interaction, BAD_DEAL)
+            return
+        number = int(cleaned)
+    channel = interaction.channel_id
+    if channel is None or interaction.guild_id is None:
+        await send_error(interaction, "Races are run in a server's channel, not in DMs.")
+        return
+    races = service_of(interaction).races
+    opening = races.open(
+        interaction.user.id,
+        interaction.guild_id,
+        channel,
+        number,
+        limit_minutes=minutes,
+        capacity=players,
+        lobby_minutes=starts_in,
+    )
+    try:
+        view = await within_deadline(interaction, opening, new_message=True)
+    except ServiceError as exc:
+        await send_error(interaction, refusal(exc))
+        return
+    await send_public(interaction, race_embed(view), race_view(view), new_message=True)
+    message = await interaction.original_response()
+    desk_of(interaction).joined(view.race_id, interaction)
+    with contextlib.suppress(ServiceError):
+        await races.set_message(view.race_id, message.id)
+
+
+def race_command() -> app_commands.Command[Any, Any, None]:
+    """``/reel race``, a new command object for each group (each bot)."""
+    return app_commands.Command(
+        name="race",
+        description="Open a race here: everyone plays the same deal, fastest to finish wins",
+        callback=race,
+    )
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(eq=False)
+class _Channel:
+    """The standings of one channel to redraw: the races marked, the last edit's time."""
+
+    dirty: dict[int, None] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    last_edit: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+
+
+class RaceDesk:
+    """A bot's races in Discord: the standings' publisher, the ticker, and the join
+    interactions through which the racers' boards are sent at the start."""
+
+    def __init__(self, bot: discord.Client, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self.channels: dict[int, _Channel] = {}
+        self.edits: list[tuple[float, int]] = []  # (monotonic time, channel): for benches
+        self._joins: dict[tuple[int, int], tuple[float, Interaction]] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def start(self) -> None:
+        self.service.races.on_change(self.changed)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="race-ticker")
+
+    def joined(self, race_id: int, interaction: Interaction) -> None:
+        """Keep a racer's join (or open) interaction: their board is sent through it."""
+        now = time.monotonic()
+        self._joins = {k: v for k, v in self._joins.items() if now - v[0] < TOKEN_LIFE}
+        self._joins[(race_id, interaction.user.id)] = (now, interaction)
+
+    async def send_boards(self, races: Any, race_id: int, skip: int | None = None) -> None:
+        """Send each racer their board privately, through their join while it lives."""
+        view = await races.standings(race_id)
+        if view.state != "running":
+            return
+        sends = []
+        now = time.monotonic()
+        for line in view.racers:
+            kept = self._joins.pop((race_id, line.user_id), None)
+            if kept is None or line.user_id == skip or now - kept[0] >= TOKEN_LIFE:
+                continue
+            sends.append(self._send_board(races, race_id, line.user_id, kept[1]))
+        await asyncio.gather(*sends)
+
+    async def _send_board(self, races: Any, race_id: int, user: int, via: Interaction) -> None:
+        try:
+            board = await races.board(race_id, user)
+            await via.followup.send(
+                embed=race_board_embed(board),
+                view=race_board_view(board),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
+            )
+        except (discord.HTTPException, ServiceError) as exc:
+            log.warning("race %s: the board of %s was not sent: %s", race_id, user, exc)
+
+    def changed(self, race_id: int) -> None:
+        """A race changed: mark its standings to redraw (never blocks)."""
+        task = asyncio.ensure_future(self._mark(race_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _mark(self, race_id: int) -> None:
+        try:
+            view = await self.service.races.standings(race_id)
+        except ServiceError:
+            return
+        channel = self.channels.setdefault(view.channel_id, _Channel())
+        channel.dirty[race_id] = None
+        channel.wake.set()
+        if channel.task is None or channel.task.done():
+            channel.task = asyncio.ensure_future(self._publish(view.channel_id, channel))
+
+    async def _publish(self, channel_id: int, channel: _Channel) -> None:
+        """Redraw the marked standings of a channel, one edit at a time, ``EDIT_EVERY``
+        seconds apart at least; ends when nothing is left to draw."""
+        while channel.dirty and not self.bot.is_closed():
+            wait = channel.last_edit + EDIT_EVERY - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            race_id = next(iter(channel.dirty))
+            del channel.dirty[race_id]
+            channel.last_edit = time.monotonic()
+            await self._draw(channel_id, race_id)
+
+    async def _draw(self, channel_id: int, race_id: int) -> None:
+        try:
+            view = await self.service.races.standings(race_id)
+        except ServiceError:
+            return
+        if view.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(view.message_id)
+        self.edits.append((time.monotonic(), channel_id))
+        try:
+            await asyncio.wait_for(message.edit(embed=race_embed(view), view=race_view(view)), 20.0)
+        except (discord.HTTPException, TimeoutError) as exc:
+            log.warning("race %s: the standings were not redrawn: %s", race_id, exc)
+
+    async def _tick(self) -> None:
+        """Start and end the races whose time has come; the boards of a started race."""
+        races = self.service.races
+        with contextlib.suppress(ServiceError):
+            for view in await races.open_races():
+                self.changed(view.race_id)  # after a restart: drawn as they stand
+        while not self.bot.is_closed():
+            await asyncio.sleep(TICK)
+            try:
+                for race_id in await races.due():
+                    await self.send_boards(races, race_id)
+            except ServiceError as exc:
+                log.warning("races could not be checked: %s", exc)
+            except Exception:
+                log.exception("the race ticker failed; it goes on")
+
+
+def desk_of(interaction: Interaction) -> RaceDesk:
+    desk = getattr(interaction.client, "race_desk", None)
+    if not isinstance(desk, RaceDesk):
+        raise RuntimeError("this client has no race desk: build it with create_bot()")
+    return desk
+
+
+def setup_races(bot: discord.Client, service: GameService) -> RaceDesk:
+    """Races on ``bot``: the ``race:`` items, the standings and the ticker (``setup_hook``)."""
+    bot.add_dynamic_items(RaceButton, RaceBoardButton, RaceMenu)
+    desk = RaceDesk(bot, service)
+    bot.race_desk = desk  # type: ignore[attr-defined]
+    desk.start()
+    return desk
