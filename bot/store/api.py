@@ -228,6 +228,7 @@ class GameStore(ABC):
         dailies won, then cards home in all, fewer moves in all, more dailies, user id."""
 
     @abstractmethod
-    async def reminder_candidates(self, today: date) -> list[int]:
-        """Players with the streak reminder on whose latest scored daily is the day
-        before ``today`` and who have not started ``today``'s scored daily."""
+    async def reminder_candidates(self, today: date) -> list[tuple[int, int]]:
+        """(user id, current streak) of the players with the streak reminder on whose
+        latest scored daily is the day before ``today`` and who have not started
+        ``today``'s scored daily, by user id."""

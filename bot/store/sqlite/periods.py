@@ -59,7 +59,7 @@ def period_result_from_row(r: Row) -> PeriodResult:
 # players with the setting on (user_settings has no index on it: a scan of the
 # settings rows), each looked up by primary key.
 REMINDER_CANDIDATES_SQL: Final = """
-    SELECT s.user_id FROM user_settings AS s
+    SELECT s.user_id, t.daily_run FROM user_settings AS s
     JOIN player_totals AS t ON t.user_id = s.user_id
     WHERE s.reminders = 1 AND t.last_daily = ? AND t.daily_run >= 1
       AND NOT EXISTS (SELECT 1 FROM daily_attempts AS a
