@@ -41,6 +41,7 @@ from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
 from .practice import PracticeButton
+from .reminders import StreakReminders
 from .replays import ReplayButton
 from .races import setup_races
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
@@ -116,6 +117,7 @@ class ReelBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
         self.add_dynamic_items(PracticeButton)  # /reel daily date: asks first (practice.py)
+        await self.add_cog(StreakReminders(self, self.reel_service))  # reminders.py
         self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
         setup_races(self, self.reel_service)  # race: items, standings, ticker (races.py)
         self.tree.add_command(ReelCommands(self.reel_service))

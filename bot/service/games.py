@@ -85,6 +85,7 @@ from .proofs import DealProofs
 from .races import Races
 from .races import Races
 from .rankings import Rankings
+from .reminders import Reminders
 from .replays import Replays
 from .views import game_view, move_choice
 from .watching import Watching
@@ -145,6 +146,7 @@ class GameService:
         self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
+        self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules

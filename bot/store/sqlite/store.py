@@ -652,8 +652,8 @@ class SQLiteStore(GameStore):
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [periods.period_result_from_row(r) for r in rows]
 
-    async def reminder_candidates(self, today: date) -> list[int]:
+    async def reminder_candidates(self, today: date) -> list[tuple[int, int]]:
         yesterday = date.fromordinal(today.toordinal() - 1)
         args = (yesterday.isoformat(), today.isoformat())
         rows = await self._fetchall(periods.REMINDER_CANDIDATES_SQL, args)
-        return [int(r[0]) for r in rows]
+        return [(int(r[0]), int(r[1])) for r in rows]
