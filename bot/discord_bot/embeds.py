@@ -422,9 +422,6 @@ def stats_embed(stats: PlayerStats) -> discord.Embed:
     if stats.races:
         best = f", best place {stats.best_place}" if stats.best_place else ""
         figures.append(("Races", f"{stats.races} (won {stats.race_wins}{best})"))
-    if stats.races:
-        best = f", best place {stats.best_place}" if stats.best_place else ""
-        figures.append(("Races", f"{stats.races} (won {stats.race_wins}{best})"))
     if stats.deal_number is not None:
         games, wins = stats.deal_games, stats.deal_wins
         record = f"won {wins} of {games}" if games else "not finished before"

@@ -198,10 +198,6 @@ class PlayerStats:
     races: int = 0
     race_wins: int = 0
     best_place: int | None = None
-    # Races over (``/reel race``): how many, won (first place), the best place (None: none).
-    races: int = 0
-    race_wins: int = 0
-    best_place: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

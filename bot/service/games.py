@@ -83,7 +83,6 @@ from .pool import SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
 from .races import Races
-from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
 from .replays import Replays

@@ -460,36 +460,6 @@ def _written_by_v10(path: Path) -> None:
         )
 
 
-def _written_by_v10(path: Path) -> None:
-    _written_by_v9(path)
-    with sqlite3.connect(path) as conn:
-        conn.executescript(
-            """
-            CREATE TABLE races (
-                race_id INTEGER PRIMARY KEY, guild_id INTEGER, channel_id INTEGER NOT NULL,
-                host_id INTEGER NOT NULL, variant TEXT NOT NULL, deal_number INTEGER NOT NULL,
-                limit_s INTEGER NOT NULL, capacity INTEGER NOT NULL, state TEXT NOT NULL,
-                created_at TEXT NOT NULL, starts_at TEXT NOT NULL, started_at TEXT,
-                ended_at TEXT, message_id INTEGER
-            );
-            CREATE TABLE racers (
-                race_id INTEGER NOT NULL, user_id INTEGER NOT NULL, joined_at TEXT NOT NULL,
-                status TEXT NOT NULL, moves TEXT NOT NULL DEFAULT '',
-                version INTEGER NOT NULL DEFAULT 0, undo_count INTEGER NOT NULL DEFAULT 0,
-                score INTEGER NOT NULL DEFAULT 0, move_count INTEGER NOT NULL DEFAULT 0,
-                elapsed_s REAL NOT NULL DEFAULT 0, place INTEGER,
-                PRIMARY KEY (race_id, user_id)
-            );
-            INSERT INTO races VALUES (1, 1, 2, 7, 'vr', 28, 600, 25, 'over',
-                '2026-11-29T09:00:00+00:00', '2026-11-29T09:02:00+00:00',
-                '2026-11-29T09:02:00+00:00', '2026-11-29T09:12:00+00:00', 3);
-            INSERT INTO racers VALUES (1, 7, '2026-11-29T09:00:00+00:00', 'won', 'deal', 2,
-                0, 104, 150, 300.0, 1);
-            PRAGMA user_version = 10;
-            """
-        )
-
-
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,

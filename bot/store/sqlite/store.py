@@ -58,7 +58,6 @@ from ..records import (
 from . import periods, schema
 from . import queries as q
 from .races import RaceTables
-from .races import RaceTables
 from .rows import (
     current_from_row,
     daily_deal_from_row,
@@ -261,7 +260,6 @@ class SQLiteStore(GameStore):
         self._lost: StoreUnavailableError | None = None  # why the file can't be used now
         self._retry_at = 0.0  # monotonic time of the next attempt to open it again
         self._listeners: list[Callable[[], None]] = []
-        self.races = RaceTables(self._op)  # races' rows (migration 10; docs/races.md)
         self.races = RaceTables(self._op)  # races' rows (migration 10; docs/races.md)
 
     @classmethod
