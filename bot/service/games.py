@@ -142,14 +142,13 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
-        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
+        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
-        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
 
     def on_change(self, listener: Callable[[int, int], None]) -> None:
         """Call ``listener(user_id, version)`` each time a player's game is saved changed
