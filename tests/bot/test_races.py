@@ -8,9 +8,9 @@ import itertools
 import random
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
 from known_win import WINNING_DEAL, WINNING_TEXT
@@ -172,7 +172,7 @@ async def test_a_racer_who_leaves_keeps_the_score_they_had(service: GameService)
 
 
 async def test_the_time_limit_ends_the_race_and_keeps_each_score(
-    service: GameService, clock: FakeClock
+    service: GameService, clock: Any
 ) -> None:
     race_id = await opened(service, BOB)
     await service.races.start(race_id, HOST)
@@ -195,7 +195,7 @@ async def test_the_time_limit_ends_the_race_and_keeps_each_score(
 
 
 async def test_a_lobby_starts_by_itself_at_its_time_or_is_cancelled_alone(
-    service: GameService, clock: FakeClock
+    service: GameService, clock: Any
 ) -> None:
     lonely = await service.races.open(HOST, 1, CHANNEL, 7, lobby_minutes=1)
     crowded = await service.races.open(BOB, 1, CHANNEL + 1, 7, lobby_minutes=2)
@@ -228,7 +228,7 @@ async def test_a_race_game_leaves_the_main_game_and_the_daily_alone(
 
 
 async def test_a_restart_resumes_the_race_where_it_was(
-    db_path: Path, clock: FakeClock, store: Store
+    db_path: Path, clock: Any, store: Store
 ) -> None:
     first = GameService(store, clock=clock, rng=random.Random(1))
     race_id = await opened(first, BOB)
