@@ -395,7 +395,7 @@ def test_help_lists_every_command_with_its_options() -> None:
     assert "/reel move from [to]" in usages
     settings = "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder]"
     assert settings in usages
-    assert "/reel daily" in usages
+    assert "/reel daily [date]" in usages
     assert "/reel leaderboard [kind] [scope] [date]" in usages
     assert "/reel stats [user]" in usages
     assert len(help_embed(summaries)) <= 6000
@@ -533,7 +533,7 @@ def test_the_longest_page_custom_id() -> None:
     "custom_id",
     [
         "reel:lb:up:daily:server:1:20261129:0",
-        "reel:lb:next:weekly:server:1:20261129:0",
+        "reel:lb:next:monthly:server:1:20261129:0",
         "reel:lb:next:daily:server:1:2026-11-29:0",
         "reel:lb:next:daily:server:1:20261399:0",  # no such date
         "reel:lb:next:daily:server:1:20261129",
@@ -629,7 +629,7 @@ def test_leaderboard_options_offer_kinds_and_scopes() -> None:
     params = {p.display_name: p for p in board.parameters}
     assert list(params) == ["kind", "scope", "date"]
     assert not any(p.required for p in params.values())
-    assert [c.value for c in params["kind"].choices] == ["daily", "all-time"]
+    assert [c.value for c in params["kind"].choices] == ["daily", "weekly", "seasonal", "all-time"]
     assert [c.value for c in params["scope"].choices] == ["server", "global"]
 
 
