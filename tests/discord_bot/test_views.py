@@ -345,6 +345,9 @@ def test_one_reel_group_with_every_command() -> None:
         "rules",
         "help",
         "race",
+        "replay",
+        "watch",
+        "ghost",
     ]
     assert len(names) <= 25
 
@@ -385,7 +388,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 17
+    assert len(payload["options"]) == 20
 
 
 def test_help_lists_every_command_with_its_options() -> None:
@@ -398,6 +401,8 @@ def test_help_lists_every_command_with_its_options() -> None:
     assert "/reel daily [date]" in usages
     assert "/reel leaderboard [kind] [scope] [date]" in usages
     assert "/reel stats [user]" in usages
+    assert "/reel replay [player] [date] [game] [move]" in usages
+    assert "/reel watch player" in usages and "/reel ghost [on]" in usages
     assert len(help_embed(summaries)) <= 6000
 
 
