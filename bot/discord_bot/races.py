@@ -186,6 +186,10 @@ def race_board_embed(board: RaceBoard) -> discord.Embed:
     game = board.game
     message = (game.message or "") + ROUTED if board.playing else game.message
     embed = board_embed(_with_message(game, message))
+    if embed.description:  # a stuck race game: no new game here, but Leave race
+        embed.description = embed.description.replace(
+            "start again with **/reel new**", "stop with **Leave race** (your score is kept)"
+        )
     when = f"ends {discord_timestamp(board.ends_at)}"
     state = {"won": "you finished 🏁", "left": "you left", "timed_out": "time is up"}
     embed.title = f"Race {board.race_id} · deal {game.deal_number} · " + (
