@@ -12,6 +12,8 @@ Its rooms, one job each:
 - ``dailies``: the daily deal of each date;
 - ``proofs``: the solver's word on a new game's deal (winnable, or proven lost);
 - ``rankings``: leaderboards and player figures, read-only;
+- ``replays``, ``watching``, ``ghosts``: finished games move by move, spectators'
+  rules, the daily's ghost (``docs/together.md``);
 - ``pool`` and ``jobs``: the solver's worker processes and what runs there;
 - ``cache``: the bounded per-player memory and the per-player locks.
 
