@@ -142,7 +142,6 @@ class GameService:
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[Callable[[int, int], None]] = []
-        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
