@@ -41,9 +41,9 @@ from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
 from .practice import PracticeButton
+from .races import setup_races
 from .reminders import StreakReminders
 from .replays import ReplayButton
-from .races import setup_races
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
 from .watching import StopButton

@@ -47,8 +47,8 @@ from .embeds import (
 from .items import UNEXPECTED
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .practice import practise
-from .replays import replay_command
 from .races import race_choices, race_command, routed
+from .replays import replay_command
 from .replies import (
     Interaction,
     refusal,
