@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from ..store.sqlite.races import RacerStatus, RaceState
+from ..store import RacerStatus, RaceState
 from .contract import GameView
 from .errors import ServiceError
 

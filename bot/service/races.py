@@ -40,8 +40,7 @@ from engine import (
 )
 from engine.deal import DealNumberError, check_deal_number
 
-from ..store import StoreError
-from ..store.sqlite.races import RaceRow, RacerRow, RacerStatus, RaceState, RaceTables
+from ..store import RaceRow, RacerRow, RacerStatus, RaceState, RaceStore, StoreError
 from .cache import PlayerLocks
 from .contract import Settings
 from .entry import Entry, dealt, stored_status
@@ -147,7 +146,7 @@ class Races:
 
     def __init__(
         self,
-        tables: RaceTables,
+        tables: RaceStore,
         clock: Callable[[], datetime],
         rng: random.Random,
         proofs: DealProofs,

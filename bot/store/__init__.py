@@ -11,7 +11,7 @@ under the name callers have always used; code that only calls the store's
 operations should take a ``GameStore``.
 """
 
-from .api import GameStore
+from .api import GameStore, RaceStore
 from .errors import (
     CorruptRowError,
     SchemaTooNewError,
@@ -35,6 +35,11 @@ from .records import (
     Outcome,
     PeriodResult,
     PlayerTotals,
+    RaceRecord,
+    RaceRow,
+    RacerRow,
+    RacerStatus,
+    RaceState,
     Totals,
     UserSettings,
 )
@@ -70,6 +75,12 @@ __all__ = [
     "Outcome",
     "PeriodResult",
     "PlayerTotals",
+    "RaceRecord",
+    "RaceRow",
+    "RaceState",
+    "RaceStore",
+    "RacerRow",
+    "RacerStatus",
     "SQLiteStore",
     "SchemaTooNewError",
     "Store",

@@ -19,7 +19,7 @@ What every backend promises:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Self
 
@@ -32,13 +32,83 @@ from .records import (
     GameUpdate,
     PeriodResult,
     PlayerTotals,
+    RaceRecord,
+    RaceRow,
+    RacerRow,
+    RaceState,
     Totals,
     UserSettings,
 )
 
 
+class RaceStore(ABC):
+    """The races and their racers' games (``docs/races.md``), reached as ``store.races``.
+    Each call is one operation of the store, with the promises above: atomic (a start or
+    an end writes the race and all its racers in one transaction), versioned, durable."""
+
+    @abstractmethod
+    async def open_race(self, race: RaceRow) -> int:
+        """Store a new race in its lobby with its host as its first racer; its id."""
+
+    @abstractmethod
+    async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
+        """A player joins a race in its lobby."""
+
+    @abstractmethod
+    async def remove_racer(self, race_id: int, user_id: int) -> None:
+        """A racer leaves a race still in its lobby (nothing of theirs is kept)."""
+
+    @abstractmethod
+    async def set_message(self, race_id: int, message_id: int) -> None:
+        """The race's lobby (later standings) message."""
+
+    @abstractmethod
+    async def start_race(
+        self, race_id: int, started_at: datetime, racers: Sequence[RacerRow]
+    ) -> None:
+        """The race starts: its state and every racer's first game state, at once."""
+
+    @abstractmethod
+    async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
+        """A racer's game moved on; False (nothing written) if not at ``expected_version``."""
+
+    @abstractmethod
+    async def end_race(
+        self,
+        race_id: int,
+        state: RaceState,
+        ended_at: datetime,
+        racers: Sequence[tuple[RacerRow, int]],
+    ) -> None:
+        """The race is over (or cancelled): its state, each racer's last state and place
+        (with the version each is expected at), in one transaction."""
+
+    @abstractmethod
+    async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
+        """Every race in its lobby or running, with its racers (for a restart)."""
+
+    @abstractmethod
+    async def load_race(self, race_id: int) -> tuple[RaceRow, list[RacerRow]] | None:
+        """A race and its racers, None if there is no such race."""
+
+    @abstractmethod
+    async def record(self, user_id: int) -> RaceRecord:
+        """The user's races over: played, won, best place."""
+
+    @abstractmethod
+    async def racer_key(self, race_id: int, user_id: int) -> int | None:
+        """A racer's game's number (stable, unique among racers' games), for replays."""
+
+    @abstractmethod
+    async def racer_by_key(self, key: int) -> tuple[RaceRow, RacerRow] | None:
+        """The race and the racer whose game ``racer_key`` numbered, None if none."""
+
+
 class GameStore(ABC):
-    """The game database. ``async with`` a store connects it and closes it."""
+    """The game database. ``async with`` a store connects it and closes it.
+    ``races``: its races (``RaceStore``)."""
+
+    races: RaceStore
 
     @abstractmethod
     async def connect(self) -> None:

@@ -178,3 +178,58 @@ class PeriodResult:
     score: int  # cards home, over them all
     moves: int  # moves, over them all
     assisted: bool = False  # a hint was asked for in one of them
+
+
+# ---------------------------------------------------------------------- races
+# (migration 10, docs/races.md)
+
+RaceState = Literal["lobby", "running", "over", "cancelled"]
+RacerStatus = Literal["joined", "racing", "won", "left", "timed_out"]
+RACE_STATES: Final = ("lobby", "running", "over", "cancelled")
+RACER_STATUSES: Final = ("joined", "racing", "won", "left", "timed_out")
+
+@dataclass(frozen=True, slots=True)
+class RaceRow:
+    """A race as stored."""
+
+    race_id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    variant: str
+    deal_number: int
+    limit_s: int
+    capacity: int
+    state: RaceState
+    created_at: datetime
+    starts_at: datetime
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RacerRow:
+    """A racer of a race and their game as stored (the moves in the notation of
+    ``current_games.moves``), with their place once the race is over."""
+
+    race_id: int
+    user_id: int
+    joined_at: datetime
+    status: RacerStatus
+    moves: str = ""
+    version: int = 0
+    undo_count: int = 0
+    score: int = 0
+    move_count: int = 0
+    elapsed_s: float = 0.0
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRecord:
+    """A player's races over: how many, how many won (first place), their best place."""
+
+    played: int
+    won: int
+    best_place: int | None

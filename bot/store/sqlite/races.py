@@ -9,70 +9,26 @@ and a call that changes several rows does it in one transaction.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, TypeVar
 
 import aiosqlite
 
+from ..api import RaceStore
 from ..errors import CorruptRowError
+from ..records import (
+    RACE_STATES,
+    RACER_STATUSES,
+    RaceRecord,
+    RaceRow,
+    RacerRow,
+    RaceState,
+)
 from .rows import parse_timestamp, timestamp
-
-RaceState = Literal["lobby", "running", "over", "cancelled"]
-RacerStatus = Literal["joined", "racing", "won", "left", "timed_out"]
-RACE_STATES: Final = ("lobby", "running", "over", "cancelled")
-RACER_STATUSES: Final = ("joined", "racing", "won", "left", "timed_out")
 
 _T = TypeVar("_T")
 Conn = aiosqlite.Connection
 Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class RaceRow:
-    """A race as stored."""
-
-    race_id: int
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    variant: str
-    deal_number: int
-    limit_s: int
-    capacity: int
-    state: RaceState
-    created_at: datetime
-    starts_at: datetime
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
-    message_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RacerRow:
-    """A racer of a race and their game as stored (the moves in the notation of
-    ``current_games.moves``), with their place once the race is over."""
-
-    race_id: int
-    user_id: int
-    joined_at: datetime
-    status: RacerStatus
-    moves: str = ""
-    version: int = 0
-    undo_count: int = 0
-    score: int = 0
-    move_count: int = 0
-    elapsed_s: float = 0.0
-    place: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RaceRecord:
-    """A player's races over: how many, how many won (first place), their best place."""
-
-    played: int
-    won: int
-    best_place: int | None
 
 
 RACE_COLUMNS: Final = (
@@ -112,6 +68,8 @@ OPEN_RACES_SQL: Final = (
 )
 RACE_SQL: Final = f"SELECT {RACE_COLUMNS} FROM races WHERE race_id = ?"
 RACERS_SQL: Final = f"SELECT {RACER_COLUMNS} FROM racers WHERE race_id = ? ORDER BY joined_at"
+RACER_KEY_SQL: Final = "SELECT rowid FROM racers WHERE race_id = ? AND user_id = ?"
+RACER_BY_KEY_SQL: Final = f"SELECT {RACER_COLUMNS} FROM racers WHERE rowid = ?"
 RECORD_SQL: Final = (
     "SELECT COUNT(*), COALESCE(SUM(r.place = 1), 0), MIN(r.place) FROM racers AS r "
     "JOIN races AS g ON g.race_id = r.race_id "
@@ -198,7 +156,7 @@ async def _transaction(conn: Conn, body: Callable[[Conn], Awaitable[_T]]) -> _T:
     return result
 
 
-class RaceTables:
+class RaceTables(RaceStore):
     """The races' rows, over ``run`` (the store's ``_op``: one operation at a time)."""
 
     def __init__(self, run: Run) -> None:
@@ -317,3 +275,24 @@ class RaceTables:
 
         result: RaceRecord = await self._run(read)
         return result
+
+    async def racer_key(self, race_id: int, user_id: int) -> int | None:
+        row = await self._run(lambda conn: _first(conn, RACER_KEY_SQL, (race_id, user_id)))
+        return None if row is None else _int(row[0], "racers.rowid")
+
+    async def racer_by_key(self, key: int) -> tuple[RaceRow, RacerRow] | None:
+        async def read(conn: Conn) -> tuple[RaceRow, RacerRow] | None:
+            row = await _first(conn, RACER_BY_KEY_SQL, (key,))
+            if row is None:
+                return None
+            racer = racer_from_row(row)
+            race = await _first(conn, RACE_SQL, (racer.race_id,))
+            return None if race is None else (race_from_row(race), racer)
+
+        result: tuple[RaceRow, RacerRow] | None = await self._run(read)
+        return result
+
+
+async def _first(conn: Conn, sql: str, params: Sequence[object]) -> Any:
+    rows = list(await conn.execute_fetchall(sql, params))
+    return rows[0] if rows else None
