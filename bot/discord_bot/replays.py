@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from ..service import ServiceError
+from ..service.race_replays import RACE_KIND
 from ..service.replays import ReplayView
 from .embeds import CARD_TOTAL, INFO_COLOUR, OVER_COLOUR, WON_COLOUR, clip, discord_timestamp
 from .items import ReelItem
@@ -53,6 +54,8 @@ NOT_YOURS: Final = (
 )
 BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 BAD_GAME: Final = "Pick a game from the list (its number, like 42)."
+ONE_CHOICE: Final = "Name a race, or a date or a game: not a race and one of the others."
+MAX_RACE: Final = 2**53  # a race's number (Discord's integers stop at 2**53)
 
 _LABELS: Final[dict[Step, str]] = {
     "first": "⏮ First",
@@ -160,6 +163,8 @@ OUTCOME_WORDS: Final = {
 def replay_embed(view: ReplayView) -> discord.Embed:
     """The replay at its move: whose game, the move that led here, the board, both tracks."""
     what = f"daily {view.daily_date.isoformat()}" if view.daily_date else f"deal {view.deal_number}"
+    if view.kind == RACE_KIND:
+        what = f"a race on deal {view.deal_number}"
     outcome = OUTCOME_WORDS.get(view.outcome, view.outcome)
     head = f"<@{view.player_id}>'s game, {outcome} {discord_timestamp(view.finished_at)}"
     where = f"Move {view.move} of {view.total}"
@@ -179,7 +184,8 @@ def replay_embed(view: ReplayView) -> discord.Embed:
     total = view.card_total or CARD_TOTAL
     embed.set_footer(
         text=(
-            f"Game #{view.key} · deal {view.deal_number} · move {view.move}/{view.total} · "
+            f"{'Race game' if view.kind == RACE_KIND else 'Game'} #{view.key} · "
+            f"deal {view.deal_number} · move {view.move}/{view.total} · "
             f"score {view.score}/{total}"
         )
     )
@@ -218,6 +224,7 @@ def parse_game(text: str) -> int:
     player="Whose game (default: yours)",
     day="A scored daily of that date, YYYY-MM-DD (shown to others once the day is over)",
     game="Which finished game: pick one from the list (default: the last)",
+    race="A race's number: your game in it (or the player's), once the race is over",
     move="The move to open at (default: the deal)",
 )
 async def replay(
@@ -225,19 +232,27 @@ async def replay(
     player: discord.User | discord.Member | None = None,
     day: app_commands.Range[str, 1, 20] | None = None,
     game: app_commands.Range[str, 1, 100] | None = None,
+    race: app_commands.Range[int, 1, MAX_RACE] | None = None,
     move: app_commands.Range[int, 0, MAX_MOVE] = 0,
 ) -> None:
     viewer = interaction.user.id
     try:
+        if race is not None and (day is not None or game is not None):
+            raise ValueError(ONE_CHOICE)
         when = None if day is None else parse_date(day)
         key = None if game is None else parse_game(game)
     except ValueError as exc:
         await send_error(interaction, str(exc))
         return
-    replays = service_of(interaction).replays
+    service = service_of(interaction)
+    replays = service.replays
     whose = None if player is None else player.id
 
     async def opened() -> ReplayView:
+        if race is not None:
+            own = whose in (None, viewer)
+            raced = await service.race_replays.key(race, whose or viewer, own=own)
+            return await replays.position(viewer, RACE_KIND, raced, move)
         found = await replays.find(viewer, whose, when, key)
         return await replays.position(viewer, found.kind, found.key, move)
 

@@ -82,6 +82,7 @@ from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .pool import SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
+from .race_replays import RACE_KIND, RaceReplays
 from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
@@ -147,6 +148,8 @@ class GameService:
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
         self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
+        self.race_replays = RaceReplays(store.races)  # a racer's game, once the race is over
+        self.replays.register(RACE_KIND, self.race_replays.recorded)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
 

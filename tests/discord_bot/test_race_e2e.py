@@ -227,3 +227,39 @@ async def test_hints_and_other_commands_are_refused_privately_while_racing(
     await fake.click(alice, lobby, label="Start (host)")
     answer = await private_answer(await fake.slash(bob, "reel", sub=sub))
     assert ("Hints are off" if sub == "hint" else "not available in a race") in description(answer)
+
+
+async def test_a_race_game_is_replayed_with_race_once_the_race_is_over(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice, bob = fake.user("alice"), fake.user("bob")
+    races = running.service.races
+    race = await races.open(alice.id, fake.guild.id, fake.guild.channel_id, WINNING_DEAL)
+    await races.join(race.race_id, bob.id)
+    await races.start(race.race_id, alice.id)
+    for _ in range(3):
+        await races.play(race.race_id, bob.id, "deal")
+    early = await fake.slash(bob, "reel", sub="replay", options={"race": race.race_id})
+    assert "not over yet" in description(await private_answer(early))
+    await races.leave(race.race_id, bob.id)
+    await races.leave(race.race_id, alice.id)  # the last racer: the race is over
+
+    found = await running.store.races.racer_by_key(
+        await running.service.race_replays.key(race.race_id, bob.id)
+    )
+    assert found is not None
+    total = len(found[1].moves.split(";"))  # three deals, and the Aces they brought home
+    result = await fake.slash(bob, "reel", sub="replay", options={"race": race.race_id})
+    replay = await result.wait_message()
+    assert not replay.ephemeral and title(replay) == f"Replay · a race on deal {WINNING_DEAL}"
+    assert f"Move 0 of {total}: the deal" in description(replay)
+    await fake.click(bob, replay, label="Last ⏭")
+    assert f"Move {total} of {total}" in description(replay)
+    assert f"{found[1].score} cards home" in description(replay)
+    assert "left the race" in description(replay) and "Race game #" in footer(replay)
+    mixed = await fake.slash(bob, "reel", sub="replay", options={"race": 1, "date": "2026-11-28"})
+    assert "not a race and one of the others" in description(await private_answer(mixed))
+    stranger = await fake.slash(fake.add_user("carol"), "reel", sub="replay",
+                                options={"race": race.race_id})  # fmt: skip
+    assert "You were not in race" in description(await private_answer(stranger))
