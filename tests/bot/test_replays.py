@@ -239,13 +239,13 @@ async def test_replay_finds_the_last_game_a_date_or_an_id_and_says_when_there_is
 async def test_another_kind_of_finished_game_plugs_in(
     service: GameService, known_solver: list[int]
 ) -> None:
-    race = Recorded("race", 7, ALICE, "vr", 16, "", "resigned", 0, datetime.now(UTC))
+    other = Recorded("league", 7, ALICE, "vr", 16, "", "resigned", 0, datetime.now(UTC))
 
     async def load(key: int) -> Recorded | None:
-        return race if key == 7 else None
+        return other if key == 7 else None
 
-    service.replays.register("race", load)
-    view = await service.replays.position(BOB, "race", 7, 0)
+    service.replays.register("league", load)
+    view = await service.replays.position(BOB, "league", 7, 0)
     assert view.player_id == ALICE and view.total == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # a kind is registered once ("race" is the races')
         service.replays.register("race", load)
