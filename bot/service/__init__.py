@@ -34,6 +34,7 @@ from .contract import (
     MoveChoice,
     PlayerStats,
     Settings,
+    SettingsChange,
     format_duration,
     utcnow,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "PlayerStats",
     "ServiceError",
     "Settings",
+    "SettingsChange",
     "StaleVersionError",
     "StorageError",
     "encode_moves",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Final, Literal
+from typing import Final, Literal, TypedDict
 
 from engine import Status
 from engine.solver.hints import HintSource
@@ -209,3 +209,15 @@ class Settings:
     winnable: bool = True  # a random new game is a deal the solver proved winnable
     watchable: bool = True  # others may watch this player's games (/reel watch)
     reminders: bool = False  # a reminder before the UTC rollover when a streak would break
+    picture: bool = False  # the board drawn as a picture (PNG) instead of monospace text
+
+
+class SettingsChange(TypedDict, total=False):
+    """The settings ``GameService.update_settings`` may change (None: unchanged)."""
+
+    symbols: bool | None
+    auto_aces: bool | None
+    winnable: bool | None
+    watchable: bool | None
+    reminders: bool | None
+    picture: bool | None

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from datetime import date, datetime
-from typing import Final
+from typing import Final, Unpack
 
 from engine import (
     DEAL,
@@ -60,6 +60,7 @@ from .contract import (
     MoveChoice,
     PlayerStats,
     Settings,
+    SettingsChange,
     utcnow,
 )
 from .dailies import DailyDeals
@@ -671,26 +672,13 @@ class GameService:
             return await self._get_settings(user_id)
 
     async def update_settings(
-        self,
-        user_id: int,
-        *,
-        symbols: bool | None = None,
-        auto_aces: bool | None = None,
-        winnable: bool | None = None,
-        watchable: bool | None = None,
-        reminders: bool | None = None,
+        self, user_id: int, **changes: Unpack[SettingsChange]
     ) -> Settings:
-        """Change some settings (those given, not None); the others keep their values."""
-        asked = {
-            "symbols": symbols,
-            "auto_aces": auto_aces,
-            "winnable": winnable,
-            "watchable": watchable,
-            "reminders": reminders,
-        }
+        """Change some settings (those given, not None: ``SettingsChange``); the others
+        keep their values."""
         async with self.locks(user_id):
             old = await self._get_settings(user_id)
-            new = replace(old, **{k: bool(v) for k, v in asked.items() if v is not None})
+            new = replace(old, **{k: bool(v) for k, v in changes.items() if v is not None})
             self._settings.drop(user_id)
             stored = UserSettings(**asdict(new))
             try:

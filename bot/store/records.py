@@ -152,6 +152,7 @@ class UserSettings:
     winnable: bool = False  # v5: a random new game is a deal the solver proved winnable
     watchable: bool = True  # v9: others may watch the player's games (/reel watch)
     reminders: bool = False  # v9: a reminder before the rollover when a streak would break
+    picture: bool = False  # v11: the board drawn as a picture instead of text
 
 
 @dataclass(frozen=True, slots=True)

@@ -336,8 +336,9 @@ async def test_settings_change_only_what_is_given_and_persist(
     assert (first.watchable, first.reminders) == (True, False)  # a new player's
     saved = await service.update_settings(USER, watchable=False, reminders=True)
     assert saved == replace(first, watchable=False, reminders=True)
-    again = await service.update_settings(USER, symbols=False)
+    again = await service.update_settings(USER, symbols=False, picture=True)
     assert (again.symbols, again.watchable, again.reminders) == (False, False, True)
+    assert again.picture and not first.picture  # text boards unless asked for
     fresh = GameService(store)  # nothing in memory: read back from the database
     assert await fresh.get_settings(USER) == again
 

@@ -460,6 +460,18 @@ def _written_by_v10(path: Path) -> None:
         )
 
 
+def _written_by_v11(path: Path) -> None:
+    _written_by_v10(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE user_settings ADD COLUMN picture INTEGER NOT NULL DEFAULT 0;
+            UPDATE user_settings SET picture = 1 WHERE user_id = 7;
+            PRAGMA user_version = 11;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -472,6 +484,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     8: _written_by_v8,
     9: _written_by_v9,
     10: _written_by_v10,
+    11: _written_by_v11,
 }
 
 
@@ -728,7 +741,7 @@ async def test_settings_round_trip(store: Store) -> None:
     assert await store.load_settings(6) is None
     await store.save_settings(5, UserSettings(symbols=True, auto_aces=False, winnable=True))
     assert await store.load_settings(5) == UserSettings(True, False, winnable=True)
-    both = UserSettings(True, True, winnable=False, watchable=False, reminders=True)
+    both = UserSettings(True, True, winnable=False, watchable=False, reminders=True, picture=True)
     await store.save_settings(5, both)
     assert await store.load_settings(5) == both
 

@@ -126,16 +126,18 @@ START_DAILY_SQL: Final = """
 
 
 SAVE_SETTINGS_SQL: Final = """
-    INSERT INTO user_settings (user_id, symbols, auto_aces, winnable, watchable, reminders)
-    VALUES (?, ?, ?, ?, ?, ?)
+    INSERT INTO user_settings (
+        user_id, symbols, auto_aces, winnable, watchable, reminders, picture
+    ) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (user_id) DO UPDATE SET
         symbols = excluded.symbols, auto_aces = excluded.auto_aces, winnable = excluded.winnable,
-        watchable = excluded.watchable, reminders = excluded.reminders
+        watchable = excluded.watchable, reminders = excluded.reminders, picture = excluded.picture
 """
 
 
 LOAD_SETTINGS_SQL: Final = (
-    "SELECT symbols, auto_aces, winnable, watchable, reminders FROM user_settings WHERE user_id = ?"
+    "SELECT symbols, auto_aces, winnable, watchable, reminders, picture "
+    "FROM user_settings WHERE user_id = ?"
 )
 
 MARK_ASSISTED_SQL: Final = (

@@ -218,4 +218,5 @@ def settings_from_row(row: Row) -> UserSettings:
         winnable=bool(row[2]),
         watchable=bool(row[3]),
         reminders=bool(row[4]),
+        picture=bool(row[5]),
     )

@@ -616,6 +616,7 @@ class SQLiteStore(GameStore):
             int(settings.winnable),
             int(settings.watchable),
             int(settings.reminders),
+            int(settings.picture),
         )
         await self._write_one(q.SAVE_SETTINGS_SQL, params)
 
