@@ -85,8 +85,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--db", metavar="PATH", help=DB_HELP)
     _add_bot_and_backup(sub)
+    _add_board(sub)
     add_solve_commands(sub)
     return parser
+
+
+def _add_board(sub: Any) -> None:
+    """``reel board``: a deal's board, as text or drawn (docs/pictures.md)."""
+    board = sub.add_parser(
+        "board",
+        help="show a deal's board, as text or as a picture (PNG)",
+        description="Show the board of deal N, after the moves of LINE if given: as text, "
+        "or drawn as a PNG picture with --image FILE. Nothing is saved.",
+    )
+    board.add_argument("--deal", type=_deal_number, metavar="N", required=True, help="deal N")
+    board.add_argument(
+        "--moves", metavar="LINE", default="", help="moves to play first, e.g. 'r5 c1;deal'"
+    )
+    board.add_argument("--image", metavar="FILE", help="write the board as a PNG picture")
+    board.add_argument("--ascii", action="store_true", help="suits as letters (text board)")
 
 
 def _add_bot_and_backup(sub: Any) -> None:
@@ -118,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command in ("solve", "study"):
         return run_solve_command(args)
+    if args.command == "board":
+        from .board import show_board
+
+        return show_board(args.deal, args.moves, args.image, symbols=not args.ascii)
     try:
         config = Config.from_env()
     except ConfigError as exc:

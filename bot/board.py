@@ -1,0 +1,33 @@
+"""``reel board --deal N [--moves LINE] [--image FILE]``: a deal's board shown once,
+as the text board or drawn as a PNG picture (``bot.pictures``). Nothing is saved."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine import DealNumberError, Game, LineError, play_line, render
+
+from .pictures import PLAIN, board_png, board_title
+
+
+def show_board(deal: int, moves: str, image: str | None, *, symbols: bool = True) -> int:
+    """Print deal ``deal``'s board after ``moves`` (a line, ``;`` between moves), or write
+    it to ``image`` as a PNG; 0, or 2 with a one-line reason on stderr."""
+    try:
+        game = Game.new(deal)
+        play_line(game, moves.strip())
+    except (DealNumberError, LineError) as exc:
+        print(f"reel board: {exc}", file=sys.stderr)
+        return 2
+    if image is None:
+        print(render(game, symbols))
+        return 0
+    png = board_png(game, board_title(deal, game.move_count), PLAIN)
+    try:
+        Path(image).write_bytes(png)
+    except OSError as exc:
+        print(f"reel board: can't write {image}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"Wrote the board of deal {deal} at move {game.move_count} to {image}.")
+    return 0

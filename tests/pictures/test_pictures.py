@@ -1,0 +1,191 @@
+"""The picture board: drawn as the stored references show it, every card of the position
+on it exactly once, with the bundled fonts only, cached by position and style, and
+written by ``reel board --image``."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from picture_positions import REFERENCE, drawn, played, positions
+from PIL import Image, ImageChops, ImageFont
+
+from bot import cli
+from bot.pictures import (
+    FONTS,
+    KEYED,
+    PLAIN,
+    PictureCache,
+    board_png,
+    board_title,
+    cards_on_view,
+    draw_board,
+    key_colour,
+)
+from bot.pictures import draw as draw_module
+from engine import Game, format_position, render
+from engine.variant import THREE_UP, VIRGINIA_REEL, Variant
+
+# A pixel "differs" when a channel is off by more than this; at most this share may.
+CHANNEL_TOLERANCE = 48
+DIFFERING_SHARE = 0.005
+
+
+def opened(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+@pytest.mark.parametrize("name", sorted(positions()))
+def test_a_fixed_position_is_drawn_as_its_reference_image(name: str) -> None:
+    now = opened(drawn(positions()[name]))
+    reference = Image.open(REFERENCE / f"{name}.png").convert("RGB")
+    assert now.size == reference.size
+    diff = ImageChops.difference(now, reference).convert("L")
+    differing = sum(diff.point(lambda v: 255 if v > CHANNEL_TOLERANCE else 0).histogram()[255:])
+    # (if the design changed on purpose: picture_positions.py --write, and look at them)
+    assert differing <= DIFFERING_SHARE * now.width * now.height, f"{name}: {differing} pixels"
+
+
+def key_counts(image: Image.Image) -> dict[tuple[int, int, int], int]:
+    """The pixels of each key-like colour (blue full, green at most 5) in ``image``."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for n, colour in image.getcolors(maxcolors=image.width * image.height) or []:
+        assert isinstance(colour, tuple)
+        r, g, b = colour[:3]
+        if b == 255 and g <= 5:
+            counts[(r, g, b)] = n
+    return counts
+
+
+def expected_keys(game: Game) -> dict[tuple[int, int, int], int]:
+    seen: dict[int, int] = {}
+    keys = {}
+    for card in cards_on_view(game):
+        copy = seen.get(card, 0)
+        seen[card] = copy + 1
+        keys[key_colour(card, copy)] = draw_module.KEY_SIZE**2
+    return keys
+
+
+def random_game(deal: int, moves: int, variant: Variant = VIRGINIA_REEL) -> Game:
+    game = Game.new(deal, variant)
+    pick = random.Random(deal * 1000 + moves)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.play(pick.choice(legal))
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    deal=st.integers(1, 5000),
+    moves=st.integers(0, 120),
+    variant=st.sampled_from([VIRGINIA_REEL, THREE_UP]),
+)
+def test_every_card_on_view_is_drawn_exactly_once(deal: int, moves: int, variant: Variant) -> None:
+    game = random_game(deal, moves, variant)
+    image = opened(board_png(game, "keyed", KEYED))
+    # each key patch whole (not covered by another card), no card missing or doubled
+    assert key_counts(image) == expected_keys(game)
+
+
+def test_the_key_test_sees_a_missing_card() -> None:
+    # the check above fails when a card is not drawn: here, the top of reserve pile 1
+    game = Game.new(1)
+    canvas = draw_board(game, "keyed", KEYED)
+    x, y = canvas.layout.x(0), canvas.layout.reserve_top
+    canvas.draw.rectangle((x, y, x + canvas.layout.card_w, y + 30), fill=(0, 0, 0))
+    assert key_counts(opened(canvas.png())) != expected_keys(game)
+
+
+def test_a_plain_board_has_no_key_colours() -> None:
+    assert key_counts(opened(drawn(positions()["deal28-move70"]))) == {}
+
+
+def test_the_board_shows_the_facts_of_the_text_board() -> None:
+    # the header, the score and the stock are those of the text board, word for word
+    game = played(1, "R5 C1;deal")
+    text = render(game)
+    assert board_title(1, game.move_count) == text.splitlines()[0] == "Deal 1 · move 2"
+    assert f"Score {game.score}/104" in text
+
+
+def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened_paths: list[str] = []
+    real = ImageFont.truetype
+
+    def only_bundled(font: str, *args: object, **kwargs: object) -> ImageFont.FreeTypeFont:
+        opened_paths.append(str(font))
+        assert Path(font).parent == FONTS, f"a font from outside the package: {font}"
+        return real(font, *args, **kwargs)  # type: ignore[arg-type]
+
+    def no_default(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Pillow's default font was asked for")
+
+    monkeypatch.setattr(ImageFont, "truetype", only_bundled)
+    monkeypatch.setattr(ImageFont, "load_default", no_default)
+    draw_module.font.cache_clear()
+    draw_module.card_face.cache_clear()
+    try:
+        board_png(Game.new(2), "Deal 2 · move 0")
+    finally:
+        draw_module.font.cache_clear()
+        draw_module.card_face.cache_clear()
+    assert opened_paths
+    assert (FONTS / "LICENSE.txt").read_text(encoding="utf-8").count("Bitstream Vera") >= 1
+
+
+def test_twelve_piles_a_row_fit_a_wider_board_of_smaller_cards() -> None:
+    eight = draw_board(Game.new(1), "x").layout
+    twelve = draw_board(Game.new(1, THREE_UP), "x").layout
+    assert twelve.piles == 12 and twelve.card_w < eight.card_w
+    assert twelve.x(11) + twelve.card_w <= twelve.width
+    assert eight.x(7) + eight.card_w <= eight.width <= 900  # ~800 px: half of it on a phone
+
+
+def test_the_cache_draws_a_position_once_and_forgets_the_oldest() -> None:
+    cache = PictureCache(2)
+    one, two, three = (format_position(Game.new(n)) for n in (1, 2, 3))
+    first = cache.png(one, "Deal 1 · move 0")
+    assert cache.png(one, "Deal 1 · move 0") is first and (cache.hits, cache.misses) == (1, 1)
+    assert cache.png(one, "Deal 1 · move 0", KEYED) is not first  # another style
+    assert cache.png(two, "Deal 2 · move 0") and len(cache) == 2
+    # ``one`` plain was used least recently: it went when ``two`` came
+    cache.png(one, "Deal 1 · move 0")
+    assert cache.misses == 4
+    cache.png(three, "Deal 3 · move 0")
+    assert len(cache) == 2
+    assert opened(first).size == opened(cache.png(three, "Deal 3 · move 0", PLAIN)).size
+    with pytest.raises(ValueError):
+        PictureCache(0)
+
+
+def test_reel_board_image_writes_a_png_of_the_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "board.png"
+    assert cli.main(["board", "--deal", "1", "--image", str(target)]) == 0
+    assert "board.png" in capsys.readouterr().out
+    assert opened(target.read_bytes()).size == opened(drawn(Game.new(1))).size
+    assert target.read_bytes() == drawn(Game.new(1))
+
+
+def test_reel_board_without_image_prints_the_text_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["board", "--deal", "1", "--moves", "r5 c1"]) == 0
+    assert capsys.readouterr().out.strip() == render(played(1, "R5 C1"))
+
+
+def test_reel_board_refuses_a_bad_move_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["board", "--deal", "1", "--moves", "r5 c1;a1 b1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("reel board: move 2") and len(err.splitlines()) == 1
