@@ -39,6 +39,49 @@ def _endpoint(values: Mapping[str, str], name: str, schemes: tuple[str, ...]) ->
     return text.rstrip("/")
 
 
+def _shard_count(values: Mapping[str, str]) -> int | None:
+    """``REEL_SHARD_COUNT``: a positive whole number, or None when empty."""
+    text = values.get("REEL_SHARD_COUNT", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(
+            f"REEL_SHARD_COUNT must be a whole number of shards, 1 or more, not {text!r}"
+        )
+    return int(text)
+
+
+def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
+    """``REEL_SHARD_IDS``: shard numbers and ranges (``0,1``, ``0-3``, ``0-1,4``), each
+    below ``count``, in order without repeats; None when empty (every shard)."""
+    text = values.get("REEL_SHARD_IDS", "").strip()
+    if not text:
+        return None
+    if count is None:
+        raise ConfigError(
+            "REEL_SHARD_IDS needs REEL_SHARD_COUNT: set the total number of shards of the "
+            "whole bot, the same in every process"
+        )
+    ids: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        low, high = low.strip(), high.strip() if dash else low.strip()
+        if not (low.isdigit() and high.isdigit()) or int(low) > int(high):
+            raise ConfigError(
+                f"REEL_SHARD_IDS must list shard numbers or ranges like 0,1 or 0-3, "
+                f"not {text!r}"
+            )
+        ids.extend(range(int(low), int(high) + 1))
+    if max(ids) >= count:
+        raise ConfigError(
+            f"REEL_SHARD_IDS: shard {max(ids)} does not exist with REEL_SHARD_COUNT={count} "
+            f"(shards are numbered 0 to {count - 1})"
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"REEL_SHARD_IDS names a shard twice: {text!r}")
+    return tuple(sorted(ids))
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord_token: str | None
@@ -50,13 +93,18 @@ class Config:
     None: Discord's own."""
     discord_gateway: str | None = None
     """Gateway websocket URL (``REEL_DISCORD_GATEWAY``); None: Discord's own."""
+    shard_count: int | None = None
+    """Shards of the whole bot (``REEL_SHARD_COUNT``); None: as many as Discord advises."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``REEL_SHARD_IDS``); None: every one."""
 
     def __repr__(self) -> str:  # never print the token
         token = "set" if self.discord_token else "unset"
         return (
             f"Config(discord_token=<{token}>, db_path={str(self.db_path)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
-            f"discord_api={self.discord_api!r}, discord_gateway={self.discord_gateway!r})"
+            f"discord_api={self.discord_api!r}, discord_gateway={self.discord_gateway!r}, "
+            f"shard_count={self.shard_count}, shard_ids={self.shard_ids})"
         )
 
     @classmethod
@@ -83,6 +131,7 @@ class Config:
             raise ConfigError(
                 f"REEL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}"
             )
+        shard_count = _shard_count(values)
         return cls(
             token,
             db_path,
@@ -90,4 +139,6 @@ class Config:
             log_level,
             discord_api=_endpoint(values, "REEL_DISCORD_API", ("http", "https")),
             discord_gateway=_endpoint(values, "REEL_DISCORD_GATEWAY", ("ws", "wss")),
+            shard_count=shard_count,
+            shard_ids=_shard_ids(values, shard_count),
         )

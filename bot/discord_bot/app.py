@@ -83,10 +83,14 @@ class ReelTree(app_commands.CommandTree[discord.Client]):
         return not await too_fast(interaction)
 
 
-class ReelBot(commands.Bot):
+class ReelBot(commands.AutoShardedBot):
     """The bot: the ``/reel`` commands and the board and leaderboard buttons, over one
     ``GameService``. Nothing it sends pings anyone (no allowed mentions, by default too).
-    ``gate``: closed when the bot stops, it counts the interactions in flight."""
+    ``gate``: closed when the bot stops, it counts the interactions in flight.
+
+    Sharded (docs/scaling.md): ``shard_count`` shards in all (None: as many as Discord
+    advises), of which this process runs ``shard_ids`` (None: every one); Discord sends a
+    process only the interactions of its shards' servers (DMs: shard 0)."""
 
     def __init__(
         self,
@@ -117,7 +121,8 @@ class ReelBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
         self.add_dynamic_items(PracticeButton)  # /reel daily date: asks first (practice.py)
-        await self.add_cog(StreakReminders(self, self.reel_service))  # reminders.py
+        if self.shard_ids is None or 0 in self.shard_ids:  # DMs are shard 0's: one sender
+            await self.add_cog(StreakReminders(self, self.reel_service))  # reminders.py
         self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
         setup_races(self, self.reel_service)  # race: items, standings, ticker (races.py)
         self.tree.add_command(ReelCommands(self.reel_service))
@@ -146,6 +151,8 @@ class ReelBot(commands.Bot):
         user = self.user
         user_id = user.id if user else "?"
         log.info("logged in as %s (id %s) in %d server(s)", user, user_id, len(self.guilds))
+        shards = ",".join(str(shard) for shard in sorted(self.shards))
+        log.info("running shard(s) %s of %s", shards, self.shard_count)
 
 
 @commands.command(name="sync", help="Owner only: publish the slash commands to every server.")
@@ -251,7 +258,14 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
         print(f"reel bot: cannot open the database {str(config.db_path)!r}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     service = GameService(store, warm_next_daily=True)
-    bot = create_bot(service, dev_guild_id=config.dev_guild_id, sync_global=sync_global)
+    shards = None if config.shard_ids is None else list(config.shard_ids)
+    bot = create_bot(
+        service,
+        dev_guild_id=config.dev_guild_id,
+        sync_global=sync_global,
+        shard_count=config.shard_count,
+        shard_ids=shards,
+    )
     with StopSignals() as signals:
         try:
             return await _run(bot, token, signals)

@@ -46,7 +46,7 @@ def reminder_text(reminder: Reminder) -> str:
 class StreakReminders(commands.Cog):
     """The reminder task of ``bot``: one round every ``tick`` seconds while it runs."""
 
-    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot | commands.AutoShardedBot, service: GameService) -> None:
         self.bot = bot
         self.service = service
         self.tick = TICK

@@ -70,3 +70,50 @@ def test_discord_endpoints_are_read(tmp_path: Path) -> None:
 def test_a_bad_discord_endpoint_names_itself(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Config.from_env({name: value}, dotenv_path=tmp_path / "x")
+
+
+def test_without_shard_settings_one_process_runs_every_shard(tmp_path: Path) -> None:
+    config = Config.from_env({}, dotenv_path=tmp_path / "x")
+    assert config.shard_count is None
+    assert config.shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [("0", (0,)), ("1", (1,)), ("0,1", (0, 1)), ("0-3", (0, 1, 2, 3)), (" 4 , 0-1 ", (0, 1, 4))],
+)
+def test_shard_ids_are_numbers_and_ranges(
+    tmp_path: Path, ids: str, expected: tuple[int, ...]
+) -> None:
+    env = {"REEL_SHARD_COUNT": "8", "REEL_SHARD_IDS": ids}
+    config = Config.from_env(env, dotenv_path=tmp_path / "x")
+    assert config.shard_count == 8
+    assert config.shard_ids == expected
+    assert "shard_ids=" in repr(config)
+
+
+def test_a_shard_count_alone_means_every_shard_in_this_process(tmp_path: Path) -> None:
+    config = Config.from_env({"REEL_SHARD_COUNT": "2"}, dotenv_path=tmp_path / "x")
+    assert (config.shard_count, config.shard_ids) == (2, None)
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"REEL_SHARD_COUNT": "0"}, "REEL_SHARD_COUNT must be a whole number"),
+        ({"REEL_SHARD_COUNT": "-2"}, "REEL_SHARD_COUNT must be a whole number"),
+        ({"REEL_SHARD_COUNT": "two"}, "REEL_SHARD_COUNT must be a whole number"),
+        ({"REEL_SHARD_IDS": "0"}, "REEL_SHARD_IDS needs REEL_SHARD_COUNT"),
+        ({"REEL_SHARD_COUNT": "2", "REEL_SHARD_IDS": "2"}, "shard 2 does not exist"),
+        ({"REEL_SHARD_COUNT": "4", "REEL_SHARD_IDS": "0-4"}, "numbered 0 to 3"),
+        ({"REEL_SHARD_COUNT": "4", "REEL_SHARD_IDS": "3-1"}, "ranges like 0,1 or 0-3"),
+        ({"REEL_SHARD_COUNT": "4", "REEL_SHARD_IDS": "0,,1"}, "ranges like 0,1 or 0-3"),
+        ({"REEL_SHARD_COUNT": "4", "REEL_SHARD_IDS": "a-b"}, "ranges like 0,1 or 0-3"),
+        ({"REEL_SHARD_COUNT": "4", "REEL_SHARD_IDS": "0-2,1"}, "names a shard twice"),
+    ],
+)
+def test_a_bad_shard_setting_is_refused_with_the_reason(
+    tmp_path: Path, env: dict[str, str], says: str
+) -> None:
+    with pytest.raises(ConfigError, match=says):
+        Config.from_env(env, dotenv_path=tmp_path / "x")
