@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from typing import Final
 
 from ..daily import DAILY_CANDIDATES
-from ..store import DailyDeal, Store, StoreError
+from ..store import DailyDeal, GameStore, StoreError
 from . import jobs
 from .errors import DailyUnavailableError, StorageError
 from .pool import POOL_FAILURES, SolverPool
@@ -28,7 +28,11 @@ class DailyDeals:
     """
 
     def __init__(
-        self, store: Store, pool: SolverPool, candidates: int = DAILY_CANDIDATES, warm: bool = False
+        self,
+        store: GameStore,
+        pool: SolverPool,
+        candidates: int = DAILY_CANDIDATES,
+        warm: bool = False,
     ) -> None:
         self._store = store
         self._pool = pool

@@ -44,9 +44,9 @@ from ..store import (
     DailyDeal,
     FinishedGame,
     GameStatus,
+    GameStore,
     GameUpdate,
     Outcome,
-    Store,
     StoreError,
     UserSettings,
 )
@@ -108,7 +108,7 @@ class GameService:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         cache_size: int = 1024,
         clock: Callable[[], datetime] = utcnow,
@@ -175,7 +175,7 @@ class GameService:
         self._settings.clear()
 
     @property
-    def store(self) -> Store:
+    def store(self) -> GameStore:
         return self._store
 
     async def close(self) -> None:
@@ -744,11 +744,14 @@ class GameService:
         return entry
 
     async def _entry(self, user_id: int) -> Entry | None:
-        """The user's current game from the cache, or rebuilt from its stored row."""
+        """The user's current game from the cache, or rebuilt from its stored row. On a
+        shared database (docs/storage.md) the cache is used only at the stored version."""
         entry = self.games.get(user_id)
-        if entry is not None:
+        if entry is not None and not self._store.shared:
             return entry
         try:
+            if entry is not None and await self._store.game_version(user_id) == entry.version:
+                return entry
             row = await self._store.load_game(user_id)
             # the daily's deal: for the par on its board, and the line of an old row
             daily = None if row is None else await self._daily_of(row.daily_date)

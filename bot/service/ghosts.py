@@ -24,7 +24,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Final
 
-from ..store import FinishedGame, Store, StoreError
+from ..store import FinishedGame, GameStore, StoreError
 from .contract import GameView
 from .errors import BadInputError
 from .movelist import ReplayError, replay
@@ -42,7 +42,7 @@ DAILY_OVER: Final = "Your daily is over: the ghost shows only while you play one
 class Ghosts:
     """Who has the ghost on, and the line it adds to their daily's board."""
 
-    def __init__(self, store: Store, show: Callable[[int], Awaitable[GameView]]) -> None:
+    def __init__(self, store: GameStore, show: Callable[[int], Awaitable[GameView]]) -> None:
         """``show(user_id)``: the player's game as it stands (``GameService.show``), whose
         view passes through ``decorate``."""
         self._store = store

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 from ..daily import utc_date
-from ..store import MIN_GAMES_FOR_RATE, DailyResult, PeriodResult, Store, StoreError, Totals
+from ..store import MIN_GAMES_FOR_RATE, DailyResult, GameStore, PeriodResult, StoreError, Totals
 from .contract import (
     MAX_PAGE_SIZE,
     LeaderboardKind,
@@ -33,7 +33,9 @@ UNREADABLE_BOARD = "The leaderboard can't be read just now. Try again."
 class Rankings:
     """The leaderboards and stats over ``store``; today is UTC by ``clock``."""
 
-    def __init__(self, store: Store, dailies: DailyDeals, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: GameStore, dailies: DailyDeals, clock: Callable[[], datetime]
+    ) -> None:
         self._store = store
         self._dailies = dailies
         self._clock = clock

@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime, time
 from typing import Final
 
 from ..daily import next_daily_start, utc_date
-from ..store import Store, StoreError
+from ..store import GameStore, StoreError
 from .errors import StorageError
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class Reminder:
 class Reminders:
     """Who is due a streak reminder now (by ``clock``), and the memory of those sent."""
 
-    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+    def __init__(self, store: GameStore, clock: Callable[[], datetime]) -> None:
         self._store = store
         self._clock = clock
         self._sent: dict[int, date] = {}  # user id -> the date of their last reminder

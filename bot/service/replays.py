@@ -34,7 +34,7 @@ from typing import Final, TypeVar
 from engine import Move, describe_move, line_length, render, variant_by_code
 
 from ..daily import utc_date
-from ..store import FinishedGame, Store, StoreError
+from ..store import FinishedGame, GameStore, StoreError
 from . import jobs
 from .contract import Settings
 from .dailies import DailyDeals
@@ -173,7 +173,7 @@ class Replays:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         pool: SolverPool,
         dailies: DailyDeals,
         clock: Callable[[], datetime],

@@ -109,6 +109,14 @@ class GameStore(ABC):
     ``races``: its races (``RaceStore``)."""
 
     races: RaceStore
+    shared: bool = False
+    """Whether other processes may write the same database (PostgreSQL): a caller then
+    checks what it remembers of a game against ``game_version`` before using it."""
+
+    async def game_version(self, user_id: int) -> int | None:
+        """The stored version of the user's current game, None if none (a cheap read)."""
+        game = await self.load_game(user_id)
+        return None if game is None else game.version
 
     @abstractmethod
     async def connect(self) -> None:

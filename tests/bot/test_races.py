@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import random
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +17,12 @@ from known_win import WINNING_DEAL, WINNING_TEXT
 from bot.service import GameService
 from bot.service.race_views import RaceError, RacerLine, rank_key, ranked
 from bot.store import Store
+from bot.store.open import open_store
 
 HOST, BOB, CAROL, DAN = 101, 102, 103, 104
 CHANNEL = 555
+
+pytestmark = pytest.mark.backends  # each test on SQLite, then on PostgreSQL
 
 
 async def opened(service: GameService, *others: int, deal: int = WINNING_DEAL) -> int:
@@ -228,14 +230,14 @@ async def test_a_race_game_leaves_the_main_game_and_the_daily_alone(
 
 
 async def test_a_restart_resumes_the_race_where_it_was(
-    db_path: Path, clock: Any, store: Store
+    db_target: str, clock: Any, store: Store
 ) -> None:
     first = GameService(store, clock=clock, rng=random.Random(1))
     race_id = await opened(first, BOB)
     await first.races.start(race_id, HOST)
     before = await first.races.play(race_id, BOB, "deal")
     await store.close()
-    async with await Store.open(db_path) as again:
+    async with await open_store(db_target) as again:
         second = GameService(again, clock=clock, rng=random.Random(1))
         assert await second.races.race_of(BOB) == race_id
         board = await second.races.board(race_id, BOB)

@@ -8,7 +8,6 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +28,7 @@ from bot.service import (
     undo_target,
 )
 from bot.store import GameUpdate, Store, StoreUnavailableError
+from bot.store.open import open_store
 from engine import DEAL, Game, Status, parse_move, render
 from engine.notation import describe_move
 
@@ -39,16 +39,13 @@ USER, OTHER = 1001, 2002
 GUILD, OTHER_GUILD = 555, 666
 SLASH = Commands(new="/reel new", resign="/reel resign")  # as Discord spells them
 
+pytestmark = pytest.mark.backends  # each test on SQLite, then on PostgreSQL
+
 
 async def finished_rows(store: Store, user_id: int | None = None) -> list[tuple[Any, ...]]:
-    sql = "SELECT outcome, won, guild_id, deal_number, score FROM finished_games"
-    if user_id is None:
-        rows = await store.connection.execute_fetchall(sql + " ORDER BY id")
-    else:
-        rows = await store.connection.execute_fetchall(
-            sql + " WHERE user_id = ? ORDER BY id", (user_id,)
-        )
-    return [tuple(row) for row in rows]
+    """(outcome, won, guild_id, deal_number, score) of the recorded games, oldest first."""
+    games = await store.finished_games(user_id)
+    return [(g.outcome, int(g.won), g.guild_id, g.deal_number, g.score) for g in games]
 
 
 async def play_until_stuck(service: GameService, user_id: int, seed: int = 3) -> GameView:
@@ -488,8 +485,8 @@ async def test_a_won_game_is_recorded_once_as_won(
 # ---------------------------------------------------------------------- restart and cache
 
 
-async def test_everything_survives_a_restart(db_path: Path, clock: Any) -> None:
-    service = GameService(await Store.open(db_path), clock=clock)
+async def test_everything_survives_a_restart(db_target: str, clock: Any) -> None:
+    service = GameService(await open_store(db_target), clock=clock)
     await service.update_settings(USER, symbols=False, auto_aces=False)
     await service.new_game(USER, GUILD, 28)
     await service.move(USER, "r6 ace")
@@ -500,7 +497,7 @@ async def test_everything_survives_a_restart(db_path: Path, clock: Any) -> None:
     await service.resign(OTHER)
     await service.close()
 
-    service = GameService(await Store.open(db_path), clock=clock)
+    service = GameService(await open_store(db_target), clock=clock)
     try:
         assert await service.show(USER) == before
         assert await service.get_settings(USER) == Settings(False, False, False)
@@ -571,6 +568,7 @@ CORRUPT_ROWS = {
 }
 
 
+@pytest.mark.sqlite_only  # values of the wrong type: PostgreSQL's typed columns refuse them
 @pytest.mark.parametrize("row", list(CORRUPT_ROWS.values()), ids=list(CORRUPT_ROWS))
 async def test_a_corrupt_row_is_logged_and_a_new_game_replaces_it(
     service: GameService, store: Store, caplog: Any, row: tuple[object, ...]

@@ -1,0 +1,214 @@
+"""Races in PostgreSQL (migration 10, ``docs/races.md``): ``RaceStore`` over a pool.
+
+The statements of ``bot/store/sqlite/races.py`` in PostgreSQL's dialect; the rows are
+read by the same converters. A racer's game's key is the column ``racer_key`` (SQLite's
+rowid of ``racers``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any, Final, TypeAlias, TypeVar
+
+import asyncpg
+
+from ..api import RaceStore
+from ..records import RaceRecord, RaceRow, RacerRow, RaceState
+from ..sqlite.races import RACE_COLUMNS, RACER_COLUMNS, race_from_row, racer_from_row
+from ..sqlite.rows import timestamp
+from .queries import Named
+
+_T = TypeVar("_T")
+Conn: TypeAlias = asyncpg.Connection  # Any to mypy: asyncpg ships no types
+Run = Callable[[Callable[[Conn], Awaitable[Any]], bool], Awaitable[Any]]
+
+INSERT_RACE_SQL: Final = (
+    "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
+    "capacity, state, created_at, starts_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9) RETURNING race_id"
+)
+INSERT_RACER_SQL: Final = (
+    "INSERT INTO racers (race_id, user_id, joined_at, status) VALUES ($1, $2, $3, 'joined')"
+)
+DELETE_RACER_SQL: Final = (
+    "DELETE FROM racers WHERE race_id = $1 AND user_id = $2 AND status = 'joined'"
+)
+SET_MESSAGE_SQL: Final = "UPDATE races SET message_id = $1 WHERE race_id = $2"
+START_RACE_SQL: Final = (
+    "UPDATE races SET state = 'running', started_at = $1 WHERE race_id = $2 AND state = 'lobby'"
+)
+END_RACE_SQL: Final = (
+    "UPDATE races SET state = $1, ended_at = $2 "
+    "WHERE race_id = $3 AND state IN ('lobby', 'running')"
+)
+SAVE_RACER: Final = Named(
+    "UPDATE racers SET status = :status, moves = :moves, version = :version, "
+    "undo_count = :undo_count, score = :score, move_count = :move_count, "
+    "elapsed_s = :elapsed_s, place = :place "
+    "WHERE race_id = :race_id AND user_id = :user_id AND version = :expected_version"
+)
+OPEN_RACES_SQL: Final = (
+    f"SELECT {RACE_COLUMNS} FROM races WHERE state IN ('lobby', 'running') ORDER BY race_id"
+)
+RACE_SQL: Final = f"SELECT {RACE_COLUMNS} FROM races WHERE race_id = $1"
+RACERS_SQL: Final = f"SELECT {RACER_COLUMNS} FROM racers WHERE race_id = $1 ORDER BY joined_at"
+RACER_KEY_SQL: Final = "SELECT racer_key FROM racers WHERE race_id = $1 AND user_id = $2"
+RACER_BY_KEY_SQL: Final = f"SELECT {RACER_COLUMNS} FROM racers WHERE racer_key = $1"
+RECORD_SQL: Final = (
+    "SELECT count(*), coalesce(sum(CASE WHEN r.place = 1 THEN 1 ELSE 0 END), 0), "
+    "min(r.place) FROM racers AS r JOIN races AS g ON g.race_id = r.race_id "
+    "WHERE r.user_id = $1 AND g.state = 'over' AND r.place IS NOT NULL"
+)
+
+
+def _racer_args(racer: RacerRow, expected_version: int) -> tuple[object, ...]:
+    return SAVE_RACER.args(
+        {
+            "race_id": racer.race_id,
+            "user_id": racer.user_id,
+            "status": racer.status,
+            "moves": racer.moves,
+            "version": racer.version,
+            "undo_count": racer.undo_count,
+            "score": racer.score,
+            "move_count": racer.move_count,
+            "elapsed_s": racer.elapsed_s,
+            "place": racer.place,
+            "expected_version": expected_version,
+        }
+    )
+
+
+def changed(status: str) -> int:
+    """The rows a command's status ("UPDATE 1", "INSERT 0 1") says it changed."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+class PgRaceTables(RaceStore):
+    """The races' rows, over ``run`` (the store's ``_op``; its flag: in a transaction)."""
+
+    def __init__(self, run: Run) -> None:
+        self._run = run
+
+    async def open_race(self, race: RaceRow) -> int:
+        params = (
+            race.guild_id,
+            race.channel_id,
+            race.host_id,
+            race.variant,
+            race.deal_number,
+            race.limit_s,
+            race.capacity,
+            timestamp(race.created_at),
+            timestamp(race.starts_at),
+        )
+
+        async def body(conn: Conn) -> int:
+            race_id = await conn.fetchval(INSERT_RACE_SQL, *params)
+            await conn.execute(INSERT_RACER_SQL, race_id, race.host_id, params[7])
+            return int(race_id)
+
+        result: int = await self._run(body, True)
+        return result
+
+    async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
+        async def write(conn: Conn) -> None:
+            await conn.execute(INSERT_RACER_SQL, race_id, user_id, timestamp(joined_at))
+
+        await self._run(write, False)
+
+    async def remove_racer(self, race_id: int, user_id: int) -> None:
+        async def write(conn: Conn) -> None:
+            await conn.execute(DELETE_RACER_SQL, race_id, user_id)
+
+        await self._run(write, False)
+
+    async def set_message(self, race_id: int, message_id: int) -> None:
+        async def write(conn: Conn) -> None:
+            await conn.execute(SET_MESSAGE_SQL, message_id, race_id)
+
+        await self._run(write, False)
+
+    async def start_race(
+        self, race_id: int, started_at: datetime, racers: Sequence[RacerRow]
+    ) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(START_RACE_SQL, timestamp(started_at), race_id)
+            if racers:
+                await conn.executemany(SAVE_RACER.sql, [_racer_args(r, 0) for r in racers])
+
+        await self._run(body, True)
+
+    async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
+        async def write(conn: Conn) -> bool:
+            status = await conn.execute(SAVE_RACER.sql, *_racer_args(racer, expected_version))
+            return changed(status) == 1
+
+        result: bool = await self._run(write, False)
+        return result
+
+    async def end_race(
+        self,
+        race_id: int,
+        state: RaceState,
+        ended_at: datetime,
+        racers: Sequence[tuple[RacerRow, int]],
+    ) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(END_RACE_SQL, state, timestamp(ended_at), race_id)
+            if racers:
+                await conn.executemany(SAVE_RACER.sql, [_racer_args(r, v) for r, v in racers])
+
+        await self._run(body, True)
+
+    async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
+        async def read(conn: Conn) -> list[tuple[RaceRow, list[RacerRow]]]:
+            races = [race_from_row(tuple(r)) for r in await conn.fetch(OPEN_RACES_SQL)]
+            found = []
+            for race in races:
+                rows = await conn.fetch(RACERS_SQL, race.race_id)
+                found.append((race, [racer_from_row(tuple(r)) for r in rows]))
+            return found
+
+        result: list[tuple[RaceRow, list[RacerRow]]] = await self._run(read, True)
+        return result
+
+    async def load_race(self, race_id: int) -> tuple[RaceRow, list[RacerRow]] | None:
+        async def read(conn: Conn) -> tuple[RaceRow, list[RacerRow]] | None:
+            row = await conn.fetchrow(RACE_SQL, race_id)
+            if row is None:
+                return None
+            racers = await conn.fetch(RACERS_SQL, race_id)
+            return race_from_row(tuple(row)), [racer_from_row(tuple(r)) for r in racers]
+
+        result: tuple[RaceRow, list[RacerRow]] | None = await self._run(read, True)
+        return result
+
+    async def record(self, user_id: int) -> RaceRecord:
+        async def read(conn: Conn) -> RaceRecord:
+            played, won, best = await conn.fetchrow(RECORD_SQL, user_id)
+            return RaceRecord(int(played), int(won), None if best is None else int(best))
+
+        result: RaceRecord = await self._run(read, False)
+        return result
+
+    async def racer_key(self, race_id: int, user_id: int) -> int | None:
+        async def read(conn: Conn) -> int | None:
+            key = await conn.fetchval(RACER_KEY_SQL, race_id, user_id)
+            return None if key is None else int(key)
+
+        result: int | None = await self._run(read, False)
+        return result
+
+    async def racer_by_key(self, key: int) -> tuple[RaceRow, RacerRow] | None:
+        async def read(conn: Conn) -> tuple[RaceRow, RacerRow] | None:
+            row = await conn.fetchrow(RACER_BY_KEY_SQL, key)
+            if row is None:
+                return None
+            racer = racer_from_row(tuple(row))
+            race = await conn.fetchrow(RACE_SQL, racer.race_id)
+            return None if race is None else (race_from_row(tuple(race)), racer)
+
+        result: tuple[RaceRow, RacerRow] | None = await self._run(read, True)
+        return result
