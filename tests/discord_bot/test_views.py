@@ -396,12 +396,14 @@ def test_help_lists_every_command_with_its_options() -> None:
     usages = [usage for usage, _ in summaries]
     assert "/reel new [deal]" in usages
     assert "/reel move from [to]" in usages
-    settings = "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder]"
+    settings = (
+        "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder] [board]"
+    )
     assert settings in usages
     assert "/reel daily [date]" in usages
     assert "/reel leaderboard [kind] [scope] [date]" in usages
     assert "/reel stats [user]" in usages
-    assert "/reel replay [player] [date] [game] [move]" in usages
+    assert "/reel replay [player] [date] [game] [race] [move]" in usages
     assert "/reel watch player" in usages and "/reel ghost [on]" in usages
     assert len(help_embed(summaries)) <= 6000
 
