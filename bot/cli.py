@@ -16,6 +16,7 @@ from typing import Any
 from engine.solver.cli import add_solve_commands, run_solve_command
 
 from .config import Config, ConfigError
+from .db_command import add_db_commands, run_db_command
 
 DB_HELP = "SQLite file (default: REEL_DB, else reel.db in your data folder)"
 
@@ -85,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--db", metavar="PATH", help=DB_HELP)
     _add_bot_and_backup(sub)
+    add_db_commands(sub)
     _add_board(sub)
     add_solve_commands(sub)
     return parser
@@ -135,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command in ("solve", "study"):
         return run_solve_command(args)
+    if args.command == "db":
+        return run_db_command(args)
     if args.command == "board":
         from .board import show_board
 
@@ -165,8 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .discord_bot.app import run_bot
 
+    url = None if getattr(args, "db", None) else config.database_url  # --db: that SQLite file
     return run_bot(
-        replace(config, db_path=Path(db_path)), sync_global=getattr(args, "sync_global", False)
+        replace(config, db_path=Path(db_path), database_url=url),
+        sync_global=getattr(args, "sync_global", False),
     )
 
 

@@ -82,6 +82,26 @@ def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] 
     return tuple(sorted(ids))
 
 
+def _database_url(values: Mapping[str, str]) -> str | None:
+    """``REEL_DATABASE_URL``: a ``postgresql://`` (or ``postgres://``) URL, None when empty
+    (the SQLite file of ``REEL_DB``)."""
+    text = values.get("REEL_DATABASE_URL", "").strip()
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # a port that is not a number raises ValueError
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("postgresql", "postgres"):
+        shown = text if parts is None or parts.password is None else "(a URL with a password)"
+        raise ConfigError(
+            "REEL_DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/"
+            f"database, not {shown!r} (leave it empty to use the SQLite file of REEL_DB)"
+        )
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord_token: str | None
@@ -97,6 +117,13 @@ class Config:
     """Shards of the whole bot (``REEL_SHARD_COUNT``); None: as many as Discord advises."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``REEL_SHARD_IDS``); None: every one."""
+    database_url: str | None = None
+    """A PostgreSQL database (``REEL_DATABASE_URL``) instead of the SQLite file ``db_path``."""
+
+    @property
+    def database(self) -> str:
+        """Where the games are: the PostgreSQL URL if set, else the SQLite file's path."""
+        return self.database_url or str(self.db_path)
 
     def __repr__(self) -> str:  # never print the token
         token = "set" if self.discord_token else "unset"
@@ -104,7 +131,8 @@ class Config:
             f"Config(discord_token=<{token}>, db_path={str(self.db_path)!r}, "
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
             f"discord_api={self.discord_api!r}, discord_gateway={self.discord_gateway!r}, "
-            f"shard_count={self.shard_count}, shard_ids={self.shard_ids})"
+            f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
+            f"database_url=<{'set' if self.database_url else 'unset'}>)"
         )
 
     @classmethod
@@ -141,4 +169,5 @@ class Config:
             discord_gateway=_endpoint(values, "REEL_DISCORD_GATEWAY", ("ws", "wss")),
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
+            database_url=_database_url(values),
         )

@@ -34,7 +34,8 @@ from discord.ext import commands
 
 from ..config import Config
 from ..service import GameService
-from ..store import Store, StoreError
+from ..store import StoreError
+from ..store.open import describe, open_store
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
 from .cooldown import Cooldown
@@ -253,9 +254,10 @@ class StopSignals:
 async def _serve(config: Config, token: str, sync_global: bool) -> int:
     use_endpoints(config)
     try:
-        store = await Store.open(config.db_path)
+        store = await open_store(config.database)
     except (StoreError, OSError) as exc:
-        print(f"reel bot: cannot open the database {str(config.db_path)!r}: {exc}", file=sys.stderr)
+        print(f"reel bot: cannot open the database {describe(config.database)!r}: {exc}",
+              file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
     service = GameService(store, warm_next_daily=True)
     shards = None if config.shard_ids is None else list(config.shard_ids)
