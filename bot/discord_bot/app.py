@@ -259,6 +259,8 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
         print(f"reel bot: cannot open the database {describe(config.database)!r}: {exc}",
               file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
+    if config.shard_ids is not None:  # the other shards' processes write it too
+        store.shared = True  # (even an SQLite file): a cached game only at its stored version
     service = GameService(store, warm_next_daily=True)
     shards = None if config.shard_ids is None else list(config.shard_ids)
     bot = create_bot(

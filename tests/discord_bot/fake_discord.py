@@ -547,6 +547,11 @@ def snowflake() -> int:
     return value
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that gets a server's events, by Discord's rule; DMs are shard 0's."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 def _iso(moment: datetime | None = None) -> str:
     return (moment or datetime.now(UTC)).isoformat()
 
@@ -1446,7 +1451,7 @@ class FakeDiscord:
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self._guilds_of(session)],
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -1457,7 +1462,7 @@ class FakeDiscord:
         if "shard" in data:
             ready["shard"] = data["shard"]
         await self._send_dispatch(session, "READY", ready)
-        for guild in self.guilds:
+        for guild in self._guilds_of(session):
             await self._send_dispatch(session, "GUILD_CREATE", guild.to_dict(self.bot_user))
         self._notify()
         return session
@@ -1499,14 +1504,39 @@ class FakeDiscord:
             self._active is not None and self._active.ws is not None and not self._active.ws.closed
         )
 
+    @staticmethod
+    def _shard(session: Session) -> tuple[int, int]:
+        """(shard id, shard count) the session IDENTIFY'd with ((0, 1): unsharded)."""
+        shard = session.identify.get("shard") or [0, 1]
+        return int(shard[0]), int(shard[1])
+
+    def _guilds_of(self, session: Session) -> list[FakeGuild]:
+        shard, count = self._shard(session)
+        return [g for g in self.guilds if shard_of(g.id, count) == shard]
+
+    def _session_for(self, guild_id: int | None) -> Session | None:
+        """The open session of the shard that owns ``guild_id`` when bots connected with
+        several shards; else the one connected last."""
+        for session in self.sessions.values():
+            shard, count = self._shard(session)
+            is_open = session.ws is not None and not session.ws.closed
+            if is_open and count > 1 and shard_of(guild_id, count) == shard:
+                return session
+        if any(self._shard(s)[1] > 1 for s in self.sessions.values()):
+            return None  # sharded, and the owning shard is not connected (yet)
+        return self._active if self.connected else None
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event to the bot connected last."""
-        if not self.connected:
-            ok = await self.wait_until(lambda: self.connected, timeout=5.0)
+        """Send a gateway event to the bot connected last; with several shards, to the
+        shard of its ``guild_id`` (Discord's rule, ``shard_of``; no guild: shard 0)."""
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        if self._session_for(guild_id) is None:
+            ok = await self.wait_until(lambda: self._session_for(guild_id) is not None, 5.0)
             if not ok:
                 raise RuntimeError("no bot is connected to the fake gateway")
-        assert self._active is not None
-        await self._send_dispatch(self._active, event, data)
+        session = self._session_for(guild_id)
+        assert session is not None
+        await self._send_dispatch(session, event, data)
 
     async def reconnect(self, timeout: float = 5.0) -> Session:
         """Ask the bot to reconnect (op 7); wait until it RESUMEd its session."""
