@@ -1,6 +1,7 @@
 """Crash-test player: plays random legal moves through the service until it is killed.
 
-Run by ``test_crash.py`` as ``python crash_player.py DB SEED USERS``. Several
+Run by ``test_crash.py`` as ``python crash_player.py DB SEED USERS`` (DB a SQLite
+file or a PostgreSQL URL). Several
 players play at once. After each call returns, it prints one line
 ``USER VERSION RECORDED`` and flushes: the game version the call acknowledged,
 and how many of this run's acknowledged calls recorded a finished game for the
@@ -15,7 +16,7 @@ import random
 import sys
 
 from bot.service import GameService, GameView, NoGameError
-from bot.store import Store
+from bot.store.open import open_store
 from engine import Status
 
 
@@ -60,7 +61,7 @@ async def player(service: GameService, user_id: int, rng: random.Random) -> None
 
 
 async def main(path: str, seed: int, users: int) -> None:
-    store = await Store.open(path)
+    store = await open_store(path)
     service = GameService(store, cache_size=max(1, users // 2), rng=random.Random(seed))
     print("ready", flush=True)
     await asyncio.gather(
