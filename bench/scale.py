@@ -1,0 +1,398 @@
+"""Scale-out bench: simulated players through 1, 2 and 4 service processes on one
+PostgreSQL, and through 1 process on SQLite, in the same run (docs/scaling.md).
+
+    python bench/scale.py [--users 1000] [--seconds 5] [--think 1.0] [--seed 1]
+                          [--processes 1,2,4] [--postgres URL]
+
+Each configuration gets a fresh database. Its service processes are subprocesses of
+this script (``bench/scale.py --worker``), each a ``GameService`` over its own store
+(its own connection pool on PostgreSQL) and its own cache, as the bot's processes are
+(one per group of shards). The players are split between the processes as servers are
+between shards: player ``u`` plays through process ``u % N``. Each process plans its
+players' games before the timed runs, exactly as ``bench/service.py`` does (a random
+legal move each time, a new random deal when a game is over), then waits for this
+script's word on its stdin so that every process starts each run together, and answers
+with its figures on stdout (one JSON line).
+
+Two timed runs per configuration, ``--seconds`` each:
+
+1. saturation: every player sends its next command as soon as the last is answered:
+   commands per second, summed over the processes (the cluster's capacity);
+2. paced: every player thinks a random time (exponential, mean ``--think`` s) between
+   commands, as people do: the p50 and p99 of the time from call to answer.
+
+Every answer is checked (the next version, the planned status). Afterwards a fresh
+service reads every player's game back from the database and compares it with the
+planned game replayed to the number of commands acknowledged: a lost move (stored
+fewer) or a duplicated one (stored more) stops the bench with the player named.
+
+The PostgreSQL server: ``--postgres URL`` (or ``REEL_BENCH_DATABASE_URL``), a server
+started by hand whose user may create databases; otherwise a throwaway server is
+started in a temporary folder (``initdb``/``pg_ctl``, as the tests' ``pg_server.py``
+does) with fsync on, as a production server has it (SQLite's runs fsync every commit
+too: ``synchronous=FULL``). Without PostgreSQL (no server, no ``asyncpg``) the
+PostgreSQL runs are skipped with a line saying so and the SQLite run still runs.
+
+Targets on the 2-core machine (issue 34): PostgreSQL with 2 processes at least 1.3x
+one process; p99 under 20 ms at 1,000 users; no lost or duplicated moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.service import (  # noqa: E402
+    GUILD_ID,
+    PLAIN,
+    Player,
+    Tally,
+    command,
+    plan_games,
+    planned_game,
+    play,
+    player_rng,
+)
+from bot.service import GameService  # noqa: E402
+from bot.store.open import open_store  # noqa: E402
+from engine import render  # noqa: E402
+
+PLANNED_RATE = 6000.0
+"""Commands per second a saturation plan covers (twice over), above any rate seen here."""
+_ = command  # the players' one command: bench/service.py's (play() sends it)
+
+
+# --------------------------------------------------------------------------- a worker
+
+
+def my_users(users: int, index: int, processes: int) -> list[int]:
+    return [u for u in range(1, users + 1) if u % processes == index]
+
+
+async def worker(target: str, index: int, processes: int, args: argparse.Namespace) -> None:
+    """One service process: set up and plan its players, then run each timed run when
+    told to on stdin, answering with its figures on stdout."""
+    store = await open_store(target)
+    service = GameService(store, cache_size=max(1024, args.users), new_player=PLAIN)
+    players: list[Player] = []
+    for u in my_users(args.users, index, processes):
+        deal = random.Random(args.seed * 7919 + u).randint(1, 10**9)
+        view = await service.new_game(u, GUILD_ID, deal)
+        players.append(Player(u, view.deal_number, [], version=view.version))
+    plan = commands_to_plan(args.users, args.seconds, args.think)
+    for player in players:
+        player.steps = plan_games(player.first_deal, plan, player_rng(args.seed, player.user_id))
+    gc.collect()
+    say({"ready": len(players)})
+    for run, think in (("saturation", 0.0), ("paced", args.think)):
+        if sys.stdin.readline().strip() != run:
+            raise SystemExit(f"worker {index}: expected the word {run!r}")
+        tally, elapsed = await play(service, players, args.seconds, think, args.seed + len(run))
+        say(figures(tally, elapsed))
+    await service.close()
+    say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
+
+
+def commands_to_plan(users: int, seconds: float, think: float) -> int:
+    saturation = 2 * PLANNED_RATE * seconds / users
+    paced = 3 * seconds / think if think else 0.0
+    return math.ceil(saturation + paced) + 5
+
+
+def figures(tally: Tally, elapsed: float) -> dict[str, Any]:
+    return {
+        "commands": tally.commands,
+        "elapsed": elapsed,
+        "ran_out": tally.ran_out,
+        "latencies": [round(x, 6) for x in tally.latencies],
+    }
+
+
+def say(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------- the cluster
+
+
+@dataclass
+class Run:
+    commands: int = 0
+    elapsed: float = 0.0
+    ran_out: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def add(self, part: dict[str, Any]) -> None:
+        self.commands += part["commands"]
+        self.elapsed = max(self.elapsed, part["elapsed"])
+        self.ran_out += part["ran_out"]
+        self.latencies.extend(part["latencies"])
+
+    @property
+    def rate(self) -> float:
+        return self.commands / self.elapsed if self.elapsed else 0.0
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        if not ordered:
+            return float("nan")
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+@dataclass
+class Result:
+    name: str
+    processes: int
+    saturation: Run
+    paced: Run
+    players: int
+
+
+def start_workers(target: str, processes: int, args: argparse.Namespace) -> list[Any]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", target]
+    options = ["--users", str(args.users), "--seconds", str(args.seconds)]
+    options += ["--think", str(args.think), "--seed", str(args.seed)]
+    return [
+        subprocess.Popen(
+            [*command, f"{index}/{processes}", *options],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for index in range(processes)
+    ]
+
+
+def hear(proc: Any) -> dict[str, Any]:
+    line = proc.stdout.readline()
+    if not line:
+        raise SystemExit(f"a service process ended early (exit {proc.wait()})")
+    answer: dict[str, Any] = json.loads(line)
+    return answer
+
+
+def cluster(name: str, target: str, processes: int, args: argparse.Namespace) -> Result:
+    """One configuration: ``processes`` service processes on ``target``, both runs."""
+    # The first process creates (or migrates) the database alone; the others then open it.
+    procs = start_workers(target, 1, args) if processes == 1 else []
+    if processes > 1:
+        asyncio.run(_create(target))
+        procs = start_workers(target, processes, args)
+    for proc in procs:
+        hear(proc)  # ready: set up and planned
+    runs: list[Run] = []
+    for word in ("saturation", "paced"):
+        for proc in procs:
+            proc.stdin.write(word + "\n")
+            proc.stdin.flush()
+        run = Run()
+        for proc in procs:
+            run.add(hear(proc))
+        runs.append(run)
+    players: list[Player] = []
+    for proc in procs:
+        for user_id, first_deal, sent, version in hear(proc)["players"]:
+            players.append(Player(user_id, first_deal, [], sent, version))
+        if proc.wait() != 0:
+            raise SystemExit(f"{name}: a service process failed")
+    asyncio.run(verify(target, players, args))
+    return Result(name, processes, runs[0], runs[1], len(players))
+
+
+async def _create(target: str) -> None:
+    store = await open_store(target)
+    await store.close()
+
+
+async def verify(target: str, players: list[Player], args: argparse.Namespace) -> None:
+    """Every stored game is the planned one after exactly the acknowledged commands."""
+    plan = commands_to_plan(args.users, args.seconds, args.think)
+    store = await open_store(target)
+    service = GameService(store, cache_size=1, new_player=PLAIN)
+    try:
+        for player in players:
+            rng = player_rng(args.seed, player.user_id)
+            player.steps = plan_games(player.first_deal, plan, rng)
+            view = await service.show(player.user_id)
+            game = planned_game(player)
+            if view.version != player.version or view.board != render(game):
+                raise SystemExit(
+                    f"user {player.user_id}: stored version {view.version}, move "
+                    f"{view.move_count}; acknowledged version {player.version}, move "
+                    f"{game.move_count}: a move was lost or duplicated"
+                )
+    finally:
+        await service.close()
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+class Postgres:
+    """Fresh databases on a PostgreSQL server: given by URL, or a throwaway one."""
+
+    def __init__(self, url: str | None) -> None:
+        self.url = url
+        self.server: Any = None
+        self.count = 0
+
+    def start(self) -> str | None:
+        """None when ready; else why the PostgreSQL runs are skipped."""
+        try:
+            import asyncpg  # noqa: F401
+
+            from tests.bot.pg_server import PgServer
+        except ImportError as exc:
+            return f"the PostgreSQL backend is missing ({exc})"
+        if self.url:
+            return None
+        try:
+            self.server = PgServer()
+            self.server.url = ""  # ours, even with REEL_TEST_DATABASE_URL set
+            start_durable(self.server)
+        except Exception as exc:  # no initdb, no postgres user, a failed start
+            return f"no PostgreSQL server could be started ({exc})"
+        self.url = self.server.url
+        return None
+
+    async def _admin(self, *statements: str) -> None:
+        import asyncpg
+
+        assert self.url or self.server
+        conn = await asyncpg.connect(self.url or self.server.url)
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    def fresh(self) -> str:
+        self.count += 1
+        name = f"reel_scale_{os.getpid()}_{self.count}"
+        asyncio.run(self._admin(f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"))
+        assert self.url is not None
+        head, _, _ = self.url.rpartition("/")
+        return f"{head}/{name}"
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
+def start_durable(server: Any) -> None:
+    """Start ``server`` (a tests/bot/pg_server.py ``PgServer``) as its ``start`` does, but
+    with fsync and full-page writes on: a production server's settings, not a test's."""
+    from tests.bot import pg_server as pg
+
+    folder = Path(tempfile.mkdtemp(prefix="reel-scale-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    server.folder = folder
+    data = folder / "data"
+    initdb = [pg._program("initdb"), "-D", str(data), "-U", pg.USER, "--auth=trust", "-E", "UTF8"]
+    subprocess.run(pg._as_server_user(initdb), check=True, capture_output=True)
+    port = pg._free_port()
+    options = (
+        f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} "
+        "-c max_connections=100 -c shared_buffers=128MB"
+    )
+    ctl = [pg._program("pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-o", options]
+    subprocess.run(pg._as_server_user([*ctl, "-w", "start"]), check=True, capture_output=True)
+    server._started = True
+    server.url = f"postgresql://{pg.USER}@127.0.0.1:{port}/postgres"
+
+
+# --------------------------------------------------------------------------- report
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def report(results: list[Result], args: argparse.Namespace) -> None:
+    print(
+        f"{args.users} players, {args.seconds:g} s a run, paced think time mean {args.think:g} s,"
+        f" {os.cpu_count()} cores"
+    )
+    base: dict[str, Result] = {}
+    for result in results:
+        backend = result.name.split()[0]
+        first = base.setdefault(backend, result)
+        sat, paced = result.saturation, result.paced
+        ratio = sat.rate / first.saturation.rate if first.saturation.rate else float("nan")
+        p99_ratio = paced.percentile(99) / first.paced.percentile(99)
+        print(
+            f"{result.name:<22} saturation {sat.rate:8,.0f} commands/s (x{ratio:.2f})"
+            f" p50 {ms(sat.percentile(50))} p99 {ms(sat.percentile(99))} |"
+            f" paced {paced.rate:6,.0f}/s p50 {ms(paced.percentile(50))}"
+            f" p99 {ms(paced.percentile(99))} (x{p99_ratio:.2f})"
+        )
+        if sat.ran_out or paced.ran_out:
+            print(f"  warning: players ran out of planned commands: {sat.ran_out}, {paced.ran_out}")
+    print(
+        f"every stored game matches its plan after the acknowledged commands: "
+        f"no lost or duplicated move ({sum(r.players for r in results)} games checked)"
+    )
+
+
+def main(args: argparse.Namespace) -> None:
+    results: list[Result] = []
+    postgres = Postgres(args.postgres or os.environ.get("REEL_BENCH_DATABASE_URL") or None)
+    why = postgres.start()
+    try:
+        if why is not None:
+            print(f"PostgreSQL runs skipped: {why}")
+        else:
+            for processes in args.processes:
+                name = f"postgresql {processes} process{'es' if processes > 1 else ''}"
+                results.append(cluster(name, postgres.fresh(), processes, args))
+                print(f"  done: {name}", file=sys.stderr)
+    finally:
+        postgres.stop()
+    with tempfile.TemporaryDirectory(prefix="reel-scale-") as tmp:
+        results.append(cluster("sqlite 1 process", str(Path(tmp) / "scale.db"), 1, args))
+    report(results, args)
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--users", type=int, default=1000, help="simulated players")
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, paced run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--processes",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1, 2, 4],
+        help="PostgreSQL process counts, e.g. 1,2,4",
+    )
+    parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway one)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("slot", nargs="?", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    options = parse(sys.argv[1:])
+    if options.worker:
+        index, processes = (int(n) for n in options.slot.split("/"))
+        asyncio.run(worker(options.worker, index, processes, options))
+    else:
+        main(options)
