@@ -91,6 +91,10 @@ SUIT_CHOICES: Final = [
     app_commands.Choice(name="Symbols ♠ ♥ ♦ ♣", value="symbols"),
     app_commands.Choice(name="Letters S H D C", value="letters"),
 ]
+BOARD_CHOICES: Final = [
+    app_commands.Choice(name="Text", value="text"),
+    app_commands.Choice(name="Picture", value="picture"),
+]
 
 
 def deal_number_from_text(text: str | int) -> int:
@@ -489,7 +493,7 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(
         name="settings",
-        description="Suits; automatic Aces; winnable deals; who may watch; a streak reminder",
+        description="Suits; automatic Aces; winnable deals; who may watch; streak reminder; board",
     )
     @app_commands.describe(
         suits="Show suits as symbols (♠ ♥ ♦ ♣) or letters (S H D C)",
@@ -497,8 +501,9 @@ class ReelCommands(app_commands.Group):
         winnable_deals="Random new games are deals the solver has proven winnable",
         watchable="Others may watch your games live with /reel watch",
         streak_reminder="A reminder before the day ends (UTC) when your daily streak would break",
+        board="Your board as monospace text (the default) or drawn as a picture",
     )
-    @app_commands.choices(suits=SUIT_CHOICES)
+    @app_commands.choices(suits=SUIT_CHOICES, board=BOARD_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -507,10 +512,12 @@ class ReelCommands(app_commands.Group):
         winnable_deals: bool | None = None,
         watchable: bool | None = None,
         streak_reminder: bool | None = None,
+        board: app_commands.Choice[str] | None = None,
     ) -> None:
         user = interaction.user.id
         symbols = None if suits is None else suits.value == "symbols"
-        chosen = (symbols, auto_aces, winnable_deals, watchable, streak_reminder)
+        picture = None if board is None else board.value == "picture"
+        chosen = (symbols, auto_aces, winnable_deals, watchable, streak_reminder, picture)
         asked = any(choice is not None for choice in chosen)
 
         async def change() -> tuple[Settings, Settings]:
@@ -524,6 +531,7 @@ class ReelCommands(app_commands.Group):
                 winnable=winnable_deals,
                 watchable=watchable,
                 reminders=streak_reminder,
+                picture=picture,
             )
             return before, saved
 

@@ -84,9 +84,12 @@ def board_footer(view: GameView) -> str:
     return footer if view.ghost is None else f"{footer}\n{view.ghost}"
 
 
-def board_embed(view: GameView) -> discord.Embed:
-    """The board message: whose game, what just happened, the board, the state, the warning."""
-    board = f"```\n{view.board}\n```"
+def board_embed(view: GameView, picture: str | None = None) -> discord.Embed:
+    """The board message: whose game, what just happened, the board, the state, the warning.
+
+    ``picture``: the file name of the board drawn (``board_pictures``), sent with the
+    message: the embed shows it, and the text board is left out."""
+    board = f"```\n{view.board}\n```" if picture is None else ""
     tail = status_line(view)
     if view.started_at is not None:  # the game clock: Discord keeps "5 minutes ago" current
         clock = f"Dealt {discord_timestamp(view.started_at)}"
@@ -109,7 +112,7 @@ def board_embed(view: GameView) -> discord.Embed:
     else:
         title = f"Virginia Reel · deal {view.deal_number}"
     fixed = len(board) + (len(tail) + 1 if tail else 0) + 1
-    parts = [clip(head, max(DESCRIPTION_LIMIT - fixed, 1)), board]
+    parts = [clip(head, max(DESCRIPTION_LIMIT - fixed, 1))] + ([board] if board else [])
     if tail:
         parts.append(tail)
     embed = discord.Embed(
@@ -121,6 +124,8 @@ def board_embed(view: GameView) -> discord.Embed:
         warning = clip(view.warning, FIELD_VALUE_LIMIT)
         embed.add_field(name=WARNING_FIELD_NAME, value=warning, inline=False)
     embed.set_footer(text=clip(board_footer(view), FOOTER_LIMIT))
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
     return embed
 
 
@@ -181,6 +186,8 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
         "games live with /reel watch)",
         f"**Streak reminder:** {'on' if settings.reminders else 'off'} (a reminder before the "
         "day ends, UTC, when your daily streak would break)",
+        f"**Board:** {'picture' if settings.picture else 'text'} (your board drawn as a picture, "
+        "or as text)",
     ]
     if changed:
         lines.append("Your next board shows the change.")

@@ -127,18 +127,29 @@ async def send_public(
     view: discord.ui.View,
     *,
     new_message: bool = False,
+    attachments: list[discord.File] | None = None,
 ) -> None:
     """Show ``embed`` with its buttons publicly: a slash command's answer, or the message
     whose button was clicked, edited in place (through whichever path is still open).
     ``new_message``: a button's answer goes out as a message of its own (the clicked
-    one may be private), as with ``within_deadline(..., new_message=True)``."""
+    one may be private), as with ``within_deadline(..., new_message=True)``.
+    ``attachments``: the files the message carries from now on (a board's picture;
+    ``[]`` removes an earlier one); None leaves an edited message's files as they are."""
+    files: dict[str, Any] = {} if attachments is None else {"attachments": attachments}
     if interaction.response.is_done():
-        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(
+            embed=embed, view=view, allowed_mentions=NO_PINGS, **files
+        )
         interaction.extras[FILLED] = True
     elif interaction.type is discord.InteractionType.component and not new_message:
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        await interaction.response.edit_message(
+            embed=embed, view=view, allowed_mentions=NO_PINGS, **files
+        )
     else:
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        new = attachments or discord.utils.MISSING  # (no files: the payload as before)
+        await interaction.response.send_message(
+            embed=embed, view=view, allowed_mentions=NO_PINGS, files=new
+        )
 
 
 async def run_click(

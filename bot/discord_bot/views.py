@@ -63,7 +63,8 @@ from ..service import (
     ServiceError,
     StaleVersionError,
 )
-from .embeds import board_embed, clip, error_embed, hint_embed, info_embed
+from .board_pictures import board_message
+from .embeds import clip, error_embed, hint_embed, info_embed
 from .items import ReelItem
 from .replies import (
     NO_PINGS,
@@ -289,7 +290,9 @@ async def board_as_new_message(
     except ServiceError as exc:
         await send_error(interaction, refusal(exc))
         return
-    await send_public(interaction, board_embed(view), board_view(view), new_message=True)
+    embed, picture = await board_message(view)
+    files = [] if picture is None else [picture]
+    await send_public(interaction, embed, board_view(view), new_message=True, attachments=files)
 
 
 def hint_view(answer: HintView) -> discord.ui.View | None:
@@ -401,13 +404,14 @@ async def send_board(interaction: Interaction, view: GameView) -> None:
     board redrawn in place (``redraw``). A board Discord does not take (a 429 storm, 5xx
     answers, a hung call) is logged, and its player told privately while the interaction
     can still answer; the game itself was saved before."""
-    embed, buttons = board_embed(view), board_view(view)
+    (embed, picture), buttons = await board_message(view), board_view(view)
+    files = [] if picture is None else [picture]  # a text board drops an earlier picture
     message = interaction.message
     try:
         if interaction.type is discord.InteractionType.component and message is not None:
-            await redraw(interaction, message.id, embed, buttons)
+            await redraw(interaction, message.id, embed, buttons, files)
         else:
-            await _patiently(send_public(interaction, embed, buttons))
+            await _patiently(send_public(interaction, embed, buttons, attachments=files))
     except (discord.HTTPException, TimeoutError) as exc:
         log.warning(
             "the board of user %s (version %s) was not shown: %s",
@@ -421,9 +425,14 @@ async def send_board(interaction: Interaction, view: GameView) -> None:
 
 
 async def redraw(
-    interaction: Interaction, message_id: int, embed: discord.Embed, buttons: discord.ui.View
+    interaction: Interaction,
+    message_id: int,
+    embed: discord.Embed,
+    buttons: discord.ui.View,
+    files: list[discord.File] | None = None,
 ) -> None:
-    """Redraw the clicked board message ``message_id`` in place, never over a newer board.
+    """Redraw the clicked board message ``message_id`` in place, never over a newer board
+    (``files``: the board's picture, or ``[]``; None leaves the message's files alone).
 
     A newer redraw of the same message drops one still waiting to be sent (behind a 429
     its retry would land late, over the newer board). The answer to the click is the
@@ -440,18 +449,19 @@ async def redraw(
             if await _acquired(board.lock, REDRAW_WAIT):
                 try:
                     if board.newest == ticket:
-                        await _patiently(
-                            interaction.response.edit_message(
-                                embed=embed, view=buttons, allowed_mentions=NO_PINGS
-                            )
+                        edit = interaction.response.edit_message(
+                            embed=embed, view=buttons, allowed_mentions=NO_PINGS, **_files(files)
                         )
+                        await _patiently(edit)
                         return
                 finally:
                     board.lock.release()
             # A newer board is on its way, or another redraw is slow (behind a 429):
             # answer the click now, draw the board later.
             await interaction.response.defer()
-        later = asyncio.ensure_future(_redraw_if_newest(interaction, board, ticket, embed, buttons))
+        later = asyncio.ensure_future(
+            _redraw_if_newest(interaction, board, ticket, embed, buttons, files)
+        )
         board.waiting = later
         try:
             await asyncio.wait({later})
@@ -475,13 +485,21 @@ async def _redraw_if_newest(
     ticket: int,
     embed: discord.Embed,
     buttons: discord.ui.View,
+    files: list[discord.File] | None = None,
 ) -> None:
     async with board.lock:
         if board.newest != ticket:
             return  # a newer board of this message is on its way
         await _patiently(
-            interaction.edit_original_response(embed=embed, view=buttons, allowed_mentions=NO_PINGS)
+            interaction.edit_original_response(
+                embed=embed, view=buttons, allowed_mentions=NO_PINGS, **_files(files)
+            )
         )
+
+
+def _files(files: list[discord.File] | None) -> dict[str, Any]:
+    """The ``attachments`` argument of an edit: the message's files from now on, if given."""
+    return {} if files is None else {"attachments": files}
 
 
 async def _acquired(lock: asyncio.Lock, seconds: float) -> bool:

@@ -101,6 +101,10 @@ class GameView:
     redo_count: int = 0  # how many (commands, as undo counts them)
     practice: bool = False  # a past date's daily played unscored (``/reel daily date:``)
     ghost: str | None = None  # a daily with the ghost on: the day's best run at this move
+    # The position (``engine.format_position``), for a front end that draws the board
+    # (``bot.pictures``), and whether the player asked for it drawn (``Settings.picture``).
+    position: str = ""
+    picture: bool = False
 
     @property
     def in_progress(self) -> bool:

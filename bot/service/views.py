@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine import DEAL, Game, Move, render
-from engine.notation import describe_move
+from engine.notation import describe_move, format_position
 
 from ..daily import next_daily_start, share_text, utc_date
 from .contract import GameView, MoveChoice, Settings
@@ -73,6 +73,8 @@ def game_view(
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,
         practice=practised(entry),
+        position=format_position(game),
+        picture=settings.picture,
     )
 
 

@@ -1674,7 +1674,15 @@ class FakeDiscord:
         ]
 
     def _edit(self, message: FakeMessage, payload: Mapping[str, Any]) -> None:
+        before = list(message.attachments)
         message.apply(payload)
+        if "attachments" in payload:
+            # As Discord does: the edit keeps the old attachments it lists by id (new
+            # uploads are listed by their index among the files, not an attachment's id).
+            listed = {str(a.get("id")) for a in payload["attachments"] or []}
+            message.attachments = [a for a in before if a["id"] in listed]
+            kept = {a["filename"] for a in message.attachments}
+            message.files = {n: data for n, data in message.files.items() if n in kept}
         if payload.get("_files"):
             message.files.update(payload["_files"])
             message.attachments = [*message.attachments, *self._attachments(payload["_files"])]
@@ -1837,6 +1845,8 @@ class FakeDiscord:
             return self._error(404, 10062, "Unknown interaction")
         kind = payload.get("type")
         data = payload.get("data") or {}
+        if payload.get("_files"):  # a multipart callback: its files belong to the message
+            data = {**data, "_files": payload["_files"]}
         allowed = {
             APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
             MESSAGE_COMPONENT: {

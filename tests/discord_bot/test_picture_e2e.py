@@ -1,0 +1,95 @@
+"""End-to-end tests of the picture board (docs/pictures.md) on the fake Discord: a player
+who sets ``/reel settings board:picture`` gets boards drawn as a PNG attached to the board
+message and shown in its embed; a click redraws it with the new position's picture; back
+on text, the picture goes. A new player's board is text, as the design asks."""
+
+from __future__ import annotations
+
+import io
+
+from fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDiscord, FakeMessage
+from harness import DEAL_NUMBER, Launch, description, new_game, private_text
+from PIL import Image
+
+from bot.discord_bot.board_pictures import PICTURE_NAME
+from bot.pictures import BOARDS, board_title
+from bot.service import GameService
+
+
+def picture(message: FakeMessage) -> bytes:
+    """The board picture the message carries (its one attachment), checked to be a PNG
+    that the embed shows."""
+    assert [a["filename"] for a in message.attachments] == [PICTURE_NAME]
+    assert (message.embed or {}).get("image", {}).get("url") == f"attachment://{PICTURE_NAME}"
+    png = message.files[PICTURE_NAME]
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+    return png
+
+
+async def drawn_now(service: GameService, user_id: int) -> bytes:
+    """The picture of the player's game as it stands."""
+    view = await service.show(user_id)
+    return BOARDS.png(view.position, board_title(view.deal_number, view.move_count))
+
+
+def deal_button(message: FakeMessage) -> str:
+    return next(c for c in message.custom_ids if c.startswith("reel:deal:"))
+
+
+async def test_a_new_players_board_is_text_with_no_picture(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    await launch()
+    board = await new_game(fake, fake.user("alice"))
+    assert "```" in description(board)
+    assert board.attachments == [] and board.files == {}
+    assert "image" not in (board.embed or {})
+
+
+async def test_the_picture_setting_draws_the_board_and_a_click_redraws_it(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    result = await fake.slash(alice, "reel", sub="settings", options={"board": "picture"})
+    assert result.callback_type == CHANNEL_MESSAGE and result.ephemeral
+    assert "**Board:** picture" in await private_text(result)
+    assert (await running.service.get_settings(alice.id)).picture
+
+    board = await new_game(fake, alice)
+    first = picture(board)
+    assert first == await drawn_now(running.service, alice.id)
+    assert "```" not in description(board)  # the picture is the board: no text copy
+    assert f"deal {DEAL_NUMBER}" in str(board.embed.get("title") if board.embed else "")
+
+    click = await fake.click(alice, board, deal_button(board))
+    assert click.callback_type == UPDATE_MESSAGE
+    await fake.wait_until(lambda: board.version >= 1)
+    second = picture(board)  # one attachment still: the old picture replaced, not added
+    assert second != first
+    assert second == await drawn_now(running.service, alice.id)
+    assert (await running.service.show(alice.id)).move_count == 1
+
+    hits = BOARDS.hits
+    await fake.click(alice, board, label="Refresh")
+    await fake.wait_until(lambda: board.version >= 2)
+    assert picture(board) == second and BOARDS.hits > hits  # the same position: not redrawn
+
+
+async def test_back_on_text_the_next_redraw_drops_the_picture(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    chosen = await fake.slash(alice, "reel", sub="settings", options={"board": "picture"})
+    await chosen.wait_message()
+    board = await new_game(fake, alice)
+    assert picture(board)
+    back = await fake.slash(alice, "reel", sub="settings", options={"board": "text"})
+    assert "**Board:** text" in await private_text(back)
+    assert not (await running.service.get_settings(alice.id)).picture
+
+    await fake.click(alice, board, label="Refresh")
+    await fake.wait_until(lambda: board.version >= 1)
+    assert board.attachments == [] and board.files == {}
+    assert "image" not in (board.embed or {}) and "```" in description(board)
