@@ -16,8 +16,9 @@ with its figures on stdout (one JSON line).
 
 Two timed runs per configuration, ``--seconds`` each:
 
-1. saturation: every player sends its next command as soon as the last is answered:
-   commands per second, summed over the processes (the cluster's capacity);
+1. saturation: each of the first ``--busy`` players (100) sends its next command as
+   soon as the last is answered: commands per second, summed over the processes (the
+   cluster's capacity);
 2. paced: every player thinks a random time (exponential, mean ``--think`` s) between
    commands, as people do: the p50 and p99 of the time from call to answer.
 
@@ -57,6 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import bench.service as bench_service  # noqa: E402
 from bench.service import (  # noqa: E402
     GUILD_ID,
     PLAIN,
@@ -68,13 +70,32 @@ from bench.service import (  # noqa: E402
     play,
     player_rng,
 )
-from bot.service import GameService  # noqa: E402
+from bot.service import GameService, StorageError  # noqa: E402
 from bot.store.open import open_store  # noqa: E402
 from engine import render  # noqa: E402
 
+SATURATING = 100
+"""Players in the saturation run (the first ones): enough to keep every process and the
+database busy, few enough that none waits a whole second for a pooled connection (the
+PostgreSQL store's bounded wait, which a thousand players sending at once would pass)."""
 PLANNED_RATE = 6000.0
 """Commands per second a saturation plan covers (twice over), above any rate seen here."""
-_ = command  # the players' one command: bench/service.py's (play() sends it)
+BUSY = [0]  # commands refused for a busy database in the current run
+
+
+async def patient(service: GameService, player: Player, tally: Tally, ask_choices: bool) -> bool:
+    """bench/service.py's ``command``, which its ``play`` sends; a refusal for a busy
+    database (nothing changed: the store's bounded wait for a pooled connection) is
+    counted, and the player sends the same command again next time."""
+    try:
+        return await command(service, player, tally, ask_choices)
+    except StorageError:
+        BUSY[0] += 1
+        await asyncio.sleep(0.05)
+        return True
+
+
+bench_service.command = patient
 
 
 # --------------------------------------------------------------------------- a worker
@@ -102,14 +123,16 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
     for run, think in (("saturation", 0.0), ("paced", args.think)):
         if sys.stdin.readline().strip() != run:
             raise SystemExit(f"worker {index}: expected the word {run!r}")
-        tally, elapsed = await play(service, players, args.seconds, think, args.seed + len(run))
-        say(figures(tally, elapsed))
+        playing = [p for p in players if think or p.user_id <= args.busy]
+        tally, elapsed = await play(service, playing, args.seconds, think, args.seed + len(run))
+        say(figures(tally, elapsed) | {"busy": BUSY[0]})
+        BUSY[0] = 0
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
 
 
 def commands_to_plan(users: int, seconds: float, think: float) -> int:
-    saturation = 2 * PLANNED_RATE * seconds / users
+    saturation = 2 * PLANNED_RATE * seconds / min(users, SATURATING)
     paced = 3 * seconds / think if think else 0.0
     return math.ceil(saturation + paced) + 5
 
@@ -136,9 +159,11 @@ class Run:
     commands: int = 0
     elapsed: float = 0.0
     ran_out: int = 0
+    busy: int = 0
     latencies: list[float] = field(default_factory=list)
 
     def add(self, part: dict[str, Any]) -> None:
+        self.busy += part["busy"]
         self.commands += part["commands"]
         self.elapsed = max(self.elapsed, part["elapsed"])
         self.ran_out += part["ran_out"]
@@ -167,7 +192,7 @@ class Result:
 def start_workers(target: str, processes: int, args: argparse.Namespace) -> list[Any]:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", target]
     options = ["--users", str(args.users), "--seconds", str(args.seconds)]
-    options += ["--think", str(args.think), "--seed", str(args.seed)]
+    options += ["--think", str(args.think), "--seed", str(args.seed), "--busy", str(args.busy)]
     return [
         subprocess.Popen(
             [*command, f"{index}/{processes}", *options],
@@ -328,7 +353,8 @@ def ms(seconds: float) -> str:
 
 def report(results: list[Result], args: argparse.Namespace) -> None:
     print(
-        f"{args.users} players, {args.seconds:g} s a run, paced think time mean {args.think:g} s,"
+        f"{args.users} players ({args.busy} in the saturation run), {args.seconds:g} s a run,"
+        f" paced think time mean {args.think:g} s,"
         f" {os.cpu_count()} cores"
     )
     base: dict[str, Result] = {}
@@ -344,6 +370,8 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
             f" paced {paced.rate:6,.0f}/s p50 {ms(paced.percentile(50))}"
             f" p99 {ms(paced.percentile(99))} (x{p99_ratio:.2f})"
         )
+        if sat.busy or paced.busy:
+            print(f"  refused as busy (retried): saturation {sat.busy}, paced {paced.busy}")
         if sat.ran_out or paced.ran_out:
             print(f"  warning: players ran out of planned commands: {sat.ran_out}, {paced.ran_out}")
     print(
@@ -377,6 +405,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, paced run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--busy", type=int, default=SATURATING, help="players in the saturation run"
+    )
     parser.add_argument(
         "--processes",
         type=lambda text: [int(n) for n in text.split(",")],
