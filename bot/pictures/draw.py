@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -151,6 +151,17 @@ def key_colour(card: int, copy: int) -> tuple[int, int, int]:
     return (card * 4 + 2, 1 + 2 * copy, 255)
 
 
+@lru_cache(maxsize=2048)
+def text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    """``text`` drawn once as a mask (a board's labels repeat from one board to the next),
+    and where its top left corner lies from the anchor point."""
+    face = font(size, bold)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, (left, top)
+
+
 @cache
 def card_face(card: int, width: int, height: int, misplaced: bool) -> Image.Image:
     """One card, face up: rank and suit in the top corner (so a fanned card reads),
@@ -239,7 +250,9 @@ class Canvas:
         fill: tuple[int, int, int] = FELT_TEXT,
         anchor: str = "la",
     ) -> None:
-        self.draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+        mask, (left, top) = text_mask(text, size, bold, anchor)
+        x, y = round(xy[0]) + left, round(xy[1]) + top
+        self.image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
     def png(self) -> bytes:
         """The board as PNG: mapped onto ``palette()`` (a third of the size, and faster to
@@ -248,7 +261,7 @@ class Canvas:
         if not self.style.key:
             image = image.quantize(palette=palette(), dither=Image.Dither.NONE)
         out = io.BytesIO()
-        image.save(out, "PNG", compress_level=6)
+        image.save(out, "PNG", compress_level=1)
         return out.getvalue()
 
 
@@ -379,6 +392,15 @@ def _footer(canvas: Canvas, game: Game) -> None:
     else:
         legend = "★ amber edge: misplaced · dashed: a space or an empty pile"
         canvas.text((16, top + 62), legend, 20, fill=FELT_DIM)
+
+
+def prepare(piles: int) -> None:
+    """Draw every card face of the layout for ``piles`` piles a row ahead of the first
+    board (else the first boards of a process draw the faces they need, some ms each)."""
+    layout = Layout(piles)
+    for card in range(52):
+        for misplaced in (False, True):
+            card_face(card, layout.card_w, layout.card_h, misplaced)
 
 
 def cards_on_view(game: Game) -> Iterator[int]:
