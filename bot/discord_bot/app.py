@@ -24,6 +24,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any, Final, Literal
 
 import aiohttp
@@ -192,6 +193,13 @@ def create_bot(
     )
 
 
+def shard_filter(count: int, shards: list[int]) -> Callable[[int | None], bool]:
+    """Whether a server (None: a DM, which is shard 0's) is on one of ``shards`` of
+    ``count``, by Discord's rule: ``(guild_id >> 22) % count``."""
+    mine = frozenset(shards)
+    return lambda guild_id: (0 if guild_id is None else (guild_id >> 22) % count) in mine
+
+
 def use_endpoints(config: Config) -> None:
     """Point discord.py at the configured REST base and gateway (unset: Discord's own)."""
     if config.discord_api:
@@ -263,6 +271,8 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
         store.shared = True  # (even an SQLite file): a cached game only at its stored version
     service = GameService(store, warm_next_daily=True)
     shards = None if config.shard_ids is None else list(config.shard_ids)
+    if shards is not None and config.shard_count is not None:
+        service.races.only(shard_filter(config.shard_count, shards))
     bot = create_bot(
         service,
         dev_guild_id=config.dev_guild_id,

@@ -161,6 +161,13 @@ class Races:
         self._loaded = False
         self.locks = PlayerLocks()
         self._listeners: list[Callable[[int], None]] = []
+        self._owns: Callable[[int | None], bool] = lambda guild_id: True
+
+    def only(self, owns: Callable[[int | None], bool]) -> None:
+        """Handle only the races of the servers ``owns(guild_id)`` (None: a DM) says are
+        this process's: with the bot sharded over several processes, each one starts,
+        ends and follows only its own shards' races (docs/scaling.md)."""
+        self._owns = owns
 
     # ------------------------------------------------------------------ listening
 
@@ -618,6 +625,8 @@ class Races:
             except StoreError as exc:
                 raise _storage_failure(exc) from exc
             for row, racers in found:
+                if not self._owns(row.guild_id):
+                    continue  # another process's shard runs it
                 race = _race_of(row, racers)
                 self._races[race.race_id] = race
                 for racer in race.racers.values():
