@@ -690,7 +690,9 @@ class GameService:
             return new
 
     async def _get_settings(self, user_id: int) -> Settings:
-        settings = self._settings.get(user_id)
+        """The player's settings: remembered, unless other processes share the database
+        (one may have changed them: read each time, a one-row read)."""
+        settings = None if self._store.shared else self._settings.get(user_id)
         if settings is not None:
             return settings
         try:

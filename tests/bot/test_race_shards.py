@@ -1,6 +1,7 @@
-"""Races on a sharded bot (docs/scaling.md): each process starts, ends and follows only
+"""A sharded bot (docs/scaling.md): each process starts, ends and follows only
 the races of its own shards' servers, so two processes over one database never both
-end a race whose time is up."""
+end a race whose time is up; and a player's settings saved by one process are the
+others' at once."""
 
 from __future__ import annotations
 
@@ -50,3 +51,14 @@ async def test_two_processes_each_end_only_their_shards_race(store: Store, clock
         found = await store.races.load_race(race_id)
         assert found is not None and found[0].state == "over"
         assert {r.status for r in found[1]} == {"timed_out"}
+
+
+async def test_on_a_shared_database_a_setting_saved_by_one_process_is_the_others_at_once(
+    store: Store, clock: Any
+) -> None:
+    store.shared = True  # as a sharded bot marks it (PostgreSQL, or one file for shards)
+    first = GameService(store, clock=clock)
+    second = GameService(store, clock=clock)
+    assert (await second.get_settings(BOB)).symbols  # read, and remembered were it alone
+    await first.update_settings(BOB, symbols=False)
+    assert not (await second.get_settings(BOB)).symbols
