@@ -321,16 +321,16 @@ def _row(canvas: Canvas, game: Game, r: int) -> None:
     top = lay.row_y(r)
     canvas.text((lay.left / 2, top + 4), ROW_LETTERS[r], 36, bold=True, anchor="ma")
     for i, step in enumerate(SEQUENCES[r].split()):
-        canvas.text((lay.left / 2, top + 44 + i * 21), step, 18, fill=FELT_DIM, anchor="ma")
+        canvas.text((lay.left / 2, top + 44 + i * 22), step, 20, fill=FELT_DIM, anchor="ma")
     base = r + 1  # card >> 2 of the row's base
     for col, pile in enumerate(game.row(r)):
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
             label = ("2", "3", "4")[r]
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 - 12), "space", 18,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 - 12), "space", 20,
                         fill=FELT_DIM, anchor="mm")  # fmt: skip
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 + 14), f"for a {label}", 18,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 + 14), f"for a {label}", 20,
                         fill=FELT_DIM, anchor="mm")  # fmt: skip
             continue
         misplaced = len(pile) == 1 and pile[0] >> 2 != base
@@ -347,7 +347,7 @@ def _reserve(canvas: Canvas, game: Game) -> None:
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", 18,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", 20,
                         fill=FELT_DIM, anchor="mm")  # fmt: skip
         else:
             for under in range(min(len(pile) - 1, 3), 0, -1):  # the depth, as edges
@@ -357,7 +357,7 @@ def _reserve(canvas: Canvas, game: Game) -> None:
                     outline=CARD_EDGE, width=1)  # fmt: skip
             canvas.card(pile[-1], x, top)
         count = f"{len(pile)} card{'' if len(pile) == 1 else 's'}"
-        canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, 20, anchor="ma")
+        canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, 22, anchor="ma")
 
 
 def _footer(canvas: Canvas, game: Game) -> None:
@@ -391,7 +391,7 @@ def _footer(canvas: Canvas, game: Game) -> None:
         canvas.text((16, top + 60), "Stuck: no legal move left.", 24, bold=True, fill=AMBER)
     else:
         legend = "★ amber edge: misplaced · dashed: a space or an empty pile"
-        canvas.text((16, top + 62), legend, 20, fill=FELT_DIM)
+        canvas.text((16, top + 62), legend, 22, fill=FELT_DIM)
 
 
 def prepare(piles: int) -> None:
