@@ -5,12 +5,23 @@ on text, the picture goes. A new player's board is text, as the design asks."""
 
 from __future__ import annotations
 
+import asyncio
 import io
+from typing import Any
 
-from fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDiscord, FakeMessage
+import pytest
+from fake_discord import (
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+    FakeMessage,
+)
 from harness import DEAL_NUMBER, Launch, description, new_game, private_text
 from PIL import Image
 
+import bot.discord_bot.replies as replies_module
 from bot.discord_bot.board_pictures import PICTURE_NAME
 from bot.pictures import BOARDS, board_title
 from bot.service import GameService
@@ -64,7 +75,7 @@ async def test_the_picture_setting_draws_the_board_and_a_click_redraws_it(
 
     click = await fake.click(alice, board, deal_button(board))
     assert click.callback_type == UPDATE_MESSAGE
-    await fake.wait_until(lambda: board.version >= 1)
+    assert await fake.wait_until(lambda: board.version >= 1)
     second = picture(board)  # one attachment still: the old picture replaced, not added
     assert second != first
     assert second == await drawn_now(running.service, alice.id)
@@ -72,7 +83,7 @@ async def test_the_picture_setting_draws_the_board_and_a_click_redraws_it(
 
     hits = BOARDS.hits
     await fake.click(alice, board, label="Refresh")
-    await fake.wait_until(lambda: board.version >= 2)
+    assert await fake.wait_until(lambda: board.version >= 2)
     assert picture(board) == second and BOARDS.hits > hits  # the same position: not redrawn
 
 
@@ -90,6 +101,44 @@ async def test_back_on_text_the_next_redraw_drops_the_picture(
     assert not (await running.service.get_settings(alice.id)).picture
 
     await fake.click(alice, board, label="Refresh")
-    await fake.wait_until(lambda: board.version >= 1)
+    assert await fake.wait_until(lambda: board.version >= 1)
     assert board.attachments == [] and board.files == {}
     assert "image" not in (board.embed or {}) and "```" in description(board)
+
+
+def slowed(monkeypatch: pytest.MonkeyPatch, service: GameService, name: str) -> None:
+    """Make ``service.<name>`` slow enough to be deferred (with a short deferral limit)."""
+    monkeypatch.setattr(replies_module, "DEFER_AFTER", 0.01)
+    call = getattr(service, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.2)
+        return await call(*args, **kwargs)
+
+    monkeypatch.setattr(service, name, slow)
+
+
+async def test_a_slow_answer_fills_in_its_deferred_board_with_the_picture(
+    fake: FakeDiscord, launch: Launch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Deferred answers are filled in through the webhook (PATCH of the original
+    # response), a path of its own: a slash command's "thinking…", a click's update.
+    running = await launch()
+    alice = fake.user("alice")
+    chosen = await fake.slash(alice, "reel", sub="settings", options={"board": "picture"})
+    await chosen.wait_message()
+    slowed(monkeypatch, running.service, "new_game")
+    slowed(monkeypatch, running.service, "deal")
+
+    result = await fake.slash(alice, "reel", sub="new", options={"deal": str(DEAL_NUMBER)})
+    assert result.callback_type == DEFERRED_CHANNEL_MESSAGE
+    board = await result.wait_message()
+    assert await fake.wait_until(lambda: not board.loading and bool(board.files))
+    assert picture(board) == await drawn_now(running.service, alice.id)
+
+    before = picture(board)
+    click = await fake.click(alice, board, deal_button(board))
+    assert click.callback_type == DEFERRED_UPDATE_MESSAGE
+    assert await fake.wait_until(lambda: board.files.get(PICTURE_NAME, before) != before, timeout=5)
+    assert picture(board) == await drawn_now(running.service, alice.id)
+    assert (await running.service.show(alice.id)).move_count == 1
