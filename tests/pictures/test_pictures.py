@@ -183,6 +183,8 @@ def test_reel_board_without_image_prints_the_text_board(
 ) -> None:
     assert cli.main(["board", "--deal", "1", "--moves", "r5 c1"]) == 0
     assert capsys.readouterr().out.strip() == render(played(1, "R5 C1"))
+    assert cli.main(["board", "--deal", "1", "--ascii"]) == 0
+    assert capsys.readouterr().out.strip() == render(Game.new(1), symbols=False)
 
 
 def test_reel_board_refuses_a_bad_move_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
