@@ -58,19 +58,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import bench.service as bench_service  # noqa: E402
 from bench.service import (  # noqa: E402
     GUILD_ID,
     PLAIN,
     Player,
     Tally,
-    command,
     plan_games,
     planned_game,
     play,
     player_rng,
 )
-from bot.service import GameService, StorageError  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store.open import open_store  # noqa: E402
 from engine import render  # noqa: E402
 
@@ -80,22 +78,6 @@ database busy, few enough that none waits a whole second for a pooled connection
 PostgreSQL store's bounded wait, which a thousand players sending at once would pass)."""
 PLANNED_RATE = 6000.0
 """Commands per second a saturation plan covers (twice over), above any rate seen here."""
-BUSY = [0]  # commands refused for a busy database in the current run
-
-
-async def patient(service: GameService, player: Player, tally: Tally, ask_choices: bool) -> bool:
-    """bench/service.py's ``command``, which its ``play`` sends; a refusal for a busy
-    database (nothing changed: the store's bounded wait for a pooled connection) is
-    counted, and the player sends the same command again next time."""
-    try:
-        return await command(service, player, tally, ask_choices)
-    except StorageError:
-        BUSY[0] += 1
-        await asyncio.sleep(0.05)
-        return True
-
-
-bench_service.command = patient
 
 
 # --------------------------------------------------------------------------- a worker
@@ -125,8 +107,7 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
             raise SystemExit(f"worker {index}: expected the word {run!r}")
         playing = [p for p in players if think or p.user_id <= args.busy]
         tally, elapsed = await play(service, playing, args.seconds, think, args.seed + len(run))
-        say(figures(tally, elapsed) | {"busy": BUSY[0]})
-        BUSY[0] = 0
+        say(figures(tally, elapsed) | {"busy": tally.busy})
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
 

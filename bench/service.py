@@ -84,7 +84,7 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import GameService, Settings
+from bot.service import GameService, Settings, StorageError
 from bot.store import PRAGMAS, Store
 from engine import Game, Status, parse_move, render
 
@@ -125,6 +125,7 @@ class Player:
 class Tally:
     commands: int = 0
     ran_out: int = 0  # players that ran out of planned commands during the run
+    busy: int = 0  # commands refused as busy (the store's bounded wait), sent again
     latencies: list[float] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
@@ -177,7 +178,21 @@ def planned_game(player: Player) -> Game:
 
 
 async def command(service: GameService, player: Player, tally: Tally, ask_choices: bool) -> bool:
-    """Send the player's next planned command; False if it has none left."""
+    """Send the player's next planned command; False if it has none left. A refusal
+    for a busy database (nothing changed: a call waits at most about a second for its
+    turn, so a thousand players sending at once meet it) is counted, and the player
+    sends the same command again next time."""
+    try:
+        return await _command(service, player, tally, ask_choices)
+    except StorageError as exc:
+        if exc.reason != "busy":
+            raise
+        tally.busy += 1
+        await asyncio.sleep(0.05)
+        return True
+
+
+async def _command(service: GameService, player: Player, tally: Tally, ask_choices: bool) -> bool:
     if player.next >= len(player.steps):
         tally.ran_out += 1
         return False
@@ -389,6 +404,7 @@ async def main(
     print(
         f"saturation: {saturated.commands} commands in {elapsed:.1f} s"
         f" = {capacity:,.0f} commands/s (each {what})"
+        f"; refused as busy and sent again: {saturated.busy}"
     )
     print(
         f"  latency at saturation (queueing for one disk): p50 {ms(saturated.percentile(50))},"
