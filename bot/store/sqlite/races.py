@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import aiosqlite
 
@@ -25,8 +25,8 @@ from ..records import (
     RaceState,
 )
 from .rows import parse_timestamp, timestamp
+from .transaction import transaction
 
-_T = TypeVar("_T")
 Conn = aiosqlite.Connection
 Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
 
@@ -144,18 +144,6 @@ def racer_params(racer: RacerRow, expected_version: int) -> dict[str, object]:
     }
 
 
-async def _transaction(conn: Conn, body: Callable[[Conn], Awaitable[_T]]) -> _T:
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = await body(conn)
-        await conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        raise
-    return result
-
-
 class RaceTables(RaceStore):
     """The races' rows, over ``run`` (the store's ``_op``: one operation at a time)."""
 
@@ -181,7 +169,7 @@ class RaceTables(RaceStore):
             await conn.execute(INSERT_RACER_SQL, (race_id, race.host_id, params[7]))
             return int(race_id)
 
-        result: int = await self._run(lambda conn: _transaction(conn, body))
+        result: int = await self._run(lambda conn: transaction(conn, body))
         return result
 
     async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
@@ -213,7 +201,7 @@ class RaceTables(RaceStore):
             await conn.execute(START_RACE_SQL, (timestamp(started_at), race_id))
             await conn.executemany(SAVE_RACER_SQL, [racer_params(r, 0) for r in racers])
 
-        await self._run(lambda conn: _transaction(conn, body))
+        await self._run(lambda conn: transaction(conn, body))
 
     async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
         """A racer's game moved on; False (nothing written) if it is not at ``expected_version``."""
@@ -239,7 +227,7 @@ class RaceTables(RaceStore):
             await conn.execute(END_RACE_SQL, (state, timestamp(ended_at), race_id))
             await conn.executemany(SAVE_RACER_SQL, [racer_params(r, v) for r, v in racers])
 
-        await self._run(lambda conn: _transaction(conn, body))
+        await self._run(lambda conn: transaction(conn, body))
 
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
         """Every race in its lobby or running, with its racers (for a restart)."""

@@ -71,6 +71,7 @@ from .rows import (
     update_params,
 )
 from .schema import Migration
+from .transaction import transaction
 
 BUSY_TIMEOUT_MS: Final = 1000
 """How long SQLite waits for another connection's lock before giving up (SQLITE_BUSY)."""
@@ -116,23 +117,6 @@ def _check_opens(path: Path) -> None:
     sqlite3.Error (or OSError, for the folder) if it can't."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sqlite3.connect(path).close()
-
-
-async def _transaction(conn: Conn, body: Callable[[Conn], Awaitable[_T]]) -> _T:
-    """Run ``body`` inside BEGIN IMMEDIATE ... COMMIT; roll back if it raises.
-
-    The connection is in autocommit mode (``isolation_level=None``), so the
-    transaction is exactly the statements ``body`` runs.
-    """
-    await conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = await body(conn)
-        await conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        raise
-    return result
 
 
 async def _record_results(conn: Conn, records: Iterable[Mapping[str, object]]) -> None:
@@ -482,7 +466,7 @@ class SQLiteStore(GameStore):
             return int(rows[0][0])
 
         try:
-            return await self._op(lambda conn: _transaction(conn, body))
+            return await self._op(lambda conn: transaction(conn, body))
         except _Refused:
             return None
 
@@ -498,7 +482,7 @@ class SQLiteStore(GameStore):
             await _record_results(conn, [record])
 
         try:
-            await self._op(lambda conn: _transaction(conn, body))
+            await self._op(lambda conn: transaction(conn, body))
         except _Refused:
             return False
         return True
@@ -591,7 +575,7 @@ class SQLiteStore(GameStore):
             [row] = await conn.execute_fetchall(q.DAILY_DEAL_SQL, params[:1])
             return row
 
-        row = await self._op(lambda conn: _transaction(conn, body))
+        row = await self._op(lambda conn: transaction(conn, body))
         return daily_deal_from_row(deal.day, row)
 
     async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
@@ -638,7 +622,7 @@ class SQLiteStore(GameStore):
                 count += len(batch)
             return count
 
-        return await self._op(lambda conn: _transaction(conn, body))
+        return await self._op(lambda conn: transaction(conn, body))
 
     # ------------------------------------------------------------------ periods, reminders
 
