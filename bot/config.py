@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from dotenv import dotenv_values
 from platformdirs import user_data_path
@@ -22,17 +22,23 @@ class ConfigError(ValueError):
     """A setting with a value we cannot use; the message names the setting."""
 
 
+def _split_url(text: str) -> SplitResult | None:
+    """``text`` split as a URL, None if it is not one (a port that is not a number)."""
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # a port that is not a number raises ValueError
+    except ValueError:
+        return None
+    return parts
+
+
 def _endpoint(values: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
     """The URL in setting ``name`` (None when empty: Discord's own), if its scheme is one
     of ``schemes`` and it names a host; without a trailing slash."""
     text = values.get(name, "").strip()
     if not text:
         return None
-    try:
-        parts = urlsplit(text)
-        _ = parts.port  # a port that is not a number raises ValueError
-    except ValueError:
-        parts = None
+    parts = _split_url(text)
     if parts is None or parts.scheme.lower() not in schemes or not parts.hostname:
         kinds = " or ".join(f"{scheme}://" for scheme in schemes)
         raise ConfigError(f"{name} must be a {kinds} URL with a host, not {text!r}")
@@ -88,11 +94,7 @@ def _database_url(values: Mapping[str, str]) -> str | None:
     text = values.get("REEL_DATABASE_URL", "").strip()
     if not text:
         return None
-    try:
-        parts = urlsplit(text)
-        _ = parts.port  # a port that is not a number raises ValueError
-    except ValueError:
-        parts = None
+    parts = _split_url(text)
     if parts is None or parts.scheme.lower() not in ("postgresql", "postgres"):
         shown = text if parts is None or parts.password is None else "(a URL with a password)"
         raise ConfigError(
