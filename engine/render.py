@@ -7,11 +7,18 @@ variation selector). Ten is written ``T`` on the grid to keep cells equal.
 
     Deal 1 · move 0
       1  2  3  4  5  6  7  8
-    A 2♠*9♥ 2♦*K♣ ...          a row: based piles show their top card,
-    B 3♥ ...                   misplaced cards carry a star,
-    C 4♦ ...                   a space shows --
-    R 7♣ J♥ ...                the reserve's top cards,
-        1  1  1 ...            and how deep each reserve pile is
+    A 2♥*6♦*7♦*J♠*8♠*K♣*7♥*6♣     a row: based piles show their top card,
+    B 3♥ ...                      misplaced cards carry a star,
+    C 4♦ ...                      a space shows --
+    R J♣ K♠ 5♣ 3♣ 7♣ A♠ 8♣ 9♠     the reserve's top cards,
+       1  1  1  1  1  1  1  1     and how deep each reserve pile is
+
+A game of 12 piles a row (Three Up, Big Parade) would need 37 columns, so its
+board is drawn in two halves, each a board of six columns of its own: the
+column heads 1-6 over rows A-C and reserve piles R1-R6, then the heads 7-12
+over A7-C12 and R7-R12. A pile is named as the notation names it, by its row
+letter and the number over its column (``A9``, ``R12``). A game of at most 9
+piles a row (Virginia Reel's 8) is drawn in one piece.
 """
 
 from __future__ import annotations
@@ -50,11 +57,23 @@ _CELLS: Final = {
 _DEPTHS: Final = tuple(f"{n:>3}" for n in range(3 * CARD_COUNT + 1))  # a reserve pile's depth
 _KEY: Final = " ".join(f"{ROW_LETTERS[r]}:{_SEQUENCES[r]}" for r in range(ROWS))
 _LEGEND: Final = f"{MISPLACED_MARK}misplaced  --space"
+_FITTING: Final = (MAX_WIDTH - 1) // len(SPACE_CELL)  # cells a line holds after its letter: 9
 
 
 @cache
-def _column_heads(width: int) -> str:
-    return " " + "".join(f" {c + 1:<2}" for c in range(width)).rstrip()
+def _column_heads(first: int, stop: int) -> str:
+    """The numbers over columns ``first + 1`` to ``stop``, one cell each."""
+    return " " + "".join(f" {c + 1:<2}" for c in range(first, stop)).rstrip()
+
+
+@cache
+def _blocks(width: int, reserve_piles: int) -> tuple[tuple[int, int], ...]:
+    """The column ranges drawn one under the other: one range if every pile fits a line,
+    else the fewest equal ranges that fit (two halves of six for 12 piles)."""
+    columns = max(width, reserve_piles)
+    count = -(-columns // _FITTING)  # ceiling division
+    size = -(-columns // count)
+    return tuple((first, min(first + size, columns)) for first in range(0, columns, size))
 
 
 def render(game: Game, symbols: bool = True) -> str:
@@ -69,23 +88,9 @@ def render(game: Game, symbols: bool = True) -> str:
     else:  # a 19-digit deal number: the move count gets its own line
         lines += [deal, f"Move {game.move_count}"]
     width = game.width
-    lines.append(_column_heads(width))
-    top, misplaced = _CELLS[bool(symbols)]
-    rows = game._rows  # read only: the board is drawn straight from the piles
-    for r in range(ROWS):
-        base = r + 1  # card >> 2 of this row's base
-        cells = [ROW_LETTERS[r]]
-        for pile in rows[r * width : (r + 1) * width]:
-            if not pile:
-                cells.append(SPACE_CELL)
-            elif len(pile) == 1 and pile[0] >> 2 != base:
-                cells.append(misplaced[pile[0]])
-            else:
-                cells.append(top[pile[-1]])
-        lines.append("".join(cells))
     reserve = game._reserve
-    lines.append("R" + "".join(top[p[-1]] if p else EMPTY_RESERVE_CELL for p in reserve))
-    lines.append(" " + "".join(_DEPTHS[len(p)] for p in reserve))
+    for first, stop in _blocks(width, len(reserve)):
+        lines += _block(game, symbols, first, stop)
     deals = game.deals_left
     stock = f"stock {deals} deal{'s' if deals != 1 else ''}" if deals else "stock empty"
     variant = game.variant
@@ -95,7 +100,30 @@ def render(game: Game, symbols: bool = True) -> str:
     lines.append(_LEGEND)
     status = game.status
     if status is Status.WON:
-        lines.append("Won! All 104 cards home.")
+        lines.append(f"Won! All {variant.card_total} cards home.")
     elif status is Status.STUCK:
         lines.append("Stuck: no legal move left.")
     return "\n".join(lines)
+
+
+def _block(game: Game, symbols: bool, first: int, stop: int) -> list[str]:
+    """Columns ``first + 1`` to ``stop``: their heads, rows A-C, reserve piles, depths."""
+    lines = [_column_heads(first, stop)]
+    top, misplaced = _CELLS[bool(symbols)]
+    width = game.width
+    rows = game._rows  # read only: the board is drawn straight from the piles
+    for r in range(ROWS):
+        base = r + 1  # card >> 2 of this row's base
+        cells = [ROW_LETTERS[r]]
+        for pile in rows[r * width + first : r * width + min(stop, width)]:
+            if not pile:
+                cells.append(SPACE_CELL)
+            elif len(pile) == 1 and pile[0] >> 2 != base:
+                cells.append(misplaced[pile[0]])
+            else:
+                cells.append(top[pile[-1]])
+        lines.append("".join(cells))
+    reserve = game._reserve[first:stop]
+    lines.append("R" + "".join(top[p[-1]] if p else EMPTY_RESERVE_CELL for p in reserve))
+    lines.append(" " + "".join(_DEPTHS[len(p)] for p in reserve))
+    return lines

@@ -33,20 +33,27 @@ def plain_render(game: Game, symbols: bool) -> str:
         lines.append(header)
     else:
         lines += [deal, f"Move {game.move_count}"]
-    lines.append(" " + "".join(f" {c + 1:<2}" for c in range(game.width)).rstrip())
-    for r in range(ROWS):
-        cells = []
-        for pile in game.row(r):
-            if not pile:
-                cells.append(" --")
-            elif len(pile) == 1 and rank_of(pile[0]) != r + 2:
-                cells.append("*" + board_code(pile[0], symbols))
-            else:
-                cells.append(" " + board_code(pile[-1], symbols))
-        lines.append(ROW_LETTERS[r] + "".join(cells))
-    reserve = game.reserve
-    lines.append("R" + "".join(" " + board_code(p[-1], symbols) if p else "  ." for p in reserve))
-    lines.append(" " + "".join(f"{len(p):>3}" for p in game.reserve))
+    # At most 9 cells fit a line after the row letter: 12 piles are drawn as two halves.
+    halves = 1 if game.width <= 9 else 2
+    size = game.width // halves
+    for first in range(0, game.width, size):
+        columns = range(first, first + size)
+        lines.append(" " + "".join(f" {c + 1:<2}" for c in columns).rstrip())
+        for r in range(ROWS):
+            cells = []
+            for c in columns:
+                pile = game.row(r)[c]
+                if not pile:
+                    cells.append(" --")
+                elif len(pile) == 1 and rank_of(pile[0]) != r + 2:
+                    cells.append("*" + board_code(pile[0], symbols))
+                else:
+                    cells.append(" " + board_code(pile[-1], symbols))
+            lines.append(ROW_LETTERS[r] + "".join(cells))
+        reserve = [game.reserve[c] for c in columns]
+        tops = (" " + board_code(p[-1], symbols) if p else "  ." for p in reserve)
+        lines.append("R" + "".join(tops))
+        lines.append(" " + "".join(f"{len(p):>3}" for p in reserve))
     deals = game.deals_left
     stock = f"stock {deals} deal{'s' if deals != 1 else ''}" if deals else "stock empty"
     lines.append(f"Aces {game.aces}/{game.variant.ace_total} · {stock}")
@@ -54,7 +61,7 @@ def plain_render(game: Game, symbols: bool) -> str:
     lines.append(" ".join(f"{ROW_LETTERS[r]}:{SEQUENCES[r]}" for r in range(ROWS)))
     lines.append("*misplaced  --space")
     if game.is_won():
-        lines.append("Won! All 104 cards home.")
+        lines.append(f"Won! All {game.variant.card_total} cards home.")
     elif not game.legal_moves():
         lines.append("Stuck: no legal move left.")
     return "\n".join(lines)

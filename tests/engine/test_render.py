@@ -1,12 +1,18 @@
-"""The text board: what it shows, and that every line fits 30 columns."""
+"""The text board of every game of the family: what it shows, and that it fits 30 columns."""
 
 from __future__ import annotations
 
-from positions import STUCK_POSITION, WON_POSITION, board, full_rows
+import random
+import re
+
+import pytest
+from positions import STUCK_POSITION, WON_POSITION, board, full_rows, random_play
 from wcwidth import wcswidth
 
-from engine import DEAL, MAX_DEAL, MAX_WIDTH, Game, display_width, render
-from engine.notation import parse_position
+from engine import DEAL, MAX_DEAL, MAX_WIDTH, MIN_DEAL, Game, Pile, display_width, render
+from engine.cards import board_code, make_card
+from engine.notation import format_position, parse_position
+from engine.variant import BIG_PARADE, THREE_UP, VARIANTS
 
 
 def widest(text: str) -> int:
@@ -59,3 +65,120 @@ def test_a_won_and_a_stuck_game_say_so() -> None:
 def test_display_width_counts_columns_not_characters() -> None:
     assert display_width("5♥") == 2
     assert display_width("漢") == 2
+
+
+# ---------------------------------------------------------------- every game of the family
+
+THREE_UP_DEAL_1 = """\
+Deal 1 · move 0
+  1  2  3  4  5  6
+A 2♥*4♠*8♥*T♥*4♦*5♥
+B 3♣*K♥*K♥*T♣ 3♦*A♠
+C 4♠*5♠*T♠*K♣*Q♥*6♦
+R 7♣ 6♥ 2♣ K♠ 4♥ 7♥
+   1  1  1  1  1  1
+  7  8  9  10 11 12
+A*A♣*T♦*7♠*A♣*9♠*4♥
+B*8♣ 3♦*6♠*6♣*9♥*4♣
+C*9♥*J♣*9♠*5♠*3♣*K♦
+R J♦ 3♣ T♣ 2♣ 2♥ K♠
+   1  1  1  1  1  1
+Aces 0/12 · stock 9 deals
+Score 5/156
+A:2-5-8-J B:3-6-9-Q C:4-7-T-K
+*misplaced  --space"""
+
+
+def test_a_twelve_pile_deal_is_drawn_in_two_halves_of_six() -> None:
+    assert render(Game.new(1, THREE_UP)) == THREE_UP_DEAL_1
+
+
+def sample_positions(per_variant: int) -> list[Game]:
+    """Positions along random games, careless and careful, of every variant."""
+    rng = random.Random(35)
+    found: list[Game] = []
+    for variant in VARIANTS.values():
+        for _ in range(per_variant):
+            start = Game.new(rng.randint(MIN_DEAL, MAX_DEAL), variant)
+            care = rng.choice([0.0, 0.8, 0.97])
+            found += [g.copy() for g in random_play(start, rng, care)]
+    return found
+
+
+SAMPLE = sample_positions(5)
+
+
+def read_board(text: str) -> dict[str, str]:
+    """Each pile's cell as the board shows it, by the name a player reads off the board:
+    the letter starting its line and the number in the column heads above it."""
+    cells: dict[str, str] = {}
+    numbers: dict[int, str] = {}
+    for line in text.splitlines():
+        assert display_width(line) == len(line), line  # one column a character: cells line up
+        if line.startswith("  ") and line.strip()[0].isdigit() and "·" not in line:
+            # the column heads: a number stands at the second column of its cell
+            numbers = {m.start() // 3: m.group() for m in re.finditer(r"\d+", line)}
+        elif line[:1] in ("A", "B", "C", "R") and line[1:2] in (" ", "*"):
+            for k in range(len(line) // 3):
+                name = line[0] + numbers[k]
+                assert name not in cells, f"{name} drawn twice"
+                cells[name] = line[1 + 3 * k : 4 + 3 * k]
+    return cells
+
+
+def expected_cell(game: Game, pile: Pile) -> str:
+    cards = game.pile(pile)
+    if not cards:
+        return " --" if pile.area == "row" else "  ."
+    mark = "*" if game.is_misplaced(pile) else " "
+    return mark + board_code(cards[-1], True)
+
+
+@pytest.mark.parametrize("code", sorted(VARIANTS))
+def test_every_line_of_every_board_of_every_game_fits_30_columns(code: str) -> None:
+    games = [g for g in SAMPLE if g.variant.code == code]
+    assert len(games) > 20
+    for game in games:
+        for symbols in (True, False):
+            text = render(game, symbols)
+            assert widest(text) <= MAX_WIDTH, format_position(game) + "\n" + text
+
+
+@pytest.mark.parametrize("code", sorted(VARIANTS))
+def test_every_pile_is_drawn_once_under_its_own_name_with_its_top_card(code: str) -> None:
+    games = [g for g in SAMPLE if g.variant.code == code]
+    for game in games:
+        text = render(game, symbols=True)
+        cells = read_board(text)
+        piles = [Pile("row", r, c) for r in range(3) for c in range(game.width)]
+        piles += [Pile("reserve", 0, j) for j in range(game.variant.reserve_piles)]
+        assert sorted(cells) == sorted(p.name for p in piles), text
+        for pile in piles:
+            assert cells[pile.name] == expected_cell(game, pile), (pile.name, text)
+
+
+@pytest.mark.parametrize("code", sorted(VARIANTS))
+def test_the_board_accounts_for_every_card_of_the_packs(code: str) -> None:
+    for game in [g for g in SAMPLE if g.variant.code == code][::7]:
+        lines = render(game, symbols=False).splitlines()
+        # the depth lines follow the reserve lines: they count the reserve's cards
+        depths = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("R")]
+        in_reserve = sum(int(n) for line in depths for n in line.split())
+        # score = Aces home + every card of every based pile; the rest of the rows are
+        # the misplaced cards, one each (the starred cells)
+        [score_line] = [line for line in lines if line.startswith("Score ")]
+        score, out_of = (int(n) for n in score_line.removeprefix("Score ").split("/"))
+        assert out_of == 52 * game.variant.decks
+        misplaced = sum(line.count("*") for line in lines if line[:1] in "ABC")
+        total = in_reserve + score + misplaced + game.stock_count
+        assert total == 52 * game.variant.decks, "\n".join(lines)
+
+
+def test_a_won_game_of_three_packs_says_156_cards() -> None:
+    rows = [
+        [make_card(r + 2 + 3 * k, c % 4) for k in range(4)] for r in range(3) for c in range(12)
+    ]
+    won = Game(rows, [[] for _ in range(12)], [], aces=12, variant=BIG_PARADE)
+    text = render(won)
+    assert text.endswith("Won! All 156 cards home.") and "Aces 12/12 · stock empty" in text
+    assert widest(text) <= MAX_WIDTH
