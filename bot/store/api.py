@@ -226,14 +226,16 @@ class GameStore(ABC):
     # ------------------------------------------------------------------ daily and leaderboards
 
     @abstractmethod
-    async def has_daily_attempt(self, user_id: int, day: date) -> bool:
-        """Whether the user has started their scored daily of ``day`` (finished or not)."""
+    async def has_daily_attempt(self, user_id: int, day: date, variant: str = "vr") -> bool:
+        """Whether the user has started their scored daily of ``day`` (finished or not)
+        of the game ``variant``."""
 
     @abstractmethod
     async def daily_board(
-        self, day: date, guild_id: int | None, offset: int, limit: int
+        self, day: date, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[DailyResult]]:
-        """(total, rows) of the daily leaderboard of ``day``: one server's, or global (None).
+        """(total, rows) of the daily leaderboard of ``day`` of the game ``variant``: one
+        server's, or global (None).
 
         Ranked won first, then more cards home, fewer moves, earlier finish
         (then user id).
@@ -241,41 +243,47 @@ class GameStore(ABC):
 
     @abstractmethod
     async def all_time_board(
-        self, guild_id: int | None, offset: int, limit: int
+        self, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[Totals]]:
-        """(total, rows) of the all-time leaderboard: one server's, or global (None).
+        """(total, rows) of the all-time leaderboard of the game ``variant``: one server's,
+        or global (None).
 
         Ranked by wins, then win rate (none below ``MIN_GAMES_FOR_RATE``
         games, ranked after any rate), then games, then user id.
         """
 
     @abstractmethod
-    async def player_totals(self, user_id: int) -> PlayerTotals | None:
-        """The user's totals, or None if they have finished no game."""
+    async def player_totals(self, user_id: int, variant: str = "vr") -> PlayerTotals | None:
+        """The user's totals in the game ``variant``, or None if they have finished no game
+        of it."""
 
     @abstractmethod
-    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
-        """(games, wins): the user's finished games of deal ``deal_number``."""
+    async def deal_record(
+        self, user_id: int, deal_number: int, variant: str = "vr"
+    ) -> tuple[int, int]:
+        """(games, wins): the user's finished games of deal ``deal_number`` of ``variant``."""
 
     @abstractmethod
-    async def load_daily_deal(self, day: date) -> DailyDeal | None:
-        """The stored deal of ``day``'s daily, or None if none was chosen yet."""
+    async def load_daily_deal(self, day: date, variant: str = "vr") -> DailyDeal | None:
+        """The stored deal of ``day``'s daily of ``variant``, or None if none was chosen yet."""
 
     @abstractmethod
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
-        """Store ``deal`` unless the date has one already; returns the one stored.
+        """Store ``deal`` unless its date and game have one already; returns the one stored.
 
         The first writer wins (another process may have chosen the date's deal
         meanwhile), so a date's deal never changes once stored.
         """
 
     @abstractmethod
-    async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
-        """The user's scored daily of ``day`` if it is over (recorded), or None."""
+    async def daily_finished(
+        self, user_id: int, day: date, variant: str = "vr"
+    ) -> FinishedGame | None:
+        """The user's scored daily of ``day`` of ``variant`` if it is over (recorded), or None."""
 
     @abstractmethod
-    async def best_daily_run(self, day: date) -> FinishedGame | None:
-        """The best recorded scored daily of ``day`` everywhere, ranked as the daily
+    async def best_daily_run(self, day: date, variant: str = "vr") -> FinishedGame | None:
+        """The best recorded scored daily of ``day`` of ``variant`` everywhere, ranked as the daily
         leaderboard ranks (``daily_board``), or None if no one has finished it."""
 
     # ------------------------------------------------------------------ settings
@@ -299,14 +307,21 @@ class GameStore(ABC):
 
     @abstractmethod
     async def period_board(
-        self, first: date, last: date, guild_id: int | None, offset: int, limit: int
+        self,
+        first: date,
+        last: date,
+        guild_id: int | None,
+        offset: int,
+        limit: int,
+        variant: str = "vr",
     ) -> tuple[int, list[PeriodResult]]:
-        """(total, rows) of the board of the scored dailies dated ``first`` to ``last``
-        (both included), one row per player: one server's, or global (None). Ranked by
+        """(total, rows) of the board of the scored dailies of ``variant`` dated ``first``
+        to ``last`` (both included), one row per player: one server's, or global (None). Ranked by
         dailies won, then cards home in all, fewer moves in all, more dailies, user id."""
 
     @abstractmethod
     async def reminder_candidates(self, today: date) -> list[tuple[int, int]]:
-        """(user id, current streak) of the players with the streak reminder on whose
+        """(user id, current streak) of the players with the streak reminder on (of Virginia
+        Reel's daily, the default game's) whose
         latest scored daily is the day before ``today`` and who have not started
         ``today``'s scored daily, by user id."""

@@ -51,22 +51,26 @@ TABLES: Final = (
     ),
     Table(
         "daily_attempts",
-        "user_id, daily_date, guild_id, deal_number, started_at",
-        "user_id, daily_date",
+        "user_id, daily_date, guild_id, deal_number, started_at, variant",
+        "user_id, variant, daily_date",
     ),
     Table(
         "player_totals",
         "user_id, games, wins, best_score, dailies, daily_wins, best_streak, last_daily, "
-        "daily_run",
-        "user_id",
+        "daily_run, variant",
+        "user_id, variant",
     ),
-    Table("guild_player_totals", "guild_id, user_id, games, wins", "guild_id, user_id"),
+    Table(
+        "guild_player_totals",
+        "guild_id, user_id, games, wins, variant",
+        "guild_id, variant, user_id",
+    ),
     Table(
         "user_settings",
         "user_id, symbols, auto_aces, winnable, watchable, reminders, picture",
         "user_id",
     ),
-    Table("daily_deals", "day, deal_number, line, par", "day"),
+    Table("daily_deals", "day, deal_number, line, par, variant", "day, variant"),
     Table("races", RACE_COLUMNS, "race_id", identity="race_id"),
     # racer_key is SQLite's rowid of racers: a racer's game's number (replays)
     Table("racers", RACER_COLUMNS + ", racer_key", "race_id, user_id", identity="racer_key"),

@@ -163,6 +163,7 @@ class DailyDeal:
     deal_number: int
     line: str | None  # the winning line, moves in notation joined by ";" (None: no proof)
     par: int | None  # the number of moves of that line (None: no proof)
+    variant: str = "vr"  # the game (each game of the family has its own daily)
 
     @property
     def proven(self) -> bool:

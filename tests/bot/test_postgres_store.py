@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ def finished(user: int, n: int, *, won: bool = False, day: date | None = None) -
     return FinishedGame(
         user_id=user,
         guild_id=GUILD,
-        variant="reel",
+        variant="vr",
         deal_number=100 + n,
         outcome="won" if won else "lost",
         score=104 if won else 30 + n % 7,
@@ -60,7 +61,7 @@ async def start(store: GameStore, user: int, replaces: int | None = None) -> int
     return await store.start_game(
         user_id=user,
         guild_id=GUILD,
-        variant="reel",
+        variant="vr",
         deal_number=28,
         moves="",
         status="playing",
@@ -90,7 +91,7 @@ async def test_a_write_at_a_stale_version_applies_nothing(store: GameStore) -> N
     assert await store.save_game(update(1, 1, "deal"))
     assert not await store.save_game(update(1, 1, "other"), finished(1, 1))
     assert await store.start_game(
-        user_id=1, guild_id=None, variant="reel", deal_number=29, moves="", status="playing",
+        user_id=1, guild_id=None, variant="vr", deal_number=29, moves="", status="playing",
         started_at=T0, replaces_version=1,
     ) is None  # fmt: skip
     game = await store.load_game(1)
@@ -126,6 +127,36 @@ async def test_totals_streaks_and_boards_follow_the_recorded_games(store: GameSt
     total, period = await store.period_board(days[3], days[2], GUILD, 0, 10)
     assert total == 1 and (period[0].dailies, period[0].wins) == (4, 2)
     assert await store.deal_record(1, 100) == (1, 1)
+
+
+@pytest.mark.backends
+async def test_each_game_of_the_family_keeps_its_own_dailies_totals_and_boards(
+    store: GameStore,
+) -> None:
+    reel = finished(1, 0, won=True, day=DAY)
+    parade = replace(finished(1, 1, day=DAY), variant="rp")
+    other = replace(finished(2, 2, won=True, day=DAY), variant="rp")
+    assert await store.import_results([_params(g) for g in (reel, parade, other)]) == 3
+    vr, rp = await store.player_totals(1), await store.player_totals(1, "rp")
+    assert vr is not None and (vr.games, vr.wins, vr.daily_run) == (1, 1, 1)
+    assert rp is not None and (rp.games, rp.wins, rp.daily_run) == (1, 0, 1)
+    assert await store.player_totals(1, "tu") is None
+    assert [r.user_id for r in (await store.daily_board(DAY, None, 0, 10))[1]] == [1]
+    assert [r.user_id for r in (await store.daily_board(DAY, None, 0, 10, "rp"))[1]] == [2, 1]
+    assert [r.user_id for r in (await store.all_time_board(GUILD, 0, 10, "rp"))[1]] == [2, 1]
+    assert (await store.period_board(DAY, DAY, None, 0, 10, "tu"))[0] == 0
+    assert await store.deal_record(1, 101, "rp") == (1, 0)
+    assert await store.deal_record(1, 101) == (0, 0)
+    best = await store.best_daily_run(DAY, "rp")
+    assert best is not None and best.user_id == 2
+    mine = await store.daily_finished(1, DAY, "rp")
+    assert mine is not None and (mine.variant, mine.deal_number) == ("rp", 101)
+    # one daily per game and date: both deals stand side by side
+    await store.save_daily_deal(DailyDeal(DAY, 7, None, None))
+    await store.save_daily_deal(DailyDeal(DAY, 9, "deal", 1, "rp"))
+    assert await store.load_daily_deal(DAY) == DailyDeal(DAY, 7, None, None)
+    assert await store.load_daily_deal(DAY, "rp") == DailyDeal(DAY, 9, "deal", 1, "rp")
+    assert await store.load_daily_deal(DAY, "bj") is None
 
 
 def _params(game: FinishedGame) -> dict[str, object]:

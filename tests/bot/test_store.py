@@ -78,12 +78,12 @@ def update(version: int, expected: int, moves: str = "R6 ACE", user_id: int = 1)
     )
 
 
-async def daily_dates(store: Store, user_id: int) -> list[date]:
-    """The dates of the user's scored dailies, the latest first."""
+async def daily_dates(store: Store, user_id: int, variant: str = "vr") -> list[date]:
+    """The dates of the user's scored dailies of a game, the latest first."""
     rows = await store.connection.execute_fetchall(
-        "SELECT daily_date FROM finished_games "
-        "WHERE user_id = ? AND daily_date IS NOT NULL ORDER BY daily_date DESC",
-        (user_id,),
+        "SELECT daily_date FROM finished_games WHERE user_id = ? AND variant = ? "
+        "AND daily_date IS NOT NULL ORDER BY daily_date DESC",
+        (user_id, variant),
     )
     return [date.fromisoformat(value) for (value,) in rows]
 
@@ -99,24 +99,31 @@ async def assert_totals_match_results(store: Store) -> None:
     from streaks import streaks
 
     rows = await store.connection.execute_fetchall(
-        "SELECT user_id, count(*), sum(won), max(score), count(daily_date), "
-        "sum(won AND daily_date IS NOT NULL) FROM finished_games GROUP BY user_id ORDER BY 1"
+        "SELECT user_id, variant, count(*), sum(won), max(score), count(daily_date), "
+        "sum(won AND daily_date IS NOT NULL) FROM finished_games "
+        "GROUP BY user_id, variant ORDER BY 1, 2"
     )
     expected = []
-    for user_id, games, wins, best_score, dailies, daily_wins in rows:
-        days = await daily_dates(store, user_id)
+    for user_id, variant, games, wins, best_score, dailies, daily_wins in rows:
+        days = await daily_dates(store, user_id, variant)
         last = days[0] if days else None
         run, best = streaks(days, last) if last else (0, 0)
         expected.append(
-            (user_id, games, wins, best_score, dailies, daily_wins, best, last and str(last), run)
-        )
-    got = await store.connection.execute_fetchall("SELECT * FROM player_totals ORDER BY 1")
+            (user_id, variant, games, wins, best_score, dailies, daily_wins, best,
+             last and str(last), run)
+        )  # fmt: skip
+    got = await store.connection.execute_fetchall(
+        "SELECT user_id, variant, games, wins, best_score, dailies, daily_wins, best_streak, "
+        "last_daily, daily_run FROM player_totals ORDER BY 1, 2"
+    )
     assert [tuple(r) for r in got] == expected
     by_guild = await store.connection.execute_fetchall(
-        "SELECT guild_id, user_id, count(*), sum(won) FROM finished_games "
-        "WHERE guild_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2"
+        "SELECT guild_id, variant, user_id, count(*), sum(won) FROM finished_games "
+        "WHERE guild_id IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     )
-    got = await store.connection.execute_fetchall("SELECT * FROM guild_player_totals ORDER BY 1, 2")
+    got = await store.connection.execute_fetchall(
+        "SELECT guild_id, variant, user_id, games, wins FROM guild_player_totals ORDER BY 1, 2, 3"
+    )
     assert [tuple(r) for r in got] == [tuple(r) for r in by_guild]
 
 
@@ -472,6 +479,65 @@ def _written_by_v11(path: Path) -> None:
         )
 
 
+def _written_by_v12(path: Path) -> None:
+    """Version 12 keys the dailies, attempts and totals by game (what 0012 does, frozen)."""
+    _written_by_v11(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            CREATE TABLE dd (day TEXT NOT NULL, deal_number INTEGER NOT NULL, line TEXT,
+                par INTEGER, variant TEXT NOT NULL DEFAULT 'vr',
+                PRIMARY KEY (day, variant)) WITHOUT ROWID;
+            INSERT INTO dd (day, deal_number, line, par) SELECT * FROM daily_deals;
+            DROP TABLE daily_deals;
+            ALTER TABLE dd RENAME TO daily_deals;
+            CREATE TABLE da (user_id INTEGER NOT NULL, daily_date TEXT NOT NULL,
+                guild_id INTEGER, deal_number INTEGER NOT NULL, started_at TEXT NOT NULL,
+                variant TEXT NOT NULL DEFAULT 'vr',
+                PRIMARY KEY (user_id, variant, daily_date)) WITHOUT ROWID;
+            INSERT INTO da (user_id, daily_date, guild_id, deal_number, started_at)
+                SELECT * FROM daily_attempts;
+            DROP TABLE daily_attempts;
+            ALTER TABLE da RENAME TO daily_attempts;
+            CREATE TABLE pt (user_id INTEGER NOT NULL, games INTEGER NOT NULL,
+                wins INTEGER NOT NULL, best_score INTEGER NOT NULL, dailies INTEGER NOT NULL,
+                daily_wins INTEGER NOT NULL, best_streak INTEGER NOT NULL, last_daily TEXT,
+                daily_run INTEGER NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+                PRIMARY KEY (user_id, variant)) WITHOUT ROWID;
+            INSERT INTO pt (user_id, games, wins, best_score, dailies, daily_wins,
+                best_streak, last_daily, daily_run) SELECT * FROM player_totals;
+            DROP TABLE player_totals;
+            ALTER TABLE pt RENAME TO player_totals;
+            CREATE INDEX player_totals_rank ON player_totals (variant, wins DESC,
+                (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC, games DESC, user_id);
+            CREATE TABLE gt (guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
+                games INTEGER NOT NULL, wins INTEGER NOT NULL,
+                variant TEXT NOT NULL DEFAULT 'vr',
+                PRIMARY KEY (guild_id, variant, user_id)) WITHOUT ROWID;
+            INSERT INTO gt (guild_id, user_id, games, wins) SELECT * FROM guild_player_totals;
+            DROP TABLE guild_player_totals;
+            ALTER TABLE gt RENAME TO guild_player_totals;
+            CREATE INDEX guild_player_totals_rank ON guild_player_totals (guild_id, variant,
+                wins DESC, (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC,
+                games DESC, user_id);
+            DROP INDEX finished_games_daily_by_user;
+            CREATE UNIQUE INDEX finished_games_daily_by_user
+                ON finished_games (user_id, variant, daily_date) WHERE daily_date IS NOT NULL;
+            DROP INDEX finished_games_daily_rank;
+            CREATE INDEX finished_games_daily_rank ON finished_games (variant, daily_date,
+                won DESC, score DESC, move_count, finished_at, user_id)
+                WHERE daily_date IS NOT NULL;
+            DROP INDEX finished_games_daily_guild_rank;
+            CREATE INDEX finished_games_daily_guild_rank ON finished_games (variant,
+                daily_date, guild_id, won DESC, score DESC, move_count, finished_at, user_id)
+                WHERE daily_date IS NOT NULL;
+            INSERT INTO daily_deals (day, deal_number, line, par, variant)
+                VALUES ('2025-03-01', 5, NULL, NULL, 'rp');
+            PRAGMA user_version = 12;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -485,6 +551,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     9: _written_by_v9,
     10: _written_by_v10,
     11: _written_by_v11,
+    12: _written_by_v12,
 }
 
 
@@ -949,13 +1016,14 @@ async def test_boards_rank_and_page(store: Store) -> None:
 @pytest.mark.parametrize(
     ("sql", "index"),
     [
-        ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' "
+        ("SELECT * FROM finished_games WHERE variant = 'rp' AND daily_date = '2025-03-01' "
          f"ORDER BY {queries.DAILY_ORDER} LIMIT 10 OFFSET 20", "finished_games_daily_rank"),
-        ("SELECT * FROM finished_games WHERE daily_date = '2025-03-01' AND guild_id = 5 "
-         f"ORDER BY {queries.DAILY_ORDER} LIMIT 10", "finished_games_daily_guild_rank"),
-        (f"SELECT * FROM player_totals ORDER BY {queries.ALL_TIME_ORDER} LIMIT 10",
-         "player_totals_rank"),
-        ("SELECT * FROM guild_player_totals WHERE guild_id = 5 "
+        ("SELECT * FROM finished_games WHERE variant = 'vr' AND daily_date = '2025-03-01' "
+         f"AND guild_id = 5 ORDER BY {queries.DAILY_ORDER} LIMIT 10",
+         "finished_games_daily_guild_rank"),
+        ("SELECT * FROM player_totals WHERE variant = 'vr' "
+         f"ORDER BY {queries.ALL_TIME_ORDER} LIMIT 10", "player_totals_rank"),
+        ("SELECT * FROM guild_player_totals WHERE guild_id = 5 AND variant = 'tu' "
          f"ORDER BY {queries.ALL_TIME_ORDER} LIMIT 10", "guild_player_totals_rank"),
     ],
 )  # fmt: skip

@@ -47,7 +47,8 @@ RUNS_SQL: Final = """
     SELECT count(*) AS n, max(daily_date) AS last FROM (
         SELECT daily_date,
                daily_date::date - (row_number() OVER (ORDER BY daily_date))::int AS island
-        FROM finished_games WHERE user_id = {user} AND daily_date IS NOT NULL) AS d
+        FROM finished_games
+        WHERE user_id = {user} AND variant = {variant} AND daily_date IS NOT NULL) AS d
     GROUP BY island
 """
 BEST_STREAK_SQL: Final = "(SELECT coalesce(max(n), 0) FROM (" + RUNS_SQL + ") AS runs)"
@@ -115,12 +116,12 @@ _IS_DAILY: Final = f"(CASE WHEN {_DAY} IS NULL THEN 0 ELSE 1 END)"
 # Totals are one row per player, changed in place (``games = t.games + 1``) under the
 # row's lock, in the transaction that records the game: exact with any number of writers.
 PLAYER_TOTALS: Final = Named(f"""
-    INSERT INTO player_totals AS t (user_id, games, wins, best_score, dailies, daily_wins,
-        best_streak, last_daily, daily_run)
-    VALUES (:user_id, 1, :won::int, :score, {_IS_DAILY},
+    INSERT INTO player_totals AS t (user_id, variant, games, wins, best_score, dailies,
+        daily_wins, best_streak, last_daily, daily_run)
+    VALUES (:user_id, :variant::text, 1, :won::int, :score, {_IS_DAILY},
         (CASE WHEN :won::int = 1 AND {_DAY} IS NOT NULL THEN 1 ELSE 0 END), {_IS_DAILY},
         {_DAY}, {_IS_DAILY})
-    ON CONFLICT (user_id) DO UPDATE SET
+    ON CONFLICT (user_id, variant) DO UPDATE SET
         games = t.games + 1,
         wins = t.wins + excluded.wins,
         best_score = greatest(t.best_score, excluded.best_score),
@@ -129,26 +130,27 @@ PLAYER_TOTALS: Final = Named(f"""
         best_streak = CASE
             WHEN {_DAY} IS NULL THEN t.best_streak
             WHEN {IN_ORDER_SQL} THEN greatest(t.best_streak, {NEXT_RUN_SQL})
-            ELSE {BEST_STREAK_SQL.format(user=":user_id")} END,
+            ELSE {BEST_STREAK_SQL.format(user=":user_id", variant=":variant::text")} END,
         daily_run = CASE
             WHEN {_DAY} IS NULL THEN t.daily_run
             WHEN {IN_ORDER_SQL} THEN {NEXT_RUN_SQL}
-            ELSE {LAST_RUN_SQL.format(user=":user_id")} END,
+            ELSE {LAST_RUN_SQL.format(user=":user_id", variant=":variant::text")} END,
         last_daily = CASE
             WHEN {IN_ORDER_SQL} THEN {_DAY} ELSE t.last_daily END
 """)
 
 GUILD_TOTALS: Final = Named("""
-    INSERT INTO guild_player_totals AS g (guild_id, user_id, games, wins)
-    SELECT :guild_id::bigint, :user_id::bigint, 1, :won::int WHERE :guild_id::bigint IS NOT NULL
-    ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    INSERT INTO guild_player_totals AS g (guild_id, variant, user_id, games, wins)
+    SELECT :guild_id::bigint, :variant::text, :user_id::bigint, 1, :won::int
+    WHERE :guild_id::bigint IS NOT NULL
+    ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET
         games = g.games + 1,
         wins = g.wins + excluded.wins
 """)
 
 START_DAILY: Final = Named("""
-    INSERT INTO daily_attempts (user_id, daily_date, guild_id, deal_number, started_at)
-    VALUES (:user_id, :daily_date, :guild_id, :deal_number, :started_at)
+    INSERT INTO daily_attempts (user_id, variant, daily_date, guild_id, deal_number, started_at)
+    VALUES (:user_id, :variant, :daily_date, :guild_id, :deal_number, :started_at)
     ON CONFLICT DO NOTHING
 """)
 
@@ -174,30 +176,33 @@ MARK_ASSISTED: Final = Named(
     " WHERE user_id = :user_id AND version = :version"
 )
 
-DAILY_DEAL_SQL: Final = "SELECT deal_number, line, par FROM daily_deals WHERE day = $1"
+DAILY_DEAL_SQL: Final = (
+    "SELECT deal_number, line, par FROM daily_deals WHERE day = $1 AND variant = $2"
+)
 # The first writer of a date wins: a second one waits for its commit, then inserts nothing.
 SAVE_DAILY_DEAL_SQL: Final = (
-    "INSERT INTO daily_deals (day, deal_number, line, par) VALUES ($1, $2, $3, $4) "
-    "ON CONFLICT (day) DO NOTHING"
+    "INSERT INTO daily_deals (day, variant, deal_number, line, par) VALUES ($1, $2, $3, $4, $5) "
+    "ON CONFLICT (day, variant) DO NOTHING"
 )
 
 HAS_DAILY_ATTEMPT_SQL: Final = (
-    "SELECT 1 FROM daily_attempts WHERE user_id = $1 AND daily_date = $2"
+    "SELECT 1 FROM daily_attempts WHERE user_id = $1 AND variant = $2 AND daily_date = $3"
 )
 DEAL_RECORD_SQL: Final = (
     "SELECT count(*), coalesce(sum(won), 0) FROM finished_games "
-    "WHERE user_id = $1 AND deal_number = $2"
+    "WHERE user_id = $1 AND variant = $2 AND deal_number = $3"
 )
 PLAYER_TOTALS_ROW_SQL: Final = (
     "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak, "
-    "last_daily, daily_run FROM player_totals WHERE user_id = $1"
+    "last_daily, daily_run FROM player_totals WHERE user_id = $1 AND variant = $2"
 )
 
 
 def daily_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page): parameters the date, the server if ``by_guild``, LIMIT and OFFSET."""
-    where = "daily_date = $1" + (" AND guild_id = $2" if by_guild else "")
-    n = 3 if by_guild else 2
+    """(count, page): parameters the game, the date, the server if ``by_guild``, LIMIT and
+    OFFSET."""
+    where = "variant = $1 AND daily_date = $2" + (" AND guild_id = $3" if by_guild else "")
+    n = 4 if by_guild else 3
     count_sql = f"SELECT count(*) FROM finished_games WHERE {where}"
     rows_sql = (
         "SELECT user_id, guild_id, won, score, move_count, undos, duration_s, finished_at, "
@@ -208,18 +213,19 @@ def daily_board_sql(by_guild: bool) -> tuple[str, str]:
 
 
 def all_time_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page): parameters the server if ``by_guild``, LIMIT and OFFSET."""
+    """(count, page): parameters the server if ``by_guild``, the game, LIMIT and OFFSET."""
     if not by_guild:
-        return "SELECT count(*) FROM player_totals", (
-            "SELECT user_id, games, wins, best_streak FROM player_totals "
-            f"ORDER BY {ALL_TIME_ORDER} LIMIT $1 OFFSET $2"
+        return "SELECT count(*) FROM player_totals WHERE variant = $1", (
+            "SELECT user_id, games, wins, best_streak FROM player_totals WHERE variant = $1 "
+            f"ORDER BY {ALL_TIME_ORDER} LIMIT $2 OFFSET $3"
         )
     streak = (
-        "(SELECT best_streak FROM player_totals AS p WHERE p.user_id = guild_player_totals.user_id)"
+        "(SELECT best_streak FROM player_totals AS p WHERE p.user_id = guild_player_totals.user_id"
+        " AND p.variant = guild_player_totals.variant)"
     )
-    return "SELECT count(*) FROM guild_player_totals WHERE guild_id = $1", (
+    return "SELECT count(*) FROM guild_player_totals WHERE guild_id = $1 AND variant = $2", (
         f"SELECT user_id, games, wins, coalesce({streak}, 0) FROM guild_player_totals "
-        f"WHERE guild_id = $1 ORDER BY {ALL_TIME_ORDER} LIMIT $2 OFFSET $3"
+        f"WHERE guild_id = $1 AND variant = $2 ORDER BY {ALL_TIME_ORDER} LIMIT $3 OFFSET $4"
     )
 
 
@@ -229,10 +235,11 @@ RECENT_FINISHED_SQL: Final = (
     "ORDER BY finished_at DESC, id DESC LIMIT $2"
 )
 DAILY_FINISHED_SQL: Final = (
-    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = $1 AND daily_date = $2"
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games "
+    "WHERE user_id = $1 AND variant = $2 AND daily_date = $3"
 )
 BEST_DAILY_RUN_SQL: Final = (
-    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE daily_date = $1 "
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE variant = $1 AND daily_date = $2 "
     f"ORDER BY {DAILY_ORDER} LIMIT 1"
 )
 
@@ -240,17 +247,18 @@ _PERIOD_RESULTS: Final = """
     SELECT user_id, count(*) AS dailies, sum(won) AS wins, sum(score) AS cards,
            sum(move_count) AS moves, max(assisted) AS assisted
     FROM finished_games
-    WHERE daily_date IS NOT NULL AND daily_date >= $1 AND daily_date <= $2 {guild}
+    WHERE variant = $1 AND daily_date IS NOT NULL AND daily_date >= $2 AND daily_date <= $3
+      {guild}
     GROUP BY user_id
 """
 PERIOD_ORDER: Final = "wins DESC, cards DESC, moves, dailies DESC, user_id"
 
 
 def period_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page): parameters the first and last dates, the server if ``by_guild``,
-    LIMIT and OFFSET."""
-    results = _PERIOD_RESULTS.format(guild="AND guild_id = $3" if by_guild else "")
-    n = 4 if by_guild else 3
+    """(count, page): parameters the game, the first and last dates, the server if
+    ``by_guild``, LIMIT and OFFSET."""
+    results = _PERIOD_RESULTS.format(guild="AND guild_id = $4" if by_guild else "")
+    n = 5 if by_guild else 4
     count_sql = f"SELECT count(*) FROM ({results}) AS p"
     rows_sql = (
         "SELECT user_id, dailies, wins, cards, moves, assisted "
@@ -261,9 +269,10 @@ def period_board_sql(by_guild: bool) -> tuple[str, str]:
 
 REMINDER_CANDIDATES_SQL: Final = """
     SELECT s.user_id, t.daily_run FROM user_settings AS s
-    JOIN player_totals AS t ON t.user_id = s.user_id
+    JOIN player_totals AS t ON t.user_id = s.user_id AND t.variant = 'vr'
     WHERE s.reminders = 1 AND t.last_daily = $1 AND t.daily_run >= 1
       AND NOT EXISTS (SELECT 1 FROM daily_attempts AS a
-                      WHERE a.user_id = s.user_id AND a.daily_date = $2)
+                      WHERE a.user_id = s.user_id AND a.variant = 'vr'
+                        AND a.daily_date = $2)
     ORDER BY s.user_id
 """

@@ -385,8 +385,9 @@ class PostgresStore(GameStore):
 
     # ------------------------------------------------------------------ daily and leaderboards
 
-    async def has_daily_attempt(self, user_id: int, day: date) -> bool:
-        return await self._fetchrow(q.HAS_DAILY_ATTEMPT_SQL, user_id, day.isoformat()) is not None
+    async def has_daily_attempt(self, user_id: int, day: date, variant: str = "vr") -> bool:
+        row = await self._fetchrow(q.HAS_DAILY_ATTEMPT_SQL, user_id, variant, day.isoformat())
+        return row is not None
 
     async def _page(
         self, count_sql: str, rows_sql: str, args: tuple[object, ...], limit: int, offset: int
@@ -401,53 +402,58 @@ class PostgresStore(GameStore):
         return await self._op(read, transaction=True)
 
     async def daily_board(
-        self, day: date, guild_id: int | None, offset: int, limit: int
+        self, day: date, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[DailyResult]]:
         count_sql, rows_sql = q.daily_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = (day.isoformat(),) + (() if guild_id is None else (guild_id,))
+        args: tuple[object, ...] = (variant, day.isoformat())
+        args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [daily_result_from_row(r) for r in rows]
 
     async def all_time_board(
-        self, guild_id: int | None, offset: int, limit: int
+        self, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[Totals]]:
         count_sql, rows_sql = q.all_time_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = () if guild_id is None else (guild_id,)
+        args: tuple[object, ...] = (variant,) if guild_id is None else (guild_id, variant)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [totals_from_row(r) for r in rows]
 
-    async def player_totals(self, user_id: int) -> PlayerTotals | None:
-        row = await self._fetchrow(q.PLAYER_TOTALS_ROW_SQL, user_id)
+    async def player_totals(self, user_id: int, variant: str = "vr") -> PlayerTotals | None:
+        row = await self._fetchrow(q.PLAYER_TOTALS_ROW_SQL, user_id, variant)
         return None if row is None else player_totals_from_row(row)
 
-    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
-        row = await self._fetchrow(q.DEAL_RECORD_SQL, user_id, deal_number)
+    async def deal_record(
+        self, user_id: int, deal_number: int, variant: str = "vr"
+    ) -> tuple[int, int]:
+        row = await self._fetchrow(q.DEAL_RECORD_SQL, user_id, variant, deal_number)
         assert row is not None
         games, wins = row
         return int(games), int(wins)
 
-    async def load_daily_deal(self, day: date) -> DailyDeal | None:
-        row = await self._fetchrow(q.DAILY_DEAL_SQL, day.isoformat())
-        return None if row is None else daily_deal_from_row(day, row)
+    async def load_daily_deal(self, day: date, variant: str = "vr") -> DailyDeal | None:
+        row = await self._fetchrow(q.DAILY_DEAL_SQL, day.isoformat(), variant)
+        return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
-        """The first writer of a date wins; every process reads back the one stored."""
-        params = (deal.day.isoformat(), deal.deal_number, deal.line, deal.par)
+        """The first writer of a date and game wins; every process reads back the one stored."""
+        params = (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par)
 
         async def body(conn: Conn) -> tuple[Any, ...]:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, *params)
-            row = await conn.fetchrow(q.DAILY_DEAL_SQL, params[0])
+            row = await conn.fetchrow(q.DAILY_DEAL_SQL, *params[:2])
             return tuple(row)
 
         row = await self._op(body, transaction=True)
-        return daily_deal_from_row(deal.day, row)
+        return daily_deal_from_row(deal.day, row, deal.variant)
 
-    async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
-        row = await self._fetchrow(q.DAILY_FINISHED_SQL, user_id, day.isoformat())
+    async def daily_finished(
+        self, user_id: int, day: date, variant: str = "vr"
+    ) -> FinishedGame | None:
+        row = await self._fetchrow(q.DAILY_FINISHED_SQL, user_id, variant, day.isoformat())
         return None if row is None else finished_from_row(row)
 
-    async def best_daily_run(self, day: date) -> FinishedGame | None:
-        row = await self._fetchrow(q.BEST_DAILY_RUN_SQL, day.isoformat())
+    async def best_daily_run(self, day: date, variant: str = "vr") -> FinishedGame | None:
+        row = await self._fetchrow(q.BEST_DAILY_RUN_SQL, variant, day.isoformat())
         return None if row is None else finished_from_row(row)
 
     # ------------------------------------------------------------------ settings
@@ -488,10 +494,16 @@ class PostgresStore(GameStore):
     # ------------------------------------------------------------------ periods, reminders
 
     async def period_board(
-        self, first: date, last: date, guild_id: int | None, offset: int, limit: int
+        self,
+        first: date,
+        last: date,
+        guild_id: int | None,
+        offset: int,
+        limit: int,
+        variant: str = "vr",
     ) -> tuple[int, list[PeriodResult]]:
         count_sql, rows_sql = q.period_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = (first.isoformat(), last.isoformat())
+        args: tuple[object, ...] = (variant, first.isoformat(), last.isoformat())
         args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [period_result_from_row(r) for r in rows]

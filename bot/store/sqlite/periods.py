@@ -21,14 +21,15 @@ _PERIOD_RESULTS: Final = """
     SELECT user_id, count(*) AS dailies, sum(won) AS wins, sum(score) AS cards,
            sum(move_count) AS moves, max(assisted) AS assisted
     FROM finished_games INDEXED BY {index}
-    WHERE daily_date IS NOT NULL AND daily_date >= ? AND daily_date <= ? {guild}
+    WHERE variant = ? AND daily_date IS NOT NULL AND daily_date >= ? AND daily_date <= ?
+      {guild}
     GROUP BY user_id
 """
 PERIOD_ORDER: Final = "wins DESC, cards DESC, moves, dailies DESC, user_id"
 
 
 def period_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page) of a period board; parameters the first and last dates (ISO), the
+    """(count, page) of a period board; parameters the game, the first and last dates (ISO), the
     server if ``by_guild``, and for the page LIMIT and OFFSET."""
     results = _PERIOD_RESULTS.format(
         index="finished_games_daily_guild_rank" if by_guild else "finished_games_daily_rank",
@@ -53,16 +54,17 @@ def period_result_from_row(r: Row) -> PeriodResult:
     )
 
 
-# Players who asked for the reminder, whose latest scored daily is yesterday's (their
+# Players who asked for the reminder (of Virginia Reel's daily, the default game's),
+# whose latest scored daily is yesterday's (their
 # streak is alive and ends today if they don't play), and who have not started
 # today's scored daily. Parameters: yesterday, today (ISO). One pass over the
 # players with the setting on (user_settings has no index on it: a scan of the
 # settings rows), each looked up by primary key.
 REMINDER_CANDIDATES_SQL: Final = """
     SELECT s.user_id, t.daily_run FROM user_settings AS s
-    JOIN player_totals AS t ON t.user_id = s.user_id
+    JOIN player_totals AS t ON t.user_id = s.user_id AND t.variant = 'vr'
     WHERE s.reminders = 1 AND t.last_daily = ? AND t.daily_run >= 1
       AND NOT EXISTS (SELECT 1 FROM daily_attempts AS a
-                      WHERE a.user_id = s.user_id AND a.daily_date = ?)
+                      WHERE a.user_id = s.user_id AND a.variant = 'vr' AND a.daily_date = ?)
     ORDER BY s.user_id
 """

@@ -15,14 +15,15 @@ RATE_SQL: Final = f"(CASE WHEN games >= {MIN_GAMES_FOR_RATE} THEN wins * 1.0 / g
 ALL_TIME_ORDER: Final = f"wins DESC, {RATE_SQL} DESC, games DESC, user_id"
 DAILY_ORDER: Final = "won DESC, score DESC, move_count, finished_at, user_id"
 
-# The runs of consecutive dates among the scored dailies of the user named by
-# {user}: one row per run, its length n and last date (gaps and islands: a
+# The runs of consecutive dates among the scored dailies of the game {variant} of the
+# user named by {user}: one row per run, its length n and last date (gaps and islands: a
 # date minus its rank is constant along a run).
 RUNS_SQL: Final = """
     SELECT count(*) AS n, max(daily_date) AS last FROM (
         SELECT daily_date,
                julianday(daily_date) - row_number() OVER (ORDER BY daily_date) AS island
-        FROM finished_games WHERE user_id = {user} AND daily_date IS NOT NULL)
+        FROM finished_games
+        WHERE user_id = {user} AND variant = {variant} AND daily_date IS NOT NULL)
     GROUP BY island
 """
 # The best streak, and the run ending at the latest date, recomputed in full.
@@ -87,12 +88,12 @@ NEXT_RUN_SQL: Final = (
 )
 IN_ORDER_SQL: Final = ":daily_date IS NOT NULL AND (last_daily IS NULL OR :daily_date > last_daily)"
 PLAYER_TOTALS_SQL: Final = f"""
-    INSERT INTO player_totals (user_id, games, wins, best_score, dailies, daily_wins,
+    INSERT INTO player_totals (user_id, variant, games, wins, best_score, dailies, daily_wins,
         best_streak, last_daily, daily_run)
-    VALUES (:user_id, 1, :won, :score, :daily_date IS NOT NULL,
+    VALUES (:user_id, :variant, 1, :won, :score, :daily_date IS NOT NULL,
         :won AND :daily_date IS NOT NULL, :daily_date IS NOT NULL, :daily_date,
         :daily_date IS NOT NULL)
-    ON CONFLICT (user_id) DO UPDATE SET
+    ON CONFLICT (user_id, variant) DO UPDATE SET
         games = games + 1,
         wins = wins + excluded.wins,
         best_score = max(best_score, excluded.best_score),
@@ -101,26 +102,26 @@ PLAYER_TOTALS_SQL: Final = f"""
         best_streak = CASE
             WHEN :daily_date IS NULL THEN best_streak
             WHEN {IN_ORDER_SQL} THEN max(best_streak, {NEXT_RUN_SQL})
-            ELSE {BEST_STREAK_SQL.format(user=":user_id")} END,
+            ELSE {BEST_STREAK_SQL.format(user=":user_id", variant=":variant")} END,
         daily_run = CASE
             WHEN :daily_date IS NULL THEN daily_run
             WHEN {IN_ORDER_SQL} THEN {NEXT_RUN_SQL}
-            ELSE {LAST_RUN_SQL.format(user=":user_id")} END,
+            ELSE {LAST_RUN_SQL.format(user=":user_id", variant=":variant")} END,
         last_daily = CASE
             WHEN {IN_ORDER_SQL} THEN :daily_date ELSE last_daily END
 """
 
 GUILD_TOTALS_SQL: Final = """
-    INSERT INTO guild_player_totals (guild_id, user_id, games, wins)
-    SELECT :guild_id, :user_id, 1, :won WHERE :guild_id IS NOT NULL
-    ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    INSERT INTO guild_player_totals (guild_id, variant, user_id, games, wins)
+    SELECT :guild_id, :variant, :user_id, 1, :won WHERE :guild_id IS NOT NULL
+    ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET
         games = games + 1,
         wins = wins + excluded.wins
 """
 
 START_DAILY_SQL: Final = """
-    INSERT INTO daily_attempts (user_id, daily_date, guild_id, deal_number, started_at)
-    VALUES (:user_id, :daily_date, :guild_id, :deal_number, :started_at)
+    INSERT INTO daily_attempts (user_id, variant, daily_date, guild_id, deal_number, started_at)
+    VALUES (:user_id, :variant, :daily_date, :guild_id, :deal_number, :started_at)
     ON CONFLICT DO NOTHING
 """
 
@@ -149,29 +150,33 @@ MARK_ASSISTED_SQL: Final = (
     " WHERE user_id = :user_id AND version = :version"
 )
 
-DAILY_DEAL_SQL: Final = "SELECT deal_number, line, par FROM daily_deals WHERE day = ?"
+DAILY_DEAL_SQL: Final = (
+    "SELECT deal_number, line, par FROM daily_deals WHERE day = ? AND variant = ?"
+)
 SAVE_DAILY_DEAL_SQL: Final = (
-    "INSERT INTO daily_deals (day, deal_number, line, par) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (day) DO NOTHING"
+    "INSERT INTO daily_deals (day, variant, deal_number, line, par) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (day, variant) DO NOTHING"
 )
 
-HAS_DAILY_ATTEMPT_SQL: Final = "SELECT 1 FROM daily_attempts WHERE user_id = ? AND daily_date = ?"
+HAS_DAILY_ATTEMPT_SQL: Final = (
+    "SELECT 1 FROM daily_attempts WHERE user_id = ? AND variant = ? AND daily_date = ?"
+)
 # (read along the index by user; a player's games are a few thousand at most)
 DEAL_RECORD_SQL: Final = (
     "SELECT count(*), coalesce(sum(won), 0) FROM finished_games "
-    "WHERE user_id = ? AND deal_number = ?"
+    "WHERE user_id = ? AND variant = ? AND deal_number = ?"
 )
 PLAYER_TOTALS_ROW_SQL: Final = (
     "SELECT user_id, games, wins, best_score, dailies, daily_wins, best_streak, "
-    "last_daily, daily_run FROM player_totals WHERE user_id = ?"
+    "last_daily, daily_run FROM player_totals WHERE user_id = ? AND variant = ?"
 )
 
 
 def daily_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page) of a daily leaderboard; parameters the date, the server if
+    """(count, page) of a daily leaderboard; parameters the game, the date, the server if
     ``by_guild``, and for the page LIMIT and OFFSET. Read in order off
     ``finished_games_daily_(guild_)rank``."""
-    where = "daily_date = ?" + (" AND guild_id = ?" if by_guild else "")
+    where = "variant = ? AND daily_date = ?" + (" AND guild_id = ?" if by_guild else "")
     count_sql = f"SELECT count(*) FROM finished_games WHERE {where}"
     rows_sql = (
         "SELECT user_id, guild_id, won, score, move_count, undos, duration_s, finished_at, "
@@ -182,20 +187,22 @@ def daily_board_sql(by_guild: bool) -> tuple[str, str]:
 
 
 def all_time_board_sql(by_guild: bool) -> tuple[str, str]:
-    """(count, page) of an all-time leaderboard; parameters the server if ``by_guild``,
+    """(count, page) of a game's all-time leaderboard; parameters the server if ``by_guild``,
+    the game,
     and for the page LIMIT and OFFSET. Read in order off ``player_totals_rank`` /
     ``guild_player_totals_rank``, the server rows' best streak by primary key."""
     if not by_guild:
-        return "SELECT count(*) FROM player_totals", (
-            "SELECT user_id, games, wins, best_streak FROM player_totals "
+        return "SELECT count(*) FROM player_totals WHERE variant = ?", (
+            "SELECT user_id, games, wins, best_streak FROM player_totals WHERE variant = ? "
             f"ORDER BY {ALL_TIME_ORDER} LIMIT ? OFFSET ?"
         )
     streak = (
-        "(SELECT best_streak FROM player_totals AS p WHERE p.user_id = guild_player_totals.user_id)"
+        "(SELECT best_streak FROM player_totals AS p WHERE p.user_id = guild_player_totals.user_id"
+        " AND p.variant = guild_player_totals.variant)"
     )
-    return "SELECT count(*) FROM guild_player_totals WHERE guild_id = ?", (
+    return "SELECT count(*) FROM guild_player_totals WHERE guild_id = ? AND variant = ?", (
         f"SELECT user_id, games, wins, coalesce({streak}, 0) FROM guild_player_totals "
-        f"WHERE guild_id = ? ORDER BY {ALL_TIME_ORDER} LIMIT ? OFFSET ?"
+        f"WHERE guild_id = ? AND variant = ? ORDER BY {ALL_TIME_ORDER} LIMIT ? OFFSET ?"
     )
 
 
@@ -207,9 +214,10 @@ RECENT_FINISHED_SQL: Final = (
     "ORDER BY finished_at DESC, id DESC LIMIT ?"
 )
 DAILY_FINISHED_SQL: Final = (
-    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? AND daily_date = ?"
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games "
+    "WHERE user_id = ? AND variant = ? AND daily_date = ?"
 )
 BEST_DAILY_RUN_SQL: Final = (
-    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE daily_date = ? "
+    f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE variant = ? AND daily_date = ? "
     f"ORDER BY {DAILY_ORDER} LIMIT 1"
 )

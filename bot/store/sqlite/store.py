@@ -523,15 +523,16 @@ class SQLiteStore(GameStore):
 
     # ------------------------------------------------------------------ daily and leaderboards
 
-    async def has_daily_attempt(self, user_id: int, day: date) -> bool:
-        row = await self._fetchone(q.HAS_DAILY_ATTEMPT_SQL, (user_id, day.isoformat()))
+    async def has_daily_attempt(self, user_id: int, day: date, variant: str = "vr") -> bool:
+        row = await self._fetchone(q.HAS_DAILY_ATTEMPT_SQL, (user_id, variant, day.isoformat()))
         return row is not None
 
     async def daily_board(
-        self, day: date, guild_id: int | None, offset: int, limit: int
+        self, day: date, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[DailyResult]]:
         count_sql, rows_sql = q.daily_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = (day.isoformat(),) + (() if guild_id is None else (guild_id,))
+        args: tuple[object, ...] = (variant, day.isoformat())
+        args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [daily_result_from_row(r) for r in rows]
 
@@ -547,43 +548,47 @@ class SQLiteStore(GameStore):
         return await self._op(read)
 
     async def all_time_board(
-        self, guild_id: int | None, offset: int, limit: int
+        self, guild_id: int | None, offset: int, limit: int, variant: str = "vr"
     ) -> tuple[int, list[Totals]]:
         count_sql, rows_sql = q.all_time_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = () if guild_id is None else (guild_id,)
+        args: tuple[object, ...] = (variant,) if guild_id is None else (guild_id, variant)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [totals_from_row(r) for r in rows]
 
-    async def player_totals(self, user_id: int) -> PlayerTotals | None:
-        row = await self._fetchone(q.PLAYER_TOTALS_ROW_SQL, (user_id,))
+    async def player_totals(self, user_id: int, variant: str = "vr") -> PlayerTotals | None:
+        row = await self._fetchone(q.PLAYER_TOTALS_ROW_SQL, (user_id, variant))
         return None if row is None else player_totals_from_row(row)
 
-    async def deal_record(self, user_id: int, deal_number: int) -> tuple[int, int]:
-        row = await self._fetchone(q.DEAL_RECORD_SQL, (user_id, deal_number))
+    async def deal_record(
+        self, user_id: int, deal_number: int, variant: str = "vr"
+    ) -> tuple[int, int]:
+        row = await self._fetchone(q.DEAL_RECORD_SQL, (user_id, variant, deal_number))
         games, wins = row
         return int(games), int(wins)
 
-    async def load_daily_deal(self, day: date) -> DailyDeal | None:
-        row = await self._fetchone(q.DAILY_DEAL_SQL, (day.isoformat(),))
-        return None if row is None else daily_deal_from_row(day, row)
+    async def load_daily_deal(self, day: date, variant: str = "vr") -> DailyDeal | None:
+        row = await self._fetchone(q.DAILY_DEAL_SQL, (day.isoformat(), variant))
+        return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
-        params = (deal.day.isoformat(), deal.deal_number, deal.line, deal.par)
+        params = (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par)
 
         async def body(conn: Conn) -> Any:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, params)
-            [row] = await conn.execute_fetchall(q.DAILY_DEAL_SQL, params[:1])
+            [row] = await conn.execute_fetchall(q.DAILY_DEAL_SQL, params[:2])
             return row
 
         row = await self._op(lambda conn: transaction(conn, body))
-        return daily_deal_from_row(deal.day, row)
+        return daily_deal_from_row(deal.day, row, deal.variant)
 
-    async def daily_finished(self, user_id: int, day: date) -> FinishedGame | None:
-        row = await self._fetchone(q.DAILY_FINISHED_SQL, (user_id, day.isoformat()))
+    async def daily_finished(
+        self, user_id: int, day: date, variant: str = "vr"
+    ) -> FinishedGame | None:
+        row = await self._fetchone(q.DAILY_FINISHED_SQL, (user_id, variant, day.isoformat()))
         return None if row is None else finished_from_row(row)
 
-    async def best_daily_run(self, day: date) -> FinishedGame | None:
-        row = await self._fetchone(q.BEST_DAILY_RUN_SQL, (day.isoformat(),))
+    async def best_daily_run(self, day: date, variant: str = "vr") -> FinishedGame | None:
+        row = await self._fetchone(q.BEST_DAILY_RUN_SQL, (variant, day.isoformat()))
         return None if row is None else finished_from_row(row)
 
     # ------------------------------------------------------------------ settings
@@ -627,10 +632,16 @@ class SQLiteStore(GameStore):
     # ------------------------------------------------------------------ periods, reminders
 
     async def period_board(
-        self, first: date, last: date, guild_id: int | None, offset: int, limit: int
+        self,
+        first: date,
+        last: date,
+        guild_id: int | None,
+        offset: int,
+        limit: int,
+        variant: str = "vr",
     ) -> tuple[int, list[PeriodResult]]:
         count_sql, rows_sql = periods.period_board_sql(by_guild=guild_id is not None)
-        args: tuple[object, ...] = (first.isoformat(), last.isoformat())
+        args: tuple[object, ...] = (variant, first.isoformat(), last.isoformat())
         args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
         return total, [periods.period_result_from_row(r) for r in rows]
