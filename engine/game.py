@@ -422,9 +422,12 @@ class Game:
             moves += self._interchanges(misplaced, swappable)
         moves += fills
         if self.variant.reserve_refill == "any":
-            for j, p in enumerate(self._reserve):
-                if not p:
-                    moves += [from_row[i][n_rows + j] for i in misplaced]
+            # Blue Jacket: any available card onto an empty reserve pile, a misplaced card
+            # or the top card of another reserve pile
+            empty = [n_rows + j for j, p in enumerate(self._reserve) if not p]
+            if empty:
+                for to, _ in sources:
+                    moves += [to[j] for j in empty]
         if self._stock and not (self.variant.deal_needs_no_space and any(spaces)):
             moves.append(DEAL)
         return moves
@@ -492,15 +495,16 @@ class Game:
         return self._check_build(dst, card, target)
 
     def _check_to_reserve(self, src: Pile, dst: Pile) -> MoveKind:
-        if self.variant.reserve_refill == "any" and src.area == "row":
+        if self.variant.reserve_refill == "any":  # ``src`` holds an available card
             if self._reserve[self._res_index(dst)]:
                 raise IllegalMoveError(
                     f"{dst.name} is not empty: only an empty reserve pile takes a card",
                     "reserve-occupied",
                 )
             return MoveKind.RESERVE
+        source = "the deal" if self.variant.reserve_refill == "deal" else "the stock"
         raise IllegalMoveError(
-            "nothing is played onto the reserve: it only receives cards from the deal",
+            f"nothing is played onto the reserve: it only receives cards from {source}",
             "reserve-closed",
         )
 
@@ -724,11 +728,18 @@ class Game:
         return None if fillable else SpaceWarning(row)
 
     def safe_moves(self) -> list[Move]:
-        """Moves that are never a mistake: an Ace from the reserve to the Ace pile."""
+        """Moves that are never a mistake: an Ace from the reserve to the Ace pile.
+
+        Except, where an emptied reserve pile is refilled at once from the stock (Royal
+        Parade, Big Parade), an Ace alone on its pile while the stock has cards: playing
+        it draws the next stock card onto that pile, and which pile the player empties
+        first decides where each stock card lands, so its moment is the player's choice.
+        """
+        refill = bool(self._stock) and self.variant.reserve_refill == "stock"
         return [
             Move(self._res_piles[j], ACE_PILE)
             for j, p in enumerate(self._reserve)
-            if p and rank_of(p[-1]) == ACE
+            if p and rank_of(p[-1]) == ACE and not (refill and len(p) == 1)
         ]
 
     def play_safe_moves(self) -> list[Move]:

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from reference import parse_cards
 
 from engine import Game
+from engine.variant import variant_by_code
 
 RANK_CODES = "A23456789TJQK"
 SUIT_CODES = "SHDC"
@@ -36,31 +37,36 @@ def board(
     stock: str | None = None,
     variant: str = "vr",
 ) -> str:
-    """A position string; the cards not placed go to the stock in pack order."""
+    """A position string; the cards not placed go to the stock in pack order.
+
+    Any game of the family: its width, reserve and packs follow ``variant``'s code.
+    """
+    shape = variant_by_code(variant)
+    all_cards = [r + s for _ in range(shape.decks) for s in SUIT_CODES for r in RANK_CODES]
     rows = {k.upper(): v for k, v in (rows or {}).items()}
     used: Counter[str] = Counter()
     row_fields = []
     for letter in "ABC":
         piles = []
-        for col in range(1, 9):
+        for col in range(1, shape.piles_per_row + 1):
             text = rows.pop(f"{letter}{col}", "-") or "-"
             used.update(codes(text))
             piles.append("".join(codes(text)) or "-")
         row_fields.append(",".join(piles))
     assert not rows, f"unknown row piles {sorted(rows)}"
-    reserve_piles = [*reserve, *["-"] * (8 - len(reserve))]
+    reserve_piles = [*reserve, *["-"] * (shape.reserve_piles - len(reserve))]
     reserve_field = ",".join("".join(codes(p or "-")) or "-" for p in reserve_piles)
     for p in reserve_piles:
         used.update(codes(p or "-"))
-    left = Counter(ALL_CARDS) - used
-    assert not (used - Counter(ALL_CARDS)), f"too many copies of {used - Counter(ALL_CARDS)}"
+    left = Counter(all_cards) - used
+    assert not (used - Counter(all_cards)), f"too many copies of {used - Counter(all_cards)}"
     ace_pile = Counter({f"A{s}": 0 for s in SUIT_CODES})
     for _ in range(aces):
         ace = next(a for a in sorted(left) if a[0] == "A" and left[a] > ace_pile[a])
         ace_pile[ace] += 1
     left -= ace_pile
     if stock is None:
-        stock_cards = [c for c in dict.fromkeys(ALL_CARDS) for _ in range(left[c])]
+        stock_cards = [c for c in dict.fromkeys(all_cards) for _ in range(left[c])]
         stock_field = "".join(stock_cards) or "-"
     else:
         stock_field = "".join(codes(stock)) or "-"
