@@ -1,14 +1,16 @@
-"""The engine's legal moves against an independent model of the rules (reference.py).
+"""The engine against an independent model of the rules (reference.py), in every game.
 
-Thousands of positions, reached by random legal play from random deals, are
-handed to the model as position strings; its set of legal moves must be
-exactly ``Game.legal_moves()``.
+Thousands of positions, reached by random legal play from random deals of
+every game of the family, are handed to the model as position strings; its
+set of legal moves must be exactly ``Game.legal_moves()``, and the position it
+says each move leads to must be the engine's.
 """
 
 from __future__ import annotations
 
 import random
 
+import pytest
 import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,16 +18,18 @@ from positions import random_play
 
 from engine import MAX_DEAL, MIN_DEAL, Game, Status
 from engine.notation import format_position
+from engine.variant import VARIANTS
 
 
-@given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
-@settings(derandomize=True, max_examples=600, deadline=None)
-def test_legal_moves_match_the_reference_model_along_random_games(
-    deal: int, seed: int, care: float
-) -> None:
+def check_along_a_random_game(start: Game, seed: int, care: float) -> None:
+    """At each position: the same legal moves, score and status; after each move, the
+    position the model says it leads to."""
     checked = 0
-    for game in random_play(Game.new(deal), random.Random(seed), care):
+    before: str | None = None
+    for game in random_play(start, random.Random(seed), care):
         position = format_position(game)
+        if before is not None:
+            assert reference.play(before, str(game.history[-1])) == position, (before, position)
         moves = game.legal_moves()
         listed = [str(m) for m in moves]
         assert len(listed) == len(set(listed)), f"a move listed twice in {position}"
@@ -33,8 +37,33 @@ def test_legal_moves_match_the_reference_model_along_random_games(
         assert game.score == reference.cards_on_foundations(position)
         assert (game.status is Status.WON) == reference.is_won(position)
         assert (game.status is Status.PLAYING) == bool(moves)
+        before = position
         checked += 1
     assert checked > 1
+
+
+@given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
+@settings(derandomize=True, max_examples=600, deadline=None)
+def test_legal_moves_match_the_reference_model_along_random_games(
+    deal: int, seed: int, care: float
+) -> None:
+    check_along_a_random_game(Game.new(deal), seed, care)
+
+
+@pytest.mark.parametrize("code", ["rp", "tu", "bj", "bp"])
+@given(st.integers(MIN_DEAL, MAX_DEAL), st.integers(0, 2**32), st.sampled_from([0.0, 0.8, 0.97]))
+@settings(derandomize=True, max_examples=50, deadline=None)
+def test_every_game_of_the_family_matches_the_reference_model_along_random_games(
+    code: str, deal: int, seed: int, care: float
+) -> None:
+    check_along_a_random_game(Game.new(deal, VARIANTS[code]), seed, care)
+
+
+def test_the_model_states_the_table_of_rules_md_for_the_games_the_engine_offers() -> None:
+    # The model's own table (written from RULES.md) names the same games as the engine's.
+    assert sorted(reference.GAMES) == sorted(VARIANTS)
+    for code, rules in reference.GAMES.items():
+        assert Game.new(1, VARIANTS[code]).width == rules.piles
 
 
 def test_the_reference_model_reads_a_hand_made_position() -> None:
