@@ -59,11 +59,16 @@ def test_every_game_of_the_family_matches_the_reference_model_along_random_games
     check_along_a_random_game(Game.new(deal, VARIANTS[code]), seed, care)
 
 
-def test_the_model_states_the_table_of_rules_md_for_the_games_the_engine_offers() -> None:
-    # The model's own table (written from RULES.md) names the same games as the engine's.
+def test_the_models_table_of_games_agrees_with_the_engines_deals() -> None:
+    # The model's own table (written from RULES.md): the same games, stock and bases.
     assert sorted(reference.GAMES) == sorted(VARIANTS)
     for code, rules in reference.GAMES.items():
-        assert Game.new(1, VARIANTS[code]).width == rules.piles
+        based = 0
+        for deal in range(1, 41):
+            board = reference.parse_board(format_position(Game.new(deal, VARIANTS[code])))
+            assert len(board.stock) == 52 * rules.decks - 4 * rules.piles  # 3 rows + reserve
+            based += [row[0][0].rank for row in board.rows] == [2, 3, 4]
+        assert (based == 40) is rules.preplaced  # else a Two, Three and Four there by chance
 
 
 def test_the_reference_model_reads_a_hand_made_position() -> None:
