@@ -2,7 +2,7 @@
 
 The engine reads these fields instead of hard-coding Virginia Reel, so the
 related games of the Picture Gallery family become settings, not forks.
-Virginia Reel is the default and the only variant the front ends offer now.
+Virginia Reel is the default. docs/rules.md says how each game is played here.
 """
 
 from __future__ import annotations
