@@ -10,7 +10,11 @@ golden tests; never change it): the UTC date written as the integer
 ``YYYYMMDD`` seeds the engine's SplitMix64 generator
 (``engine.deal.SplitMix64``), and its first draw, uniform in
 ``0..999_999_998`` by rejection, plus one, so it lies in ``1..999_999_999``
-like a random deal. The search is slow (a second or so), so the service runs
+like a random deal. Each other game of the family has a daily of its own, searched
+the same way from a starting number of its own (the date's integer times 100 plus the
+game's place in ``GAME_SEEDS``: a different deal in each game) with a smaller budget
+(``OTHER_GAMES_CANDIDATES`` candidates of ``OTHER_GAMES_NODE_BUDGET`` nodes: the general
+search of those games is slower). The search is slow (a second or so), so the service runs
 it in a worker process once per date and keeps the answer in the database:
 once a date's deal is stored it never changes.
 """
@@ -23,7 +27,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic
 from typing import Final
 
-from engine import Game, Move, format_line
+from engine import Game, Move, format_line, variant_by_code
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
 
@@ -41,11 +45,20 @@ WINNABLE_NODE_BUDGET: Final = 5_000
 player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 tries)."""
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
+OTHER_GAMES_CANDIDATES: Final = 12
+"""Deals tried for the daily of a game other than Virginia Reel."""
+OTHER_GAMES_NODE_BUDGET: Final = 5_000
+"""Solver nodes per candidate for the daily of a game other than Virginia Reel."""
+GAME_SEEDS: Final = {"vr": 0, "rp": 1, "tu": 2, "bj": 3, "bp": 4}
+"""Each game's place in its daily's seed (pinned by golden tests: never change one)."""
 
 
-def daily_start_number(day: date) -> int:
-    """The date-derived number where the search for the daily of ``day`` starts (1..999_999_999)."""
+def daily_start_number(day: date, variant: str = "vr") -> int:
+    """The date-derived number where the search for the daily of ``day`` of the game
+    ``variant`` starts (1..999_999_999)."""
     seed = day.year * 10_000 + day.month * 100 + day.day
+    if variant != "vr":
+        seed = seed * 100 + GAME_SEEDS[variant]
     return SplitMix64(seed).below(DAILY_DEAL_MAX) + 1
 
 
@@ -54,9 +67,10 @@ def numbers_from(start: int, count: int) -> list[int]:
     return [(start - 1 + k) % DAILY_DEAL_MAX + 1 for k in range(count)]
 
 
-def candidate_numbers(day: date, count: int) -> list[int]:
-    """The deals tried for ``day``, in order: the starting number and the next ones."""
-    return numbers_from(daily_start_number(day), count)
+def candidate_numbers(day: date, count: int, variant: str = "vr") -> list[int]:
+    """The deals tried for ``day`` (of ``variant``), in order: the starting number and the
+    next ones."""
+    return numbers_from(daily_start_number(day, variant), count)
 
 
 def first_proven(
@@ -64,18 +78,20 @@ def first_proven(
     max_nodes: int = DAILY_NODE_BUDGET,
     max_seconds: float = math.inf,
     probe_every_deal: bool | None = None,
+    variant: str = "vr",
 ) -> tuple[int, tuple[Move, ...]] | None:
     """The first of ``numbers`` whose deal the solver wins within ``max_nodes``, with the
     winning line; None if none is, or once ``max_seconds`` have gone by in all.
     Deterministic when ``max_seconds`` is infinite (the daily's search), and the same on
     every build when ``probe_every_deal`` is set (see ``engine.solver.solve``)."""
     deadline = monotonic() + max_seconds
+    game = variant_by_code(variant)
     for number in numbers:
         left = deadline - monotonic()
         if left <= 0:
             return None
         solution = solve(
-            Game.new(number),
+            Game.new(number, game),
             max_nodes=max_nodes,
             max_seconds=left,
             probe_every_deal=probe_every_deal,
@@ -86,7 +102,11 @@ def first_proven(
 
 
 def find_daily_deal(
-    day: date, *, candidates: int = DAILY_CANDIDATES, max_nodes: int = DAILY_NODE_BUDGET
+    day: date,
+    *,
+    candidates: int = DAILY_CANDIDATES,
+    max_nodes: int = DAILY_NODE_BUDGET,
+    variant: str = "vr",
 ) -> DailyDeal:
     """The daily deal of ``day``: the first candidate the solver wins within ``max_nodes``.
 
@@ -95,11 +115,14 @@ def find_daily_deal(
     up to ``candidates`` searches): the service runs it in a worker process.
     """
     # The same search on every build (compiled or not): the same daily everywhere.
-    found = first_proven(candidate_numbers(day, candidates), max_nodes, probe_every_deal=False)
+    if variant != "vr":
+        max_nodes = min(max_nodes, OTHER_GAMES_NODE_BUDGET)
+    numbers = candidate_numbers(day, candidates, variant)
+    found = first_proven(numbers, max_nodes, probe_every_deal=False, variant=variant)
     if found is None:
-        return DailyDeal(day, daily_start_number(day), None, None)
+        return DailyDeal(day, daily_start_number(day, variant), None, None, variant)
     number, line = found
-    return DailyDeal(day, number, format_line(line), len(line))
+    return DailyDeal(day, number, format_line(line), len(line), variant)
 
 
 def utc_date(moment: datetime) -> date:

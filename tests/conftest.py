@@ -20,9 +20,9 @@ from bot.store import DailyDeal
 _REAL_FIND_DAILY = DailyDeals.find
 
 
-async def _quick_daily(self: DailyDeals, day: date) -> DailyDeal:
+async def _quick_daily(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
     """The daily without the proof search: the date's starting number, unproven."""
-    return DailyDeal(day, daily_start_number(day), None, None)
+    return DailyDeal(day, daily_start_number(day, variant), None, None, variant)
 
 
 @pytest.fixture(autouse=True)

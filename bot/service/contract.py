@@ -151,6 +151,7 @@ class LeaderboardPage:
     par: int | None = None  # daily: moves in the solver's winning line of the date's deal
     today: bool = False  # daily: the date is today (UTC), the daily that ``daily`` deals
     last_day: date | None = None  # weekly, seasonal: the period's last date (``day``: its first)
+    variant: str = "vr"  # the game whose board this is (each game has its own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +203,7 @@ class PlayerStats:
     races: int = 0
     race_wins: int = 0
     best_place: int | None = None
+    variant: str = "vr"  # the game these figures are of (races: Virginia Reel's only)
 
 
 @dataclass(frozen=True, slots=True)

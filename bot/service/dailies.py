@@ -1,4 +1,7 @@
-"""The daily deals: THE deal of each date, found once by the solver and stored."""
+"""The daily deals: THE deal of each date and game, found once by the solver and stored.
+
+Each game of the family (``engine.VARIANTS``) has its own daily; Virginia Reel's (``"vr"``)
+is the default everywhere a game is not named."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from collections import OrderedDict
 from datetime import date, timedelta
 from typing import Final
 
-from ..daily import DAILY_CANDIDATES
+from ..daily import DAILY_CANDIDATES, OTHER_GAMES_CANDIDATES
 from ..store import DailyDeal, GameStore, StoreError
 from . import jobs
 from .errors import DailyUnavailableError, StorageError
@@ -38,50 +41,59 @@ class DailyDeals:
         self._pool = pool
         self._candidates = candidates
         self._warm = warm
-        self._known: OrderedDict[date, DailyDeal] = OrderedDict()
-        self._pending: dict[date, asyncio.Future[DailyDeal]] = {}
+        self._known: OrderedDict[tuple[date, str], DailyDeal] = OrderedDict()
+        self._pending: dict[tuple[date, str], asyncio.Future[DailyDeal]] = {}
 
-    async def get(self, day: date) -> DailyDeal:
-        """THE deal of ``day``'s daily.
+    async def get(self, day: date, variant: str = "vr") -> DailyDeal:
+        """THE deal of ``day``'s daily of the game ``variant``.
 
         Found once per date (in the solver pool; concurrent callers share one
         search) and stored, the first writer winning, so it never changes
         afterwards. A deal without a proof (no candidate proven) is logged as a
         warning and stored too.
         """
-        cached = self._known.get(day)
+        cached = self._known.get((day, variant))
         if cached is not None:
             return cached
         # shield: a caller giving up (cancelled) does not stop the search others wait for
-        deal = await asyncio.shield(self._pending_search(day))
-        if self._warm and day + timedelta(days=1) not in self._known:
-            self._pending_search(day + timedelta(days=1)).add_done_callback(_warmed)
+        deal = await asyncio.shield(self._pending_search(day, variant))
+        tomorrow = (day + timedelta(days=1), variant)
+        if self._warm and tomorrow not in self._known:
+            self._pending_search(*tomorrow).add_done_callback(_warmed)
         return deal
 
-    async def stored(self, day: date) -> DailyDeal | None:
-        """The deal of ``day`` if it is known (memory or database); never searches.
-        Raises ``StoreError``."""
-        cached = self._known.get(day)
+    async def stored(self, day: date, variant: str = "vr") -> DailyDeal | None:
+        """The deal of ``day``'s daily of ``variant`` if it is known (memory or database);
+        never searches. Raises ``StoreError``."""
+        cached = self._known.get((day, variant))
         if cached is None:
-            cached = await self._store.load_daily_deal(day)
+            cached = await self._store.load_daily_deal(day, variant)
             if cached is not None:
                 self._remember(cached)
         return cached
 
-    def par(self, day: date | None, deal_number: int) -> int | None:
-        """The par of the daily of ``day`` if that is the deal being played and it is
-        known in memory."""
-        known = None if day is None else self._known.get(day)
+    def par(self, day: date | None, deal_number: int, variant: str = "vr") -> int | None:
+        """The par of the daily of ``day`` of ``variant`` if that is the deal being played
+        and it is known in memory."""
+        known = None if day is None else self._known.get((day, variant))
         return known.par if known is not None and known.deal_number == deal_number else None
 
-    async def find(self, day: date) -> DailyDeal:
-        """The proof search for ``day`` in the solver pool (tests replace this method)."""
+    async def find(self, day: date, variant: str = "vr") -> DailyDeal:
+        """The proof search for ``day``'s daily of ``variant`` in the solver pool (tests
+        replace this method)."""
+        candidates = self._count(variant)
         try:
-            return await self._pool.run(jobs.daily_job, day.isoformat(), self._candidates)
+            return await self._pool.run(jobs.daily_job, day.isoformat(), candidates, variant)
         except POOL_FAILURES as exc:
             log.error("daily search for %s failed in the solver pool: %s", day, exc)
             self._pool.reset()
             raise DailyUnavailableError() from exc
+
+    def _count(self, variant: str) -> int:
+        """Candidates the search of a daily of ``variant`` tries."""
+        return (
+            self._candidates if variant == "vr" else min(self._candidates, OTHER_GAMES_CANDIDATES)
+        )
 
     async def close(self) -> None:
         """Stop the searches under way and forget the deals."""
@@ -91,30 +103,33 @@ class DailyDeals:
         await asyncio.gather(*waiting, return_exceptions=True)
         self._known.clear()
 
-    def _pending_search(self, day: date) -> asyncio.Future[DailyDeal]:
-        """The one search (or database read) for ``day``'s deal under way, started if none is."""
-        pending = self._pending.get(day)
+    def _pending_search(self, day: date, variant: str) -> asyncio.Future[DailyDeal]:
+        """The one search (or database read) for ``day``'s deal of ``variant`` under way,
+        started if none is."""
+        key = (day, variant)
+        pending = self._pending.get(key)
         if pending is None:
-            pending = asyncio.ensure_future(self._choose(day))
-            self._pending[day] = pending
+            pending = asyncio.ensure_future(self._choose(day, variant))
+            self._pending[key] = pending
 
             def done(_: asyncio.Future[DailyDeal]) -> None:
-                self._pending.pop(day, None)
+                self._pending.pop(key, None)
 
             pending.add_done_callback(done)
         return pending
 
-    async def _choose(self, day: date) -> DailyDeal:
+    async def _choose(self, day: date, variant: str) -> DailyDeal:
         try:
-            stored = await self._store.load_daily_deal(day)
+            stored = await self._store.load_daily_deal(day, variant)
             if stored is None:
-                found = await self.find(day)
+                found = await self.find(day, variant)
                 if not found.proven:
                     log.warning(
-                        "no deal proven winnable among %d candidates for the daily of %s: "
-                        "falling back to deal %d, unproven",
-                        self._candidates,
+                        "no deal proven winnable among %d candidates for the daily of %s "
+                        "(%s): falling back to deal %d, unproven",
+                        self._count(variant),
                         day.isoformat(),
+                        variant,
                         found.deal_number,
                     )
                 stored = await self._store.save_daily_deal(found)
@@ -125,8 +140,9 @@ class DailyDeals:
         return stored
 
     def _remember(self, deal: DailyDeal) -> None:
-        self._known[deal.day] = deal
-        self._known.move_to_end(deal.day)
+        key = (deal.day, deal.variant)
+        self._known[key] = deal
+        self._known.move_to_end(key)
         while len(self._known) > DAILY_CACHE:
             self._known.popitem(last=False)
 

@@ -14,7 +14,12 @@ from engine.notation import LINE_SEPARATOR, format_line_move
 
 from ..store import GAME_STATUSES, CurrentGame, DailyDeal, FinishedGame, GameStatus, Outcome
 from . import movelist
-from .errors import CorruptGameError
+from .errors import (
+    NEWER_GAME_MESSAGE,
+    CorruptGameError,
+    DailyInProgressError,
+    StaleVersionError,
+)
 from .movelist import DEFAULT_VARIANT, ReplayError, move_tokens, stored_line
 
 log = logging.getLogger(__name__)
@@ -198,10 +203,12 @@ def dealt(
     daily_date: date | None = None,
     scored: bool = True,
     proof: tuple[Move, ...] | None = None,
+    variant_code: str = DEFAULT_VARIANT,
 ) -> Entry:
-    """A new game of ``deal_number``, not stored yet (version 0), its Aces played at once
-    if ``auto_aces``; ``proof``, the solver's winning line of the deal, starts its hints."""
-    variant = variant_by_code(DEFAULT_VARIANT)
+    """A new game of ``deal_number`` of the game ``variant_code``, not stored yet (version
+    0), its Aces played at once if ``auto_aces``; ``proof``, the solver's winning line of
+    the deal, starts its hints."""
+    variant = variant_by_code(variant_code)
     game = movelist.new_deal(deal_number, variant)
     chained = [True] * len(game.play_safe_moves()) if auto_aces else []
     entry = Entry(
@@ -226,7 +233,7 @@ def proof_of(deal: DailyDeal) -> tuple[Move, ...] | None:
     replays (logged: the game is dealt all the same, and its hints search)."""
     if deal.line is None:
         return None
-    return stored_line(deal.deal_number, deal.line, f"the daily of {deal.day}")
+    return stored_line(deal.deal_number, deal.line, f"the daily of {deal.day}", deal.variant)
 
 
 def undo_target(chained: Sequence[bool], winnable: int) -> int | None:
@@ -271,7 +278,8 @@ def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
         unreadable(user_id, f"status {row.status!r} but the game is {state.value}", row)
     proof = None
     if row.hint_line is not None:  # the line the hints continue, as before the restart
-        proof = stored_line(row.deal_number, row.hint_line, f"the game of user {user_id}")
+        what = f"the game of user {user_id}"
+        proof = stored_line(row.deal_number, row.hint_line, what, row.variant)
     elif daily is not None and daily.deal_number == row.deal_number:
         proof = proof_of(daily)
     entry = Entry(
@@ -313,7 +321,8 @@ def _stored_loss(row: CurrentGame) -> LostAfter | None:
     if row.lost_line is None:
         return None
     user_id = row.user_id
-    played = stored_line(row.deal_number, row.lost_line, f"the loss of user {user_id}")
+    what = f"the loss of user {user_id}"
+    played = stored_line(row.deal_number, row.lost_line, what, row.variant)
     if played is None:
         return None
     back = row.lost_back
@@ -327,3 +336,15 @@ def unreadable(user_id: int, reason: str, row: object) -> NoReturn:
     """Log a stored game that can't be read, with its row, and refuse the call."""
     log.error("stored game of user %s is unreadable: %s; row: %r", user_id, reason, row)
     raise CorruptGameError()
+
+
+def check_replace(old: Entry | None, replaces_version: int | None) -> None:
+    """Raise if a new game may not replace ``old`` (``GameService.new_game``): the board
+    asking is stale, or ``old`` is a scored daily still in play. Lock held."""
+    if old is None:
+        return
+    if replaces_version is not None and not old.finished and old.version != replaces_version:
+        raise StaleVersionError(NEWER_GAME_MESSAGE)
+    if old.daily_in_play():
+        assert old.daily_date is not None
+        raise DailyInProgressError(old.daily_date)

@@ -64,13 +64,11 @@ from .contract import (
     utcnow,
 )
 from .dailies import DailyDeals
-from .entry import Entry, dealt, proof_of, restore, stored_status, unreadable
+from .entry import Entry, check_replace, dealt, proof_of, restore, stored_status, unreadable
 from .errors import (
-    NEWER_GAME_MESSAGE,
     STALE_HINT_MESSAGE,
     BadInputError,
     CorruptGameError,
-    DailyInProgressError,
     GameOverError,
     MoveError,
     NoGameError,
@@ -78,8 +76,10 @@ from .errors import (
     StorageError,
     storage_reason,
 )
+from .family import game_code, of_game
 from .ghosts import Ghosts
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
+from .movelist import DEFAULT_VARIANT
 from .pool import SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
@@ -195,8 +195,10 @@ class GameService:
         deal_number: int | None = None,
         *,
         replaces_version: int | None = None,
+        variant: str = DEFAULT_VARIANT,
     ) -> GameView:
-        """Deal a new game (a random deal when None); an unfinished game is recorded first.
+        """Deal a new game of the game ``variant`` (a random deal when None); an unfinished
+        game is recorded first.
 
         With the player's ``winnable`` setting on, the random deal is the first
         from a random number on that the solver proves winnable (searched in the
@@ -215,7 +217,7 @@ class GameService:
         attempt.
         """
         proof: tuple[Move, ...] | None = None
-        chosen = deal_number is not None
+        chosen, variant = deal_number is not None, game_code(variant)
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
         # With the setting, the solver's word on the deal first: a random deal is the
@@ -226,10 +228,10 @@ class GameService:
             # A refusal comes before the search, not after it; the search runs outside
             # the lock (it may take a moment), so the checks are made again below.
             async with self.locks(user_id):
-                _check_replace(await self._old_entry(user_id), replaces_version)
+                check_replace(await self._old_entry(user_id), replaces_version)
             if chosen:
-                verdict, proof = await self._proofs.verdict(deal_number)
-            elif (found := await self._proofs.winnable_from(deal_number)) is not None:
+                verdict, proof = await self._proofs.verdict(deal_number, variant)
+            elif (found := await self._proofs.winnable_from(deal_number, variant)) is not None:
                 deal_number, proof = found
         try:
             check_deal_number(deal_number)
@@ -237,9 +239,11 @@ class GameService:
             raise BadInputError(sentence(str(exc))) from None
         async with self.locks(user_id):
             old = await self._old_entry(user_id)
-            _check_replace(old, replaces_version)
-            entry, note = await self._start(user_id, guild_id, deal_number, old, proof=proof)
-            message = f"New game: deal {deal_number}{note}"
+            check_replace(old, replaces_version)
+            entry, note = await self._start(
+                user_id, guild_id, deal_number, old, proof=proof, variant=variant
+            )
+            message = f"New game{of_game(variant)}: deal {deal_number}{note}"
             if winnable and not chosen:
                 message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
             if verdict == "unwinnable":
@@ -247,37 +251,43 @@ class GameService:
                 message += PROVEN_LOST
             return await self._view(user_id, entry, message + aces_note(entry))
 
-    async def daily(self, user_id: int, guild_id: int | None) -> GameView:
-        """Start today's daily (UTC, by the service clock), or resume it if it is in progress.
+    async def daily(
+        self, user_id: int, guild_id: int | None, variant: str = DEFAULT_VARIANT
+    ) -> GameView:
+        """Start today's daily of the game ``variant`` (UTC, by the service clock), or resume
+        it if it is in progress.
 
         The user's first daily game of a date is their scored attempt; once
         it is over, another call starts an unscored replay. An unfinished
         other game (a normal one, or an earlier date's daily) is recorded
         first, as ``new_game`` does.
         """
-        today = utc_date(self._clock())
-        deal = await self.daily_deal(today)  # outside the lock: it may take a second
+        today, variant = utc_date(self._clock()), game_code(variant)
+        deal = await self.daily_deal(today, variant)  # outside the lock: it may take a second
+        name = f"Daily {today.isoformat()}{of_game(variant)}"
         async with self.locks(user_id):
             old = await self._old_entry(user_id)
             if old is not None and not old.finished and old.daily_date == today:
-                kind = "" if old.scored else " (replay, not scored)"
-                message = f"Daily {today.isoformat()}{kind}: your game in progress"
-                return await self._view(user_id, old, message)
+                if old.variant == variant:
+                    kind = "" if old.scored else " (replay, not scored)"
+                    return await self._view(user_id, old, f"{name}{kind}: your game in progress")
+                check_replace(old, None)  # another game's scored daily in play is not ended
             try:
-                scored = not await self._store.has_daily_attempt(user_id, today)
+                scored = not await self._store.has_daily_attempt(user_id, today, variant)
             except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             proof = proof_of(deal)
             entry, note = await self._start(
-                user_id, guild_id, deal.deal_number, old, today, scored, proof
+                user_id, guild_id, deal.deal_number, old, today, scored, proof, variant
             )
             kind = "" if scored else " (replay, not scored)"
-            message = f"Daily {today.isoformat()}{kind}: deal {deal.deal_number}{note}"
+            message = f"{name}{kind}: deal {deal.deal_number}{note}"
             return await self._view(user_id, entry, message + aces_note(entry))
 
-    async def daily_deal(self, day: date) -> DailyDeal:
-        """THE deal of ``day``'s daily (``DailyDeals.get``): found once, then stored."""
-        return await self._dailies.get(day)
+    async def daily_deal(self, day: date, variant: str = DEFAULT_VARIANT) -> DailyDeal:
+        """THE deal of ``day``'s daily of ``variant`` (``DailyDeals.get``): found once, then
+        stored."""
+        return await self._dailies.get(day, variant)
 
     async def _old_entry(self, user_id: int) -> Entry | None:
         try:
@@ -294,6 +304,7 @@ class GameService:
         daily_date: date | None = None,
         scored: bool = True,
         proof: tuple[Move, ...] | None = None,
+        variant: str = DEFAULT_VARIANT,
     ) -> tuple[Entry, str]:
         """Deal and store a new current game over ``old`` (recorded first if unfinished and
         touched); the game, and a note on what became of ``old`` for the message.
@@ -320,6 +331,7 @@ class GameService:
             daily_date=daily_date,
             scored=scored,
             proof=proof,
+            variant_code=variant,
         )
         self.games.drop(user_id)
         try:
@@ -716,18 +728,23 @@ class GameService:
         day: date | None = None,
         page: int = 0,
         page_size: int = 10,
+        variant: str = DEFAULT_VARIANT,
     ) -> LeaderboardPage:
-        """A page of a leaderboard (``Rankings.leaderboard``; ``docs/daily.md``)."""
+        """A page of a leaderboard of ``variant`` (``Rankings.leaderboard``; docs/daily.md)."""
         return await self._rankings.leaderboard(
-            kind, scope, guild_id, day=day, page=page, page_size=page_size
-        )
+            kind, scope, guild_id, day=day, page=page, page_size=page_size,
+            variant=game_code(variant),
+        )  # fmt: skip
 
-    async def stats(self, user_id: int) -> PlayerStats:
-        """The user's figures over all their finished games (zeros for a new player), and
-        their record on the deal of their current game."""
+    async def stats(self, user_id: int, variant: str | None = None) -> PlayerStats:
+        """The user's figures over their finished games of ``variant`` (by default their
+        current game's, else Virginia Reel; zeros for a new player), and their record on
+        the deal of their current game if it is of that game."""
         async with self.locks(user_id):
             entry = await self._old_entry(user_id)
-        stats = await self._rankings.stats(user_id, None if entry is None else entry.deal_number)
+        code = game_code(variant or (DEFAULT_VARIANT if entry is None else entry.variant))
+        deal = None if entry is None or entry.variant != code else entry.deal_number
+        stats = await self._rankings.stats(user_id, deal, code)
         raced = await self.races.record(user_id)  # races over (docs/races.md)
         return replace(stats, races=raced.played, race_wins=raced.won, best_place=raced.best_place)
 
@@ -756,7 +773,7 @@ class GameService:
                 return entry
             row = await self._store.load_game(user_id)
             # the daily's deal: for the par on its board, and the line of an old row
-            daily = None if row is None else await self._daily_of(row.daily_date)
+            daily = None if row is None else await self._daily_of(row.daily_date, row.variant)
         except CorruptRowError as exc:  # a value of the wrong type
             unreadable(user_id, str(exc), None)
         except StoreError as exc:
@@ -767,25 +784,14 @@ class GameService:
         self.games.put(user_id, entry)
         return entry
 
-    async def _daily_of(self, day: date | None) -> DailyDeal | None:
-        return None if day is None else await self._dailies.stored(day)
+    async def _daily_of(self, day: date | None, variant: str) -> DailyDeal | None:
+        return None if day is None else await self._dailies.stored(day, variant)
 
     async def _view(
         self, user_id: int, entry: Entry, message: str | None, warning: str | None = None
     ) -> GameView:
         settings = await self._get_settings(user_id)
-        par = self._dailies.par(entry.daily_date, entry.deal_number)
+        par = self._dailies.par(entry.daily_date, entry.deal_number, entry.variant)
         view = game_view(user_id, entry, settings, self._clock(), par, message, warning)
         return await self.ghosts.decorate(user_id, view)
 
-
-def _check_replace(old: Entry | None, replaces_version: int | None) -> None:
-    """Raise if a new game may not replace ``old`` (see ``new_game``): the board asking
-    is stale, or ``old`` is a scored daily still in play. Lock held."""
-    if old is None:
-        return
-    if replaces_version is not None and not old.finished and old.version != replaces_version:
-        raise StaleVersionError(NEWER_GAME_MESSAGE)
-    if old.daily_in_play():
-        assert old.daily_date is not None
-        raise DailyInProgressError(old.daily_date)

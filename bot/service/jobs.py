@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine import Game, Move
+from engine import Game, Move, variant_by_code
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
 from engine.solver.hints import Hint, LookBack, hint, look_back
@@ -38,24 +38,29 @@ def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
     return look_back(game, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def daily_job(day: str, candidates: int) -> DailyDeal:
-    """The daily deal of the ISO date ``day`` (``bot.daily.find_daily_deal``)."""
-    return find_daily_deal(date.fromisoformat(day), candidates=candidates)
+def daily_job(day: str, candidates: int, variant: str = "vr") -> DailyDeal:
+    """The daily deal of the ISO date ``day`` of ``variant`` (``bot.daily.find_daily_deal``)."""
+    return find_daily_deal(date.fromisoformat(day), candidates=candidates, variant=variant)
 
 
-def verdict_job(deal_number: int) -> tuple[str, tuple[Move, ...]]:
+def verdict_job(deal_number: int, variant: str = "vr") -> tuple[str, tuple[Move, ...]]:
     """Whether the solver proves deal ``deal_number`` won or lost within the winnable
     search's budget (``WINNABLE_NODE_BUDGET``): its verdict ("won", "unwinnable" or
     "unknown") and, when won, the winning line."""
     solution = solve(
-        Game.new(deal_number), max_nodes=WINNABLE_NODE_BUDGET, max_seconds=WINNABLE_SECONDS
+        Game.new(deal_number, variant_by_code(variant)),
+        max_nodes=WINNABLE_NODE_BUDGET,
+        max_seconds=WINNABLE_SECONDS,
     )
     return solution.verdict.value, solution.line if solution.verdict is Verdict.WON else ()
 
 
-def winnable_job(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
+def winnable_job(
+    start: int, candidates: int, variant: str = "vr"
+) -> tuple[int, tuple[Move, ...]] | None:
     """The first deal from ``start`` on (``candidates`` of them) that the solver proves
     winnable within ``WINNABLE_NODE_BUDGET`` nodes, as the daily's search does
     (``bot.daily.first_proven``), with its winning line; None if none is, or after
     ``WINNABLE_SECONDS``."""
-    return first_proven(numbers_from(start, candidates), WINNABLE_NODE_BUDGET, WINNABLE_SECONDS)
+    numbers = numbers_from(start, candidates)
+    return first_proven(numbers, WINNABLE_NODE_BUDGET, WINNABLE_SECONDS, variant=variant)

@@ -58,12 +58,14 @@ def replay(variant_code: str, deal_number: int, moves: str) -> tuple[Game, list[
     return game, chained
 
 
-def stored_line(deal_number: int, text: str, what: str) -> tuple[Move, ...] | None:
+def stored_line(
+    deal_number: int, text: str, what: str, variant: str = DEFAULT_VARIANT
+) -> tuple[Move, ...] | None:
     """Moves stored as text (a winning line, or the moves of a proof of loss), as moves;
-    None, logged, if they no longer replay from deal ``deal_number`` (``what`` names
-    them in the log)."""
+    None, logged, if they no longer replay from deal ``deal_number`` of ``variant``
+    (``what`` names them in the log)."""
     try:
-        game, _ = replay(DEFAULT_VARIANT, deal_number, text)
+        game, _ = replay(variant, deal_number, text)
     except ReplayError as exc:
         log.warning("the stored line of %s does not replay: %s", what, exc)
         return None

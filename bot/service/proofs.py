@@ -21,12 +21,14 @@ class DealProofs:
         self._pool = pool
         self._candidates = candidates
 
-    async def winnable_from(self, start: int) -> tuple[int, tuple[Move, ...]] | None:
+    async def winnable_from(
+        self, start: int, variant: str = "vr"
+    ) -> tuple[int, tuple[Move, ...]] | None:
         """The first deal from ``start`` on that the solver proves winnable, and its winning
         line, searched as the daily's deal is (``jobs.winnable_job``); None, logged, if
         none is found or the pool fails (the game is then dealt unproven, and says so)."""
         try:
-            found = await self._pool.run(jobs.winnable_job, start, self._candidates)
+            found = await self._pool.run(jobs.winnable_job, start, self._candidates, variant)
         except POOL_FAILURES as exc:
             log.error("the search for a winnable deal failed in the solver pool: %s", exc)
             self._pool.reset()
@@ -35,7 +37,9 @@ class DealProofs:
             log.warning("no deal proven winnable among %d from %d", self._candidates, start)
         return found
 
-    async def verdict(self, deal_number: int) -> tuple[str | None, tuple[Move, ...] | None]:
+    async def verdict(
+        self, deal_number: int, variant: str = "vr"
+    ) -> tuple[str | None, tuple[Move, ...] | None]:
         """A chosen deal's verdict within the winnable search's budget ("won",
         "unwinnable", "unknown"; None if the pool failed) and, when won, its winning
         line; a deal number that is no deal has none (the deal itself refuses it)."""
@@ -44,7 +48,7 @@ class DealProofs:
         except DealNumberError:
             return None, None
         try:
-            verdict, line = await self._pool.run(jobs.verdict_job, deal_number)
+            verdict, line = await self._pool.run(jobs.verdict_job, deal_number, variant)
         except POOL_FAILURES as exc:
             log.error("the verdict on deal %d failed in the solver pool: %s", deal_number, exc)
             self._pool.reset()

@@ -49,20 +49,21 @@ class Rankings:
         day: date | None = None,
         page: int = 0,
         page_size: int = 10,
+        variant: str = "vr",
     ) -> LeaderboardPage:
-        """A page of a leaderboard. ``day`` defaults to today (UTC): the daily of that
-        date, or the week or month holding it (the page's ``day`` is then the period's
-        first date, ``last_day`` its last); a page past the end gives the last page
-        (``page`` says which)."""
+        """A page of a leaderboard of the game ``variant``. ``day`` defaults to today
+        (UTC): the daily of that date, or the week or month holding it (the page's
+        ``day`` is then the period's first date, ``last_day`` its last); a page past the
+        end gives the last page (``page`` says which)."""
         today = utc_date(self._clock())
         day = check_query(kind, scope, guild_id, day, page, page_size, today)
         where = guild_id if scope == "server" else None
         span = _span(kind, day)
-        total, rows = await self._board(where, span, page, page_size)
+        total, rows = await self._board(where, span, page, page_size, variant)
         page_count = max(1, -(-total // page_size))
         if page >= page_count:
             page = page_count - 1
-            total, rows = await self._board(where, span, page, page_size)
+            total, rows = await self._board(where, span, page, page_size, variant)
             page_count = max(1, -(-total // page_size))
         daily = kind == "daily" and day is not None
         return LeaderboardPage(
@@ -74,25 +75,30 @@ class Rankings:
             page_count=page_count,
             total=total,
             rows=tuple(rows),
-            par=await self._par(day) if daily and day is not None else None,
+            par=await self._par(day, variant) if daily and day is not None else None,
             today=span is not None and span[0] <= today <= span[1],
             last_day=span[1] if span is not None and kind != "daily" else None,
+            variant=variant,
         )
 
-    async def stats(self, user_id: int, deal_number: int | None = None) -> PlayerStats:
-        """The user's figures over all their finished games (zeros for a new player), and
-        their record on deal ``deal_number`` (their current game's)."""
+    async def stats(
+        self, user_id: int, deal_number: int | None = None, variant: str = "vr"
+    ) -> PlayerStats:
+        """The user's figures over their finished games of ``variant`` (zeros for a new
+        player), and their record on deal ``deal_number`` of it (their current game's)."""
         today = utc_date(self._clock())
         try:
-            totals = await self._store.player_totals(user_id)
+            totals = await self._store.player_totals(user_id, variant)
             record = (0, 0)
             if deal_number is not None:
-                record = await self._store.deal_record(user_id, deal_number)
+                record = await self._store.deal_record(user_id, deal_number, variant)
         except StoreError as exc:
             log.error("database failure reading stats of %s: %s", user_id, exc, exc_info=exc)
             raise StorageError("Your stats can't be read just now. Try again.") from exc
         if totals is None:
-            return PlayerStats(user_id, 0, 0, 0.0, 0, 0, 0, 0, 0, deal_number, *record)
+            return PlayerStats(
+                user_id, 0, 0, 0.0, 0, 0, 0, 0, 0, deal_number, *record, variant=variant
+            )
         return PlayerStats(
             user_id=user_id,
             games=totals.games,
@@ -106,18 +112,24 @@ class Rankings:
             deal_number=deal_number,
             deal_games=record[0],
             deal_wins=record[1],
+            variant=variant,
         )
 
-    async def _par(self, day: date) -> int | None:
+    async def _par(self, day: date, variant: str) -> int | None:
         try:
-            known = await self._dailies.stored(day)
+            known = await self._dailies.stored(day, variant)
         except StoreError as exc:
             log.error("database failure reading the daily of %s: %s", day, exc, exc_info=exc)
             raise StorageError(UNREADABLE_BOARD) from exc
         return None if known is None else known.par
 
     async def _board(
-        self, guild_id: int | None, span: tuple[date, date] | None, page: int, page_size: int
+        self,
+        guild_id: int | None,
+        span: tuple[date, date] | None,
+        page: int,
+        page_size: int,
+        variant: str,
     ) -> tuple[int, list[LeaderboardRow]]:
         """The rows of a page of the board of the dates ``span`` (one date: a daily; more:
         a period), or of the all-time board (``span`` None), and the rows on the whole
@@ -125,15 +137,17 @@ class Rankings:
         offset = page * page_size
         try:
             if span is not None and span[0] == span[1]:
-                total, results = await self._store.daily_board(span[0], guild_id, offset, page_size)
+                total, results = await self._store.daily_board(
+                    span[0], guild_id, offset, page_size, variant
+                )
                 return total, [daily_row(offset + i, r) for i, r in enumerate(results, 1)]
             if span is not None:
                 first, last = span
                 total, sums = await self._store.period_board(
-                    first, last, guild_id, offset, page_size
+                    first, last, guild_id, offset, page_size, variant
                 )
                 return total, [period_row(offset + i, r) for i, r in enumerate(sums, 1)]
-            total, totals = await self._store.all_time_board(guild_id, offset, page_size)
+            total, totals = await self._store.all_time_board(guild_id, offset, page_size, variant)
         except StoreError as exc:
             log.error("database failure reading a leaderboard: %s", exc, exc_info=exc)
             raise StorageError(UNREADABLE_BOARD) from exc

@@ -54,7 +54,7 @@ def at(day: date, hour: int = 12, minute: int = 0) -> datetime:
 def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every daily deals deal 28, whose winning line is known: wins in tests stay cheap."""
 
-    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
     monkeypatch.setattr(DailyDeals, "find", deal_28)

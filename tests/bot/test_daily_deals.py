@@ -114,7 +114,7 @@ async def test_after_a_restart_the_daily_comes_from_the_table(
     async with Store(db_path) as store:
         await store.save_daily_deal(stored)
 
-    async def no_search(self: DailyDeals, day: date) -> DailyDeal:
+    async def no_search(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         raise AssertionError(f"searched again for {day}")
 
     monkeypatch.setattr(DailyDeals, "find", no_search)
@@ -144,7 +144,7 @@ async def test_concurrent_players_share_one_search(
     calls: list[date] = []
     entered, release = asyncio.Event(), asyncio.Event()
 
-    async def slow(self: DailyDeals, day: date) -> DailyDeal:
+    async def slow(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         calls.append(day)
         entered.set()
         await release.wait()
@@ -166,7 +166,7 @@ async def test_concurrent_players_share_one_search(
 async def test_the_bot_warms_tomorrows_daily(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[date] = []
 
-    async def quick(self: DailyDeals, day: date) -> DailyDeal:
+    async def quick(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         calls.append(day)
         return DailyDeal(day, 16, "deal", 1)
 
@@ -215,5 +215,5 @@ async def test_the_fallback_is_logged_stored_and_dealt(
 def test_candidates_wrap_around_after_the_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.daily as daily_module
 
-    monkeypatch.setattr(daily_module, "daily_start_number", lambda day: 999_999_998)
+    monkeypatch.setattr(daily_module, "daily_start_number", lambda day, variant="vr": 999_999_998)
     assert candidate_numbers(DAY, 4) == [999_999_998, 999_999_999, 1, 2]

@@ -259,7 +259,7 @@ async def test_a_weekly_board_ranks_as_its_rule_says(
 def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every daily deals deal 28, whose winning line is known: wins stay cheap."""
 
-    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
     monkeypatch.setattr(DailyDeals, "find", deal_28)

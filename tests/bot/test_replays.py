@@ -50,7 +50,7 @@ def known_solver(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The solver's search answers deal 28's known winning line (and counts its calls)."""
     calls: list[int] = []
 
-    def verdict(deal_number: int) -> tuple[str, tuple[Move, ...]]:
+    def verdict(deal_number: int, variant: str = "vr") -> tuple[str, tuple[Move, ...]]:
         calls.append(deal_number)
         if deal_number != WINNING_DEAL:
             return "unknown", ()
@@ -64,7 +64,7 @@ def known_solver(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def daily_is_28(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
     monkeypatch.setattr(DailyDeals, "find", deal_28)

@@ -485,24 +485,24 @@ def _written_by_v12(path: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.executescript(
             """
-            CREATE TABLE dd (day TEXT NOT NULL, deal_number INTEGER NOT NULL, line TEXT,
-                par INTEGER, variant TEXT NOT NULL DEFAULT 'vr',
+            CREATE TABLE dd (day TEXT NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+                deal_number INTEGER NOT NULL, line TEXT, par INTEGER,
                 PRIMARY KEY (day, variant)) WITHOUT ROWID;
             INSERT INTO dd (day, deal_number, line, par) SELECT * FROM daily_deals;
             DROP TABLE daily_deals;
             ALTER TABLE dd RENAME TO daily_deals;
-            CREATE TABLE da (user_id INTEGER NOT NULL, daily_date TEXT NOT NULL,
-                guild_id INTEGER, deal_number INTEGER NOT NULL, started_at TEXT NOT NULL,
-                variant TEXT NOT NULL DEFAULT 'vr',
+            CREATE TABLE da (user_id INTEGER NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+                daily_date TEXT NOT NULL, guild_id INTEGER, deal_number INTEGER NOT NULL,
+                started_at TEXT NOT NULL,
                 PRIMARY KEY (user_id, variant, daily_date)) WITHOUT ROWID;
             INSERT INTO da (user_id, daily_date, guild_id, deal_number, started_at)
                 SELECT * FROM daily_attempts;
             DROP TABLE daily_attempts;
             ALTER TABLE da RENAME TO daily_attempts;
-            CREATE TABLE pt (user_id INTEGER NOT NULL, games INTEGER NOT NULL,
-                wins INTEGER NOT NULL, best_score INTEGER NOT NULL, dailies INTEGER NOT NULL,
-                daily_wins INTEGER NOT NULL, best_streak INTEGER NOT NULL, last_daily TEXT,
-                daily_run INTEGER NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+            CREATE TABLE pt (user_id INTEGER NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+                games INTEGER NOT NULL, wins INTEGER NOT NULL, best_score INTEGER NOT NULL,
+                dailies INTEGER NOT NULL, daily_wins INTEGER NOT NULL,
+                best_streak INTEGER NOT NULL, last_daily TEXT, daily_run INTEGER NOT NULL,
                 PRIMARY KEY (user_id, variant)) WITHOUT ROWID;
             INSERT INTO pt (user_id, games, wins, best_score, dailies, daily_wins,
                 best_streak, last_daily, daily_run) SELECT * FROM player_totals;
@@ -510,9 +510,8 @@ def _written_by_v12(path: Path) -> None:
             ALTER TABLE pt RENAME TO player_totals;
             CREATE INDEX player_totals_rank ON player_totals (variant, wins DESC,
                 (CASE WHEN games >= 5 THEN wins * 1.0 / games END) DESC, games DESC, user_id);
-            CREATE TABLE gt (guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL,
-                games INTEGER NOT NULL, wins INTEGER NOT NULL,
-                variant TEXT NOT NULL DEFAULT 'vr',
+            CREATE TABLE gt (guild_id INTEGER NOT NULL, variant TEXT NOT NULL DEFAULT 'vr',
+                user_id INTEGER NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL,
                 PRIMARY KEY (guild_id, variant, user_id)) WITHOUT ROWID;
             INSERT INTO gt (guild_id, user_id, games, wins) SELECT * FROM guild_player_totals;
             DROP TABLE guild_player_totals;

@@ -37,7 +37,7 @@ ALICE, BOB, CAROL = 301, 302, 303
 
 @pytest.fixture
 def daily_is_28(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
     monkeypatch.setattr(DailyDeals, "find", deal_28)

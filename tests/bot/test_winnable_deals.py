@@ -92,7 +92,9 @@ async def test_the_setting_is_kept_in_the_database(store: Store, clock: Any) -> 
 async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
     store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
+    def broken(
+        start: int, candidates: int, variant: str = "vr"
+    ) -> tuple[int, tuple[Move, ...]] | None:
         raise BrokenProcessPool("a worker died")
 
     monkeypatch.setattr(jobs_module, "winnable_job", broken)
@@ -115,7 +117,9 @@ async def test_a_refused_new_game_searches_no_deal(
 ) -> None:
     searched: list[int] = []
 
-    def counted(start: int, candidates: int) -> tuple[int, tuple[Move, ...]] | None:
+    def counted(
+        start: int, candidates: int, variant: str = "vr"
+    ) -> tuple[int, tuple[Move, ...]] | None:
         searched.append(start)
         return None
 

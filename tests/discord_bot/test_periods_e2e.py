@@ -42,7 +42,7 @@ WINNING_LINE = WINNING_TEXT.split(";")
 
 @pytest.fixture(autouse=True)
 def winnable_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def deal_28(self: DailyDeals, day: date) -> DailyDeal:
+    async def deal_28(self: DailyDeals, day: date, variant: str = "vr") -> DailyDeal:
         return DailyDeal(day, WINNING_DEAL, WINNING_TEXT, len(WINNING_LINE))
 
     monkeypatch.setattr(DailyDeals, "find", deal_28)

@@ -8,10 +8,10 @@
 
 CREATE TABLE daily_deals_v12 (
     day         TEXT    NOT NULL,   -- ISO date (UTC)
+    variant     TEXT    NOT NULL DEFAULT 'vr',
     deal_number INTEGER NOT NULL,
     line        TEXT,               -- the winning line, ';'-separated; NULL: no proof
     par         INTEGER,            -- moves in the line; NULL: no proof
-    variant     TEXT    NOT NULL DEFAULT 'vr',
     PRIMARY KEY (day, variant)
 ) WITHOUT ROWID;
 
@@ -24,11 +24,11 @@ ALTER TABLE daily_deals_v12 RENAME TO daily_deals;
 
 CREATE TABLE daily_attempts_v12 (   -- a user's scored daily of a game and date, once started
     user_id     INTEGER NOT NULL,
+    variant     TEXT    NOT NULL DEFAULT 'vr',
     daily_date  TEXT    NOT NULL,
     guild_id    INTEGER,
     deal_number INTEGER NOT NULL,
     started_at  TEXT    NOT NULL,
-    variant     TEXT    NOT NULL DEFAULT 'vr',
     PRIMARY KEY (user_id, variant, daily_date)
 ) WITHOUT ROWID;
 
@@ -41,6 +41,7 @@ ALTER TABLE daily_attempts_v12 RENAME TO daily_attempts;
 
 CREATE TABLE player_totals_v12 (    -- per user and game, over their finished games of it
     user_id     INTEGER NOT NULL,
+    variant     TEXT    NOT NULL DEFAULT 'vr',
     games       INTEGER NOT NULL,
     wins        INTEGER NOT NULL,
     best_score  INTEGER NOT NULL,
@@ -49,7 +50,6 @@ CREATE TABLE player_totals_v12 (    -- per user and game, over their finished ga
     best_streak INTEGER NOT NULL,
     last_daily  TEXT,               -- the latest of their scored dailies' dates
     daily_run   INTEGER NOT NULL,   -- consecutive dates ending at last_daily
-    variant     TEXT    NOT NULL DEFAULT 'vr',
     PRIMARY KEY (user_id, variant)
 ) WITHOUT ROWID;
 
@@ -67,10 +67,10 @@ CREATE INDEX player_totals_rank ON player_totals (variant, wins DESC, (CASE WHEN
 
 CREATE TABLE guild_player_totals_v12 (  -- per server, game and user
     guild_id INTEGER NOT NULL,
+    variant  TEXT    NOT NULL DEFAULT 'vr',
     user_id  INTEGER NOT NULL,
     games    INTEGER NOT NULL,
     wins     INTEGER NOT NULL,
-    variant  TEXT    NOT NULL DEFAULT 'vr',
     PRIMARY KEY (guild_id, variant, user_id)
 ) WITHOUT ROWID;
 

@@ -1,0 +1,25 @@
+"""The games of the family (``engine.VARIANTS``) as the service names them: a game's
+code checked, and its name in messages. Virginia Reel (``"vr"``) is the default game
+everywhere one is not named; each game has its own dailies, totals and leaderboards."""
+
+from __future__ import annotations
+
+from engine import VARIANTS
+
+from .errors import BadInputError
+from .movelist import DEFAULT_VARIANT
+
+
+def game_code(variant: str) -> str:
+    """The code of a game of the family (``engine.VARIANTS``: vr, rp, tu, bj, bp), from
+    its code in any case; ``BadInputError`` naming the games if there is none such."""
+    code = variant.strip().lower()
+    if code not in VARIANTS:
+        games = ", ".join(f"{v.code} ({v.name})" for v in VARIANTS.values())
+        raise BadInputError(f"There is no game {variant!r}: choose one of {games}.")
+    return code
+
+
+def of_game(variant: str) -> str:
+    """The words " of Royal Parade" for a game other than Virginia Reel (the default), else ""."""
+    return "" if variant == DEFAULT_VARIANT else f" of {VARIANTS[variant].name}"
