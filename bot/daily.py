@@ -146,6 +146,7 @@ def share_text(
     moves: int,
     card_total: int = 104,
     assisted: bool = False,
+    game_name: str = GAME_NAME,
 ) -> str:
     """The spoiler-free one line a player can post after their scored daily.
 
@@ -156,7 +157,7 @@ def share_text(
     >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95, assisted=True)
     'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves, with a hint'
     """
-    head = f"{GAME_NAME} daily {day.isoformat()}"
+    head = f"{game_name} daily {day.isoformat()}"
     tail = f"in {moves} {'move' if moves == 1 else 'moves'}" + (", with a hint" if assisted else "")
     if won:
         return f"{head}: won {tail}"

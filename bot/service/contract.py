@@ -105,6 +105,7 @@ class GameView:
     # (``bot.pictures``), and whether the player asked for it drawn (``Settings.picture``).
     position: str = ""
     picture: bool = False
+    variant: str = "vr"  # the game of the family (``engine.VARIANTS``) this one is of
 
     @property
     def in_progress(self) -> bool:

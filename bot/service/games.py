@@ -195,29 +195,26 @@ class GameService:
         deal_number: int | None = None,
         *,
         replaces_version: int | None = None,
-        variant: str = DEFAULT_VARIANT,
+        variant: str | None = None,
     ) -> GameView:
-        """Deal a new game of the game ``variant`` (a random deal when None); an unfinished
-        game is recorded first.
+        """Deal a new game of the game ``variant`` (by default the game of the current one,
+        else Virginia Reel; a random deal when None); an unfinished game is recorded first.
 
-        With the player's ``winnable`` setting on, the random deal is the first
-        from a random number on that the solver proves winnable (searched in the
-        pool, as the daily's deal is); if the search fails, the random number
-        itself, and the message says it is unproven.
+        With the ``winnable`` setting on, the random deal is the first from a random
+        number on that the solver proves winnable (searched in the pool, as the daily's
+        deal is); if the search fails, the random number itself, said to be unproven.
 
-        ``replaces_version``: the version of the board asking (a New game
-        button). If the current game is unfinished and at another version, the
-        player has moved on to a game that board never showed: nothing is
-        started or recorded, and ``StaleVersionError`` says so. Checked under
-        the player's lock, so two clicks on one board start one game.
+        ``replaces_version``: the version of the board asking (a New game button). If
+        the current game is unfinished and at another version, the player has moved on
+        to a game that board never showed: nothing is started or recorded, and
+        ``StaleVersionError`` says so (checked under the lock: two clicks, one game).
 
-        A scored daily still in play (not over, not stuck) is not ended by a
-        new game: ``DailyInProgressError`` asks the player to finish it or
-        resign it, so that a stray command never spends the day's one scored
-        attempt.
+        A scored daily still in play (not over, not stuck) is not ended by a new game:
+        ``DailyInProgressError`` asks the player to finish or resign it, so that a stray
+        command never spends the day's one scored attempt.
         """
         proof: tuple[Move, ...] | None = None
-        chosen, variant = deal_number is not None, game_code(variant)
+        chosen, variant = deal_number is not None, await self._game_of(user_id, variant)
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
         # With the setting, the solver's word on the deal first: a random deal is the
@@ -283,6 +280,12 @@ class GameService:
             kind = "" if scored else " (replay, not scored)"
             message = f"{name}{kind}: deal {deal.deal_number}{note}"
             return await self._view(user_id, entry, message + aces_note(entry))
+
+    async def _game_of(self, user_id: int, variant: str | None) -> str:
+        """``variant`` checked; None: the game of the user's current game (Virginia Reel
+        if none)."""
+        old = None if variant is not None else await self._old_entry(user_id)
+        return game_code(variant or (DEFAULT_VARIANT if old is None else old.variant))
 
     async def daily_deal(self, day: date, variant: str = DEFAULT_VARIANT) -> DailyDeal:
         """THE deal of ``day``'s daily of ``variant`` (``DailyDeals.get``): found once, then
@@ -741,8 +744,7 @@ class GameService:
         current game's, else Virginia Reel; zeros for a new player), and their record on
         the deal of their current game if it is of that game."""
         async with self.locks(user_id):
-            entry = await self._old_entry(user_id)
-        code = game_code(variant or (DEFAULT_VARIANT if entry is None else entry.variant))
+            entry, code = await self._old_entry(user_id), await self._game_of(user_id, variant)
         deal = None if entry is None or entry.variant != code else entry.deal_number
         stats = await self._rankings.stats(user_id, deal, code)
         raced = await self.races.record(user_id)  # races over (docs/races.md)

@@ -75,6 +75,7 @@ def game_view(
         practice=practised(entry),
         position=format_position(game),
         picture=settings.picture,
+        variant=entry.variant,
     )
 
 
@@ -91,4 +92,5 @@ def _shared(entry: Entry) -> str | None:
         moves=game.move_count,
         card_total=game.variant.card_total,
         assisted=entry.assisted,
+        game_name=game.variant.name,
     )
