@@ -163,12 +163,18 @@ def _parse_single(game: Game, token: str) -> Move:
         if len(sources) == 1 and sources[0].area == "row" and game.is_based(sources[0]):
             game.kind(Move(sources[0], ACE_PILE))  # raises: in its proper place
         raise InvalidMoveError(f"{label} has no legal move right now")
+    # Blue Jacket: a card alone goes onto an empty reserve pile only if it has nowhere else
+    # to go (a build, a fill, the Ace pile is what it means), and then onto the leftmost.
+    elsewhere = [m for m in legal if m.dst is not None and m.dst.area != "reserve"]
+    legal = elsewhere or legal
     # Fills of one row lead to equivalent places: the leftmost space stands for them.
     distinct: dict[tuple[Pile | None, object], Move] = {}
     for move in legal:
         dst = move.dst
         assert dst is not None
         key: object = ("space", dst.row) if dst.area == "row" and not game.pile(dst) else dst
+        if dst.area == "reserve":
+            key = "empty reserve pile"
         distinct.setdefault((move.src, key), move)
     if len(distinct) == 1:
         return next(iter(distinct.values()))

@@ -388,3 +388,13 @@ def test_every_card_of_the_packs_is_always_somewhere(
             move = game.undo()
             game.play(move)
             assert format_position(game) == before
+
+
+def test_in_blue_jacket_a_card_typed_alone_goes_onto_the_reserve_only_as_a_last_resort() -> None:
+    # R1 5♣ on 9♦, R2 empty, R3 A♠, R4-R8 empty; A1 a based 2♣; A4 a misplaced 6♠
+    game = parse_position(board(full_rows(A1="2C"), ["9D5C", "-", "AS"], variant="bj"))
+    assert str(parse_move(game, "5c")) == "R1 A1"  # the build, not a reserve pile
+    assert str(parse_move(game, "r3")) == "R3 ACE"
+    # 6♠ has nowhere else to go: the leftmost empty reserve pile (R2 of R2, R4-R8)
+    assert str(parse_move(game, "6s")) == "A4 R2" == str(parse_move(game, "a4"))
+    assert game.is_legal(parse_move(game, "a4 r7"))  # named in full, any empty pile
