@@ -177,7 +177,9 @@ def test_the_others_deal_only_with_no_space_in_the_rows(code: str) -> None:
     assert full.play(DEAL) is MoveKind.DEAL
 
 
-@pytest.mark.parametrize(("code", "warns"), [(c, VARIANTS[c].deal_needs_no_space) for c in SHAPES])
+@pytest.mark.parametrize(
+    ("code", "warns"), [("vr", True), ("rp", False), ("tu", True), ("bj", True), ("bp", False)]
+)
 def test_the_space_warning_is_given_only_where_a_space_blocks_the_deal(
     code: str, warns: bool
 ) -> None:
@@ -255,6 +257,15 @@ def test_blue_jackets_empty_reserve_pile_takes_a_misplaced_card_from_a_row() -> 
     assert game.play(parse_move(game, "a2 r2")) is MoveKind.RESERVE
     assert game.reserve[1] == (parse_card_code("3S"),) and game.row(0)[1] == ()
     assert [p.name for p in game.spaces()] == ["A2"]
+
+
+def test_a_row_card_parked_on_blue_jackets_reserve_leaves_a_space_that_blocks_the_deal() -> None:
+    game = blue_jacket()
+    warning = game.space_warning(parse_move(game, "a2 r2"))  # the 3♠ can't come back
+    game.play(parse_move(game, "a2 r2"))
+    assert DEAL not in game.legal_moves()
+    assert warning is None  # A2 can be filled: B2's 2♥ is available
+    assert game.is_legal(parse_move(game, "b2 a2"))
 
 
 def test_blue_jackets_empty_reserve_pile_takes_another_reserve_piles_top_card() -> None:
