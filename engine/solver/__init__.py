@@ -22,6 +22,7 @@ The rules engine never imports this package.
 """
 
 from .model import NATIVE
-from .search import CLOCKS, SAT_AFTER, Solution, Verdict, solve
+from .search import CLOCKS, SAT_AFTER, solve
+from .verdict import Solution, Verdict
 
 __all__ = ["CLOCKS", "NATIVE", "SAT_AFTER", "Solution", "Verdict", "solve"]

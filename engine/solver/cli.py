@@ -43,7 +43,8 @@ from typing import Any, Final, NoReturn, TextIO
 
 from ..deal import MAX_DEAL, MIN_DEAL
 from ..game import Game
-from .search import CLOCKS, Solution, Verdict, solve
+from .search import CLOCKS, solve
+from .verdict import Solution, Verdict
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 

@@ -39,7 +39,11 @@ more cards), then the engine's order of ``legal_moves``:
 5. a card leaving a row (a build or a fill) whose space can then be filled;
 6. a move that opens a space nothing can fill (the space warning: the stock
    can't be dealt until a base turns up);
-7. the deal, last: it buries the reserve under new cards.
+7. a card onto an empty reserve pile (Blue Jacket): it goes nowhere nearer home;
+8. the deal, last: it buries the reserve under new cards.
+
+The same for every game of the family: where the deal is allowed with spaces
+open (Royal Parade, Big Parade) no move has a space warning.
 
 Pure and synchronous: the bot runs it in a worker process.
 """
@@ -53,7 +57,8 @@ from typing import Literal
 
 from ..game import Game
 from ..moves import IllegalMoveError, Move, MoveKind
-from .search import Verdict, solve
+from .search import solve
+from .verdict import Verdict
 
 HintSource = Literal["solver", "heuristic", "lost", "none"]
 
@@ -204,9 +209,11 @@ def heuristic_move(game: Game) -> Move | None:
 
 
 def move_rank(game: Game, move: Move) -> tuple[int, int]:
-    """(rank 1..7 of the module docstring, minus the height of the source reserve pile)."""
+    """(rank 1..8 of the module docstring, minus the height of the source reserve pile)."""
     kind = game.kind(move)
     if kind is MoveKind.DEAL or move.src is None:
+        return (8, 0)
+    if kind is MoveKind.RESERVE:
         return (7, 0)
     from_reserve = move.src.area == "reserve"
     height = len(game.pile(move.src)) if from_reserve else 0

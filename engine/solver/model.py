@@ -13,6 +13,7 @@ from typing import Final
 
 from ..cards import RANK_STEP3
 from ..game import Game
+from ..variant import Variant
 
 # The C loops (engine/solver/_native.c), built by setup.py where a C compiler is
 # at hand; without them the solver runs their Python twins (closure.py, phase.py).
@@ -37,6 +38,13 @@ DEAL_MOVE: Final = (DEAL, -1, -1)
 IMove = tuple[int, int, int]
 
 
+def models(variant: Variant) -> bool:
+    """Whether the model plays ``variant``: its reserve is refilled only by a deal, and the
+    deal needs no space in the rows (Virginia Reel, Three Up). The general search
+    (general.py) plays the others."""
+    return variant.reserve_refill == "deal" and variant.deal_needs_no_space
+
+
 @dataclass(slots=True)
 class Options:
     """The search's switches (``solve``'s keywords): each safe-move rule and each pruning."""
@@ -56,7 +64,7 @@ class Model:
 
     def __init__(self, game: Game, native: bool = True) -> None:
         v = game.variant
-        if v.reserve_refill != "deal" or not v.deal_needs_no_space:
+        if not models(v):
             raise ValueError(
                 f"the solver plays games whose reserve is refilled only by a deal with no "
                 f"space in the rows; {v.name} is not one"

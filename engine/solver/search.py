@@ -13,31 +13,29 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Final
 
 from ..game import Game
 from ..moves import ACE_PILE, Move, Pile
 from ..moves import DEAL as GAME_DEAL
+from . import general as _general
 from . import sat as _sat
 from .closure import NO_ORDERS, Bounds, bounds
-from .model import DEAL, DEAL_MOVE, HOME, NATIVE, STEP3, SWAP, WAIT, IMove, Model, Options
+from .model import (
+    DEAL,
+    DEAL_MOVE,
+    HOME,
+    NATIVE,
+    STEP3,
+    SWAP,
+    WAIT,
+    IMove,
+    Model,
+    Options,
+    models,
+)
 from .phase import dead_end, due_by
-
-
-class Verdict(StrEnum):
-    WON = "won"
-    UNWINNABLE = "unwinnable"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    verdict: Verdict
-    line: tuple[Move, ...] = ()  # the winning line from the position solved, when won
-    nodes: int = 0
-    seconds: float = 0.0
-    stopped_by: str = ""  # unknown: the budget that ran out, "nodes" or "time"
+from .verdict import Solution, Verdict
 
 
 class _OutOfBudget(Exception):
@@ -115,7 +113,15 @@ def solve(
     seconds of the time budget (and of ``Solution.seconds``): wall time by
     default, or for example ``time.process_time`` to measure on a machine
     shared with other work.
+
+    A game the model does not play (``models``: Royal Parade, Blue Jacket, Big
+    Parade) gets the general search over the engine itself (general.py), which
+    takes the budgets and the clock and needs none of the switches.
     """
+    if not models(game.variant):
+        return _general.solve_general(
+            game, max_nodes=max_nodes, max_seconds=max_seconds, clock=clock
+        )
     start = clock()
     opts = Options(
         safe_aces,

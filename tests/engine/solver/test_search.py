@@ -225,10 +225,19 @@ def test_the_key_ignores_the_order_of_piles_in_a_row() -> None:
     assert position_key(parse_position(c)) != key
 
 
-def test_a_variant_the_solver_does_not_model_is_refused() -> None:
+def test_a_variant_the_model_does_not_play_is_refused_by_the_model() -> None:
     game = parse_position(board(WON_ROWS, aces=8, stock="-", variant="bj"))
     with pytest.raises(ValueError, match="Blue Jacket"):
-        solve(game)
+        Model(game)
+
+
+def test_a_variant_the_model_does_not_play_is_answered_by_the_general_search() -> None:
+    # Blue Jacket, the Aces home and every pile built but A1's Jack, on the reserve
+    rows = WON_ROWS | {"A1": "2S5S8S"}
+    game = parse_position(board(rows, ["JS"], aces=8, stock="-", variant="bj"))
+    solution = solve(game, max_nodes=100)
+    assert solution.verdict is Verdict.WON
+    assert [str(m) for m in solution.line] == ["R1 A1"]
 
 
 # ---------------------------------------------------------------- budgets
