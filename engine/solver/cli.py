@@ -43,6 +43,8 @@ from typing import Any, Final, NoReturn, TextIO
 
 from ..deal import MAX_DEAL, MIN_DEAL
 from ..game import Game
+from ..variant import VARIANTS, VIRGINIA_REEL, variant_by_code
+from .model import models
 from .search import CLOCKS, solve
 from .verdict import Solution, Verdict
 
@@ -170,6 +172,30 @@ def _explain_expected_values(parser: argparse.ArgumentParser, forms: dict[str, s
     parser.error = error  # type: ignore[method-assign]
 
 
+def _add_variant(parser: Any, what: str) -> None:
+    """The ``--variant CODE`` option: which game of the family ``what`` are of."""
+    names = ", ".join(f"{v.code} {v.name}" for v in VARIANTS.values())
+    parser.add_argument(
+        "--variant",
+        choices=tuple(VARIANTS),
+        default=VIRGINIA_REEL.code,
+        metavar="CODE",
+        help=f"the game {what} are of: {names} (default: {VIRGINIA_REEL.code})",
+    )
+
+
+def _code(args: argparse.Namespace) -> str:
+    """The code of the game the command's deals are of (Virginia Reel when not given)."""
+    code: str = getattr(args, "variant", VIRGINIA_REEL.code)
+    return code
+
+
+def _named(args: argparse.Namespace, deal: str) -> str:
+    """``Deal 7``, or ``Royal Parade deal 7`` for a game other than Virginia Reel."""
+    variant = variant_by_code(_code(args))
+    return f"Deal {deal}" if variant is VIRGINIA_REEL else f"{variant.name} deal {deal}"
+
+
 def add_solve_commands(sub: Any) -> None:
     """Add ``solve`` and ``study`` to an argparse subparsers object."""
     _add_solve(sub)
@@ -209,6 +235,7 @@ def _add_solve(sub: Any) -> None:
             "each conflict of the SAT prover counts as one"
         ),
     )
+    _add_variant(solve_p, "the deal numbers")
     _explain_expected_values(solve_p, {"--budget": BUDGET_FORM})
 
 
@@ -255,6 +282,7 @@ def _add_study(sub: Any) -> None:
         f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
         "workers sharing a CPU would each search less within it",
     )
+    _add_variant(study, "the deal numbers")
     _add_study_output(study)
     _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
 
@@ -322,32 +350,35 @@ def format_line(solution: Solution, per_line: int = 10) -> list[str]:
 
 def main_solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    solution = solve(Game.new(args.deal), max_nodes=args.max_nodes, max_seconds=args.budget)
+    variant = variant_by_code(_code(args))
+    game = Game.new(args.deal, variant)
+    solution = solve(game, max_nodes=args.max_nodes, max_seconds=args.budget)
+    deal = _named(args, str(args.deal))
     plural = "" if solution.nodes == 1 else "s"
     effort = f"{solution.nodes:,} position{plural} searched, {solution.seconds:.2f} s"
     if solution.verdict is Verdict.WON:
-        print(f"Deal {args.deal}: won in {len(solution.line)} moves ({effort})", file=out)
+        print(f"{deal}: won in {len(solution.line)} moves ({effort})", file=out)
         for text in format_line(solution):
             print(text, file=out)
-    elif solution.verdict is Verdict.UNWINNABLE and solution.nodes == 1:
+    elif solution.verdict is Verdict.UNWINNABLE and solution.nodes == 1 and models(variant):
         # The solver's dead-card check at the root, before any search (closure.py).
         print(
-            f"Deal {args.deal}: unwinnable: proven at the start, before any search: "
+            f"{deal}: unwinnable: proven at the start, before any search: "
             "some card can never reach the foundations (1 position checked, "
             f"{solution.seconds:.2f} s)",
             file=out,
         )
     elif solution.verdict is Verdict.UNWINNABLE:
-        print(f"Deal {args.deal}: unwinnable: no line of play wins ({effort})", file=out)
+        print(f"{deal}: unwinnable: no line of play wins ({effort})", file=out)
     elif solution.stopped_by == "nodes":
         print(
-            f"Deal {args.deal}: unknown: no answer within the node limit of "
+            f"{deal}: unknown: no answer within the node limit of "
             f"{args.max_nodes:,} positions ({effort}); try a larger --max-nodes",
             file=out,
         )
     else:
         print(
-            f"Deal {args.deal}: unknown: no answer within the time budget of {args.budget:g} s "
+            f"{deal}: unknown: no answer within the time budget of {args.budget:g} s "
             f"({effort}); try a larger --budget",
             file=out,
         )
@@ -366,20 +397,27 @@ class Row:
     seconds: float
 
 
-# A deal for a worker: its number, the budget in seconds, the node limit, the clock.
-Job = tuple[int, float, int, str]
+# A deal for a worker: its number, the budget in seconds, the node limit, the clock,
+# the variant's code.
+Job = tuple[int, float, int, str, str]
 
 
 def solve_one(job: Job) -> Row:
-    deal, budget, max_nodes, clock = job
-    s = solve(Game.new(deal), max_nodes=max_nodes, max_seconds=budget, clock=CLOCKS[clock])
+    deal, budget, max_nodes, clock, code = job
+    game = Game.new(deal, variant_by_code(code))
+    s = solve(game, max_nodes=max_nodes, max_seconds=budget, clock=CLOCKS[clock])
     return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
 
 
 def _rows(
-    deals: Sequence[int], budget: float, max_nodes: int, jobs: int, clock: str = "wall"
+    deals: Sequence[int],
+    budget: float,
+    max_nodes: int,
+    jobs: int,
+    clock: str = "wall",
+    variant: str = VIRGINIA_REEL.code,
 ) -> Iterator[Row]:
-    work = ((d, budget, max_nodes, clock) for d in deals)
+    work = ((d, budget, max_nodes, clock, variant) for d in deals)
     if jobs <= 1:
         yield from map(solve_one, work)
         return
@@ -415,9 +453,11 @@ def _csv_row(r: Row) -> list[object]:
 def _settings_line(args: argparse.Namespace) -> str:
     """The first line of a study's part file: the settings its rows were solved with."""
     deals: range = args.deals
+    code = _code(args)
+    variant = "" if code == VIRGINIA_REEL.code else f" --variant {code}"
     return (
         f"# reel study --deals {deals[0]}-{deals[-1]} --budget {args.budget:g}s "
-        f"--max-nodes {args.max_nodes} --clock {args.clock}"
+        f"--max-nodes {args.max_nodes} --clock {args.clock}{variant}"
     )
 
 
@@ -470,7 +510,7 @@ def _solve_all(
         counts[row.verdict] += 1
     todo = [d for d in deals if done is None or d not in done]
     started = time.monotonic()
-    work = _rows(todo, args.budget, args.max_nodes, jobs, args.clock)
+    work = _rows(todo, args.budget, args.max_nodes, jobs, args.clock, _code(args))
     for solved, row in enumerate(work, 1):
         rows.append(row)
         counts[row.verdict] += 1
@@ -631,7 +671,9 @@ def _print_summary(
     low, _ = wilson(won, n)
     _, high = wilson(won + unknown, n)
     # "searched", not "solved": the unknown deals are counted too.
-    which = f"Deal {deals[0]}" if n == 1 else f"Deals {deals[0]}-{deals[-1]}"
+    which = _named(args, f"{deals[0]}" if n == 1 else f"{deals[0]}-{deals[-1]}")
+    if n != 1:
+        which = which.replace("Deal ", "Deals ").replace(" deal ", " deals ")
     print(
         f"{which}: {n} deal{'' if n == 1 else 's'} searched, each for at most "
         f"{args.budget:g} s{' of CPU' if args.clock == 'cpu' else ''} and "
