@@ -137,6 +137,15 @@ def _consume(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+async def _keep_session(conn: Conn) -> None:
+    """The pool's reset of a connection given back: nothing more than asyncpg's own (an
+    open transaction rolled back). Its default also sends ``RESET ALL``, ``CLOSE ALL``,
+    ``UNLISTEN *`` and ``pg_advisory_unlock_all()``, a second round trip after every
+    operation, for session state this store never leaves behind: it sets nothing but
+    ``SET LOCAL``, opens no cursor outside a transaction, listens to nothing and takes
+    only transaction-scoped advisory locks (research/scale_profile.md)."""
+
+
 def _tuple(row: Any) -> tuple[Any, ...] | None:
     return None if row is None else tuple(row)
 
@@ -187,6 +196,7 @@ class PostgresStore(GameStore):
                 max_size=self.pool_size,
                 timeout=CONNECT_WAIT,
                 server_settings=SERVER_SETTINGS,
+                reset=_keep_session,
             )
         except (*DRIVER_ERRORS, TimeoutError) as exc:
             raise StoreUnavailableError(f"{self.where}: cannot connect: {exc}") from exc
