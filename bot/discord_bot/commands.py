@@ -24,7 +24,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from engine import MAX_DEAL, MIN_DEAL, Status
+from engine import MAX_DEAL, MIN_DEAL, VARIANTS, Status
 
 from ..service import (
     GameService,
@@ -124,8 +124,21 @@ def date_from_text(text: str) -> date:
         raise ValueError(BAD_DATE) from None
 
 
+GAME_CHOICES: Final = [
+    app_commands.Choice(name=f"{v.name}" + (" (default)" if v.code == "vr" else ""), value=v.code)
+    for v in VARIANTS.values()
+]
+PRACTICE_REEL_ONLY: Final = (
+    "Practice of a past daily is of Virginia Reel's daily only. Leave out the game, or the date."
+)
+
+
 def leaderboard_query(
-    kind: str | None, scope: str | None, day_text: str | None, guild_id: int | None
+    kind: str | None,
+    scope: str | None,
+    day_text: str | None,
+    guild_id: int | None,
+    variant: str = "vr",
 ) -> PageQuery:
     """The first page ``/reel leaderboard`` asks for; ValueError with ``BAD_DATE`` for a
     date that is not one. The service checks the rest (a server board in a DM, a date
@@ -142,7 +155,7 @@ def leaderboard_query(
         chosen_scope = "server" if scope == "server" else "global"
     day = None if day_text is None else date_from_text(day_text)
     guild = guild_id if chosen_scope == "server" else None
-    return PageQuery(chosen_kind, chosen_scope, guild, day, 0)
+    return PageQuery(chosen_kind, chosen_scope, guild, day, 0, variant)
 
 
 def choice_name(choice: MoveChoice) -> str:
@@ -242,7 +255,9 @@ class ReelCommands(app_commands.Group):
         for command in (replay_command(), *watch_commands()):  # replays.py, watching.py
             self.add_command(command)
 
-    async def _asked(self, interaction: Interaction, what: What, arg: int = 0) -> bool:
+    async def _asked(
+        self, interaction: Interaction, what: What, arg: int = 0, variant: str | None = None
+    ) -> bool:
         """Whether ``what`` throws work away and was asked about privately instead (its
         button does it: ``confirm.SureButton``)."""
         try:
@@ -251,7 +266,7 @@ class ReelCommands(app_commands.Group):
             return False  # the call itself says why it can't be done
         if not question(what, current, arg):
             return False
-        await ask(interaction, what, current, arg)
+        await ask(interaction, what, current, arg, variant)
         return True
 
     async def _board(self, interaction: Interaction, work: Coroutine[Any, Any, GameView]) -> None:
@@ -271,39 +286,58 @@ class ReelCommands(app_commands.Group):
     @app_commands.command(
         name="new", description="Start a new game: a random deal or the one you name"
     )
-    @app_commands.describe(deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random deal")
+    @app_commands.describe(
+        deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random deal",
+        variant="The game of the family (default: the game you are playing, else Virginia Reel)",
+    )
+    @app_commands.choices(variant=GAME_CHOICES)
     async def new(
-        self, interaction: Interaction, deal: app_commands.Range[str, 1, 30] | None = None
+        self,
+        interaction: Interaction,
+        deal: app_commands.Range[str, 1, 30] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         try:
             number = None if deal is None else deal_number_from_text(deal)
         except ValueError as exc:
             await send_error(interaction, str(exc))
             return
-        if await self._asked(interaction, "new", number or 0):
+        code = None if variant is None else variant.value
+        if await self._asked(interaction, "new", number or 0, code):
             return
         user, guild = interaction.user.id, interaction.guild_id
-        await self._board(interaction, self.service.new_game(user, guild, number))
+        await self._board(interaction, self.service.new_game(user, guild, number, variant=code))
 
     @app_commands.command(
         name="daily",
         description="Today's daily challenge, the same deal for everyone; or practise a past one",
     )
     @app_commands.rename(day="date")
-    @app_commands.describe(day="A past date, YYYY-MM-DD, to practise its daily (not scored)")
+    @app_commands.describe(
+        day="A past date, YYYY-MM-DD, to practise its daily (not scored)",
+        variant="The game whose daily to play (default: Virginia Reel); each has its own",
+    )
+    @app_commands.choices(variant=GAME_CHOICES)
     async def daily(
-        self, interaction: Interaction, day: app_commands.Range[str, 1, 20] | None = None
+        self,
+        interaction: Interaction,
+        day: app_commands.Range[str, 1, 20] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         try:
             when = None if day is None else date_from_text(day)
         except ValueError as exc:
             await send_error(interaction, str(exc))
             return
+        code = "vr" if variant is None else variant.value
+        if when is not None and code != "vr":
+            await send_error(interaction, PRACTICE_REEL_ONLY)
+            return
         if when is not None:  # practice of a past daily (practice.py)
             await practise(interaction, when)
             return
         user, guild = interaction.user.id, interaction.guild_id
-        await self._board(interaction, self.service.daily(user, guild))
+        await self._board(interaction, self.service.daily(user, guild, code))
 
     @app_commands.command(name="show", description="Show your game's board again, here")
     async def show(self, interaction: Interaction) -> None:
@@ -454,14 +488,16 @@ class ReelCommands(app_commands.Group):
         kind="The daily challenge (default), this week's, this month's, or all-time",
         scope="This server (default in a server) or everyone",
         day="YYYY-MM-DD: that day's daily, or the week or month holding it (default: today, UTC)",
+        variant="The game whose board to show (default: Virginia Reel); each has its own",
     )
-    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES)
+    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES, variant=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: Interaction,
         kind: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
         day: app_commands.Range[str, 1, 20] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         try:
             query = leaderboard_query(
@@ -469,6 +505,7 @@ class ReelCommands(app_commands.Group):
                 scope.value if scope else None,
                 day,
                 interaction.guild_id,
+                "vr" if variant is None else variant.value,
             )
         except ValueError as exc:
             await send_error(interaction, str(exc))
@@ -476,16 +513,24 @@ class ReelCommands(app_commands.Group):
         await send_leaderboard(interaction, query)
 
     @app_commands.command(name="stats", description="Games, wins, daily streak and best score")
-    @app_commands.describe(user="Whose stats (default: yours)")
+    @app_commands.describe(
+        user="Whose stats (default: yours)",
+        variant="The game (default: the game of the current game, else Virginia Reel)",
+    )
+    @app_commands.choices(variant=GAME_CHOICES)
     async def stats(
-        self, interaction: Interaction, user: discord.User | discord.Member | None = None
+        self,
+        interaction: Interaction,
+        user: discord.User | discord.Member | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         # Private: stats are a look-up for the one who asks. Posting them would put a
         # player's record in front of the channel without their say (someone else's
         # included); the share line of the daily is how a player shows off, by choice.
         target = user or interaction.user
         try:
-            stats = await within_deadline(interaction, self.service.stats(target.id))
+            code = None if variant is None else variant.value
+            stats = await within_deadline(interaction, self.service.stats(target.id, code))
         except ServiceError as exc:
             await send_error(interaction, refusal(exc))
             return

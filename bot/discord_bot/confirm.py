@@ -3,9 +3,10 @@ over a game in progress, ``/reel undo`` of more than ``CONFIRM_UNDO`` moves.
 
 The question is private, with one button, a ``SureButton``; its custom_id carries
 what to do and the version of the game it was asked about
-(``reel:sure:<new|resign|undo>:<user>:<version>:<deal or count>``, at most 79
-characters), so a click after the game changed does nothing, and a restart of
-the bot loses nothing. The board it leads to goes out publicly, as a new message.
+(``reel:sure:<new|resign|undo>:<user>:<version>:<deal or count>[:<game>]``, at most
+82 characters; the game of a new game, when one was named), so a click after the game
+changed does nothing, and a restart of the bot loses nothing. The board it leads to
+goes out publicly, as a new message.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ What = Literal["new", "resign", "undo"]
 SURE_TEMPLATE: Final = (
     rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|resign|undo)"
     r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<arg>[0-9]{1,20})"
+    r"(?::(?P<game>[a-z]{2}))?"
 )
 QUESTIONS: Final[dict[What, str]] = {
     "new": "Your game in progress ends, recorded as abandoned. Start a new game?",
@@ -47,29 +49,35 @@ CHANGED: Final = "Your game has changed since you were asked, so nothing was don
 class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEMPLATE):
     """The one button under a question: do it, if the game is still as it was asked about."""
 
-    def __init__(self, what: What, user_id: int, version: int, arg: int = 0) -> None:
+    def __init__(
+        self, what: What, user_id: int, version: int, arg: int = 0, game: str | None = None
+    ) -> None:
+        tail = "" if game is None else f":{game}"
         super().__init__(
             discord.ui.Button(
                 label=LABELS[what],
                 style=discord.ButtonStyle.danger,
-                custom_id=f"{CUSTOM_ID_PREFIX}:sure:{what}:{user_id}:{version}:{arg}",
+                custom_id=f"{CUSTOM_ID_PREFIX}:sure:{what}:{user_id}:{version}:{arg}{tail}",
             )
         )
         self.what: What = what
         self.owner: int = user_id
-        self.version, self.arg = version, arg
+        self.version, self.arg, self.game = version, arg, game
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> SureButton:
         what = match["what"]
         assert what in LABELS
-        return cls(what, int(match["user_id"]), int(match["version"]), int(match["arg"]))
+        user, version, arg = int(match["user_id"]), int(match["version"]), int(match["arg"])
+        return cls(what, user, version, arg, match["game"])
 
     async def click(self, interaction: Interaction) -> None:
         service, owner, version = service_of(interaction), self.owner, self.version
         if self.what == "new":
             deal = self.arg or None
-            work = service.new_game(owner, interaction.guild_id, deal, replaces_version=version)
+            work = service.new_game(
+                owner, interaction.guild_id, deal, replaces_version=version, variant=self.game
+            )
         elif self.what == "resign":
             work = service.resign(owner, expected_version=version)
         else:
@@ -84,9 +92,11 @@ def question(what: What, current: GameView, arg: int = 0) -> bool:
     return current.in_progress
 
 
-async def ask(interaction: Interaction, what: What, current: GameView, arg: int = 0) -> None:
-    """The private question, with its button."""
+async def ask(
+    interaction: Interaction, what: What, current: GameView, arg: int = 0, game: str | None = None
+) -> None:
+    """The private question, with its button (``game``: of the new game, if one was named)."""
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(SureButton(what, current.user_id, current.version, arg))
+    buttons.add_item(SureButton(what, current.user_id, current.version, arg, game))
     text = QUESTIONS[what].format(count=arg)
     await send_private(interaction, info_embed(text), buttons)

@@ -16,7 +16,7 @@ from typing import Final, Literal
 
 import discord
 
-from engine import VIRGINIA_REEL, Status
+from engine import VARIANTS, VIRGINIA_REEL, Status
 
 from ..service import (
     MIN_GAMES_FOR_RATE,
@@ -67,7 +67,8 @@ def board_colour(view: GameView) -> discord.Colour:
 def status_line(view: GameView) -> str | None:
     """What the state of the game means for the player, or None while it is in play."""
     if view.status is Status.WON:
-        return f"🎉 **You won!** All {CARD_TOTAL} cards are home, in {view.move_count} moves."
+        total = VARIANTS[view.variant].card_total
+        return f"🎉 **You won!** All {total} cards are home, in {view.move_count} moves."
     if view.status is Status.STUCK:
         if view.finished:
             return "**Game over:** stuck, no legal move left. Start again with **/reel new**."
@@ -80,7 +81,8 @@ def status_line(view: GameView) -> str | None:
 
 def board_footer(view: GameView) -> str:
     """``Deal N · moves M · score S/104``, and the daily's ghost line when it is on."""
-    footer = f"Deal {view.deal_number} · moves {view.move_count} · score {view.score}/{CARD_TOTAL}"
+    total = VARIANTS[view.variant].card_total
+    footer = f"Deal {view.deal_number} · moves {view.move_count} · score {view.score}/{total}"
     return footer if view.ghost is None else f"{footer}\n{view.ghost}"
 
 
@@ -109,8 +111,10 @@ def board_embed(view: GameView, picture: str | None = None) -> discord.Embed:
         )
         tail = "\n".join([tail, *notes] if tail else notes) or None
         title = daily_title(view.daily_date) + (" · practice" if view.practice else "")
+        if view.variant != "vr":
+            title = f"{game_name(view.variant)} · {title}"
     else:
-        title = f"Virginia Reel · deal {view.deal_number}"
+        title = f"{game_name(view.variant)} · deal {view.deal_number}"
     fixed = len(board) + (len(tail) + 1 if tail else 0) + 1
     parts = [clip(head, max(DESCRIPTION_LIMIT - fixed, 1))] + ([board] if board else [])
     if tail:
@@ -246,6 +250,12 @@ def discord_timestamp(
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+def game_name(code: str) -> str:
+    """The name of the game of the family with this code (``Royal Parade`` for ``rp``)."""
+    variant = VARIANTS.get(code)
+    return code if variant is None else variant.name
+
+
 def daily_title(day: date) -> str:
     """``Daily challenge · 2026-11-29``."""
     return f"Daily challenge · {day.isoformat()}"
@@ -309,10 +319,11 @@ def daily_cells(
     undos: int | None,
     seconds: int | None,
     assisted: bool = False,
+    card_total: int = CARD_TOTAL,
 ) -> str:
-    """One daily result, in the columns of ``DAILY_HEADER``: ``✓ won`` or cards home out of 104,
-    marked ``*`` when the player used a hint."""
-    result = ("✓ won" if won else f"{_text(score)}/{CARD_TOTAL}") + (
+    """One daily result, in the columns of ``DAILY_HEADER``: ``✓ won`` or cards home out of
+    ``card_total``, marked ``*`` when the player used a hint."""
+    result = ("✓ won" if won else f"{_text(score)}/{card_total}") + (
         ASSISTED_MARK if assisted else ""
     )
     return f"{result:<8}{_text(moves):>6}{_text(undos):>6}{format_duration(seconds):>9}"
@@ -350,9 +361,7 @@ def leaderboard_table(header: str, rows: Sequence[tuple[int, int, str]], limit: 
     return "\n".join(lines)
 
 
-def leaderboard_title(
-    kind: str, scope: Literal["server", "global"], day: date | None
-) -> str:
+def leaderboard_title(kind: str, scope: Literal["server", "global"], day: date | None) -> str:
     """``Daily leaderboard · 2026-11-29 · this server`` / ``All-time leaderboard · global``."""
     where = "this server" if scope == "server" else "global"
     if kind == "daily":
@@ -367,9 +376,11 @@ def leaderboard_footer(page: int, page_count: int, total: int) -> str:
     return f"Page {page + 1} of {max(page_count, 1)} · {total} {players}"
 
 
-def _row_cells(row: LeaderboardRow, kind: str) -> str:
+def _row_cells(row: LeaderboardRow, kind: str, total: int = CARD_TOTAL) -> str:
     if kind == "daily":
-        return daily_cells(row.won, row.score, row.moves, row.undos, row.seconds, row.assisted)
+        return daily_cells(
+            row.won, row.score, row.moves, row.undos, row.seconds, row.assisted, total
+        )
     return all_time_cells(row.wins, row.games, row.win_rate, row.best_streak)
 
 
@@ -394,13 +405,17 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
         here = " here" if page.scope == "server" else ""
         empty = f"No finished games{here} yet. Start one with **/reel new** or **/reel daily**."
     if page.rows:
-        rows = [(row.rank, row.user_id, _row_cells(row, page.kind)) for row in page.rows]
+        total = VARIANTS[page.variant].card_total
+        rows = [(row.rank, row.user_id, _row_cells(row, page.kind, total)) for row in page.rows]
         body = leaderboard_table(header, rows, DESCRIPTION_LIMIT - len(note) - 2)
         description = f"{body}\n\n{note}"
     else:
         description = empty
+    title = leaderboard_title(page.kind, page.scope, page.day)
+    if page.variant != "vr":
+        title = f"{game_name(page.variant)} · {title}"
     embed = discord.Embed(
-        title=clip(leaderboard_title(page.kind, page.scope, page.day), TITLE_LIMIT),
+        title=clip(title, TITLE_LIMIT),
         description=clip(description, DESCRIPTION_LIMIT),
         colour=INFO_COLOUR,
     )
@@ -413,7 +428,7 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
 def stats_embed(stats: PlayerStats) -> discord.Embed:
     """A player's record: games, wins, win rate, daily streaks, best score, dailies."""
     embed = discord.Embed(
-        title="Virginia Reel · stats",
+        title=f"{game_name(stats.variant)} · stats",
         description=f"<@{stats.user_id}>"
         + ("" if stats.games else "\nNo finished games yet: the record starts when a game ends."),
         colour=INFO_COLOUR,
@@ -423,7 +438,7 @@ def stats_embed(stats: PlayerStats) -> discord.Embed:
         ("Won", str(stats.wins)),
         ("Win rate", win_rate_text(stats.win_rate) if stats.games else NO_VALUE),
         ("Daily streak", f"{stats.current_streak} (best {stats.best_streak})"),
-        ("Best score", f"{stats.best_score}/{CARD_TOTAL}"),
+        ("Best score", f"{stats.best_score}/{VARIANTS[stats.variant].card_total}"),
         ("Dailies played", f"{stats.dailies} (won {stats.daily_wins})"),
     ]
     if stats.races:

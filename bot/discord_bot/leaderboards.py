@@ -21,6 +21,8 @@ from typing import Final, Literal, get_args
 
 import discord
 
+from engine import VARIANTS
+
 from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
 from ..service.periods import period_name
 from .embeds import (
@@ -54,7 +56,7 @@ DIRECTIONS: Final[tuple[Direction, ...]] = get_args(Direction)
 
 PAGE_ID_TEMPLATE: Final = (
     r"reel:lb:(?P<direction>prev|next):(?P<kind>daily|all-time|weekly|seasonal):(?P<scope>server|global)"
-    r":(?P<guild>[0-9]{1,20}):(?P<day>[0-9]{8}|0):(?P<page>[0-9]{1,9})"
+    r":(?P<guild>[0-9]{1,20}):(?P<day>[0-9]{8}|0):(?P<page>[0-9]{1,9})(?::(?P<game>[a-z]{2}))?"
 )
 MAX_PAGE: Final = 999_999_999
 
@@ -72,6 +74,7 @@ class PageQuery:
     guild_id: int | None
     day: date | None
     page: int
+    variant: str = "vr"  # the game of the family whose board it is
 
 
 def make_page_custom_id(direction: Direction, query: PageQuery) -> str:
@@ -80,7 +83,8 @@ def make_page_custom_id(direction: Direction, query: PageQuery) -> str:
     day = f"{when.year:04}{when.month:02}{when.day:02}" if when is not None else "0"
     guild = query.guild_id or 0
     page = min(max(query.page, 0), MAX_PAGE)
-    return f"reel:lb:{direction}:{query.kind}:{query.scope}:{guild}:{day}:{page}"
+    game = "" if query.variant == "vr" else f":{query.variant}"
+    return f"reel:lb:{direction}:{query.kind}:{query.scope}:{guild}:{day}:{page}{game}"
 
 
 Button = discord.ui.Button[discord.ui.View]
@@ -114,7 +118,8 @@ class PageButton(ReelItem[Button], template=PAGE_ID_TEMPLATE):
         guild = int(match["guild"]) or None
         raw = match["day"]
         day = None if raw == "0" else date(int(raw[:4]), int(raw[4:6]), int(raw[6:]))
-        return cls(direction, PageQuery(kind, scope, guild, day, int(match["page"])))
+        game = match["game"] or "vr"
+        return cls(direction, PageQuery(kind, scope, guild, day, int(match["page"]), game))
 
     async def click(self, interaction: Interaction) -> None:
         await send_leaderboard(interaction, self.query)
@@ -122,7 +127,7 @@ class PageButton(ReelItem[Button], template=PAGE_ID_TEMPLATE):
 
 def query_of(page: LeaderboardPage, page_number: int) -> PageQuery:
     """The query for another page of the same leaderboard as ``page``."""
-    return PageQuery(page.kind, page.scope, page.guild_id, page.day, page_number)
+    return PageQuery(page.kind, page.scope, page.guild_id, page.day, page_number, page.variant)
 
 
 def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
@@ -148,6 +153,7 @@ async def fetch_page(interaction: Interaction, query: PageQuery) -> LeaderboardP
         day=query.day,
         page=query.page,
         page_size=page_size_of(interaction),
+        variant=query.variant,
     )
     return await within_deadline(interaction, work)
 
@@ -175,7 +181,10 @@ def period_title(page: LeaderboardPage) -> str:
     """``Weekly leaderboard · Week 48 of 2026 (2026-11-23 to 2026-11-29) · this server``."""
     assert page.day is not None and (page.kind == "weekly" or page.kind == "seasonal")
     where = "this server" if page.scope == "server" else "global"
-    return f"{page.kind.capitalize()} leaderboard · {period_name(page.kind, page.day)} · {where}"
+    game = "" if page.variant == "vr" else f"{VARIANTS[page.variant].name} · "
+    return (
+        f"{game}{page.kind.capitalize()} leaderboard · {period_name(page.kind, page.day)} · {where}"
+    )
 
 
 def period_cells(

@@ -13,6 +13,7 @@ from fake_discord import CHANNEL_MESSAGE, FakeDiscord, FakeMessage, FakeUser, In
 
 from bot.service import GameService
 from bot.store import Store
+from engine import VARIANTS
 
 DEAL_NUMBER = 16  # a deal the solver wins in well under a second
 
@@ -68,7 +69,7 @@ async def resigned(fake: FakeDiscord, user: FakeUser) -> InteractionResult:
 
 def is_board(message: FakeMessage) -> bool:
     title = (message.embed or {}).get("title") or ""
-    return str(title).startswith("Virginia Reel · deal")
+    return any(str(title).startswith(f"{game.name} · deal") for game in VARIANTS.values())
 
 
 async def public_board(result: InteractionResult) -> FakeMessage:

@@ -377,7 +377,9 @@ def test_the_deal_option_is_text_so_every_deal_number_fits() -> None:
     """Discord's integer options stop at 2**53; deal numbers go to 2**63 - 1."""
     new = group().get_command("new")
     assert isinstance(new, app_commands.Command)
-    (deal,) = new.parameters
+    deal, variant = new.parameters
+    assert variant.name == "variant"
+    assert [c.value for c in variant.choices] == ["vr", "rp", "tu", "bj", "bp"]
     assert deal.type is discord.AppCommandOptionType.string
     assert not deal.required
 
@@ -394,15 +396,15 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
 def test_help_lists_every_command_with_its_options() -> None:
     summaries = command_summaries(group())
     usages = [usage for usage, _ in summaries]
-    assert "/reel new [deal]" in usages
+    assert "/reel new [deal] [variant]" in usages
     assert "/reel move from [to]" in usages
     settings = (
         "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder] [board]"
     )
     assert settings in usages
-    assert "/reel daily [date]" in usages
-    assert "/reel leaderboard [kind] [scope] [date]" in usages
-    assert "/reel stats [user]" in usages
+    assert "/reel daily [date] [variant]" in usages
+    assert "/reel leaderboard [kind] [scope] [date] [variant]" in usages
+    assert "/reel stats [user] [variant]" in usages
     assert "/reel replay [player] [date] [game] [race] [move]" in usages
     assert "/reel watch player" in usages and "/reel ghost [on]" in usages
     assert len(help_embed(summaries)) <= 6000
@@ -634,7 +636,7 @@ def test_leaderboard_options_offer_kinds_and_scopes() -> None:
     board = group().get_command("leaderboard")
     assert isinstance(board, app_commands.Command)
     params = {p.display_name: p for p in board.parameters}
-    assert list(params) == ["kind", "scope", "date"]
+    assert list(params) == ["kind", "scope", "date", "variant"]
     assert not any(p.required for p in params.values())
     assert [c.value for c in params["kind"].choices] == ["daily", "weekly", "seasonal", "all-time"]
     assert [c.value for c in params["scope"].choices] == ["server", "global"]
