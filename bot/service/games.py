@@ -310,11 +310,8 @@ class GameService:
         variant: str = DEFAULT_VARIANT,
     ) -> tuple[Entry, str]:
         """Deal and store a new current game over ``old`` (recorded first if unfinished and
-        touched); the game, and a note on what became of ``old`` for the message.
-
-        ``proof``: the solver's winning line of the deal, if it has one (a daily, or a
-        random deal proven as the setting asks): the game's first hint continues it.
-        Lock held."""
+        touched); the game, and a note on what became of ``old`` for the message. ``proof``:
+        the deal's winning line if known (a daily, a proven deal): hints continue it. Lock held."""
         settings = await self._get_settings(user_id)
         now = self._clock()
         finished: FinishedGame | None = None
