@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from engine import VARIANTS
 from engine.solver.cli import add_solve_commands, run_solve_command
 
 from .config import Config, ConfigError
@@ -62,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--daily",
         action="store_true",
         help="play today's daily challenge (UTC date; the same deal for everyone) or resume it",
+    )
+    play.add_argument(
+        "--variant",
+        type=str.lower,
+        choices=list(VARIANTS),
+        metavar="CODE",
+        help="the game: "
+        + ", ".join(f"{v.code} {v.name}" for v in VARIANTS.values())
+        + " (default: your saved game's, else vr)",
     )
     suits = play.add_mutually_exclusive_group()
     suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
@@ -163,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             auto_aces=_choice(args, "auto_aces", "no_auto_aces"),
             daily=getattr(args, "daily", False),
             log_level=config.log_level,
+            variant=getattr(args, "variant", None),
         )
     from dataclasses import replace
     from pathlib import Path

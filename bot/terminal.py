@@ -197,25 +197,29 @@ class TerminalGame:
         for line in stats_lines(stats):
             self.say(line)
 
-    def start_daily(self) -> None:
-        """Start today's daily challenge, or resume it."""
+    def start_daily(self, variant: str | None = None) -> None:
+        """Start today's daily challenge (of ``variant``; Virginia Reel's by default), or
+        resume it."""
         # The first call of a day looks for a deal the solver proves winnable.
-        work = self._service.daily(LOCAL_USER_ID, None)
+        work = self._service.daily(LOCAL_USER_ID, None, variant or "vr")
         view = self._run(self.noticed(work, "Finding today's deal (one the solver can win)…"))
         self.show(view)
         if not view.finished:
             self.say_next_daily(view)
 
-    def start(self, deal_number: int | None) -> None:
-        """Resume the saved game, or start one (deal ``deal_number`` if given)."""
+    def start(self, deal_number: int | None, variant: str | None = None) -> None:
+        """Resume the saved game, or start one (deal ``deal_number`` if given; of the game
+        ``variant`` if given: a saved game of another game is then ended)."""
         service = self._service
         if deal_number is not None:
-            self.show(self._run(service.new_game(LOCAL_USER_ID, None, deal_number)))
+            self.show(
+                self._run(service.new_game(LOCAL_USER_ID, None, deal_number, variant=variant))
+            )
             return
         try:
             view = self._run(service.show(LOCAL_USER_ID))
         except NoGameError:
-            view = self._run(service.new_game(LOCAL_USER_ID, None))
+            view = self._run(service.new_game(LOCAL_USER_ID, None, variant=variant))
         except CorruptGameError:
             self.say(
                 "Your saved game can't be read, sorry (the details are in the log). "
@@ -223,8 +227,8 @@ class TerminalGame:
             )
             view = self._run(service.new_game(LOCAL_USER_ID, None))
         else:
-            if view.finished:
-                view = self._run(service.new_game(LOCAL_USER_ID, None))
+            if view.finished or variant not in (None, view.variant):
+                view = self._run(service.new_game(LOCAL_USER_ID, None, variant=variant))
             else:
                 self.say(f"Resuming your game of deal {view.deal_number}.")
         self.show(view)
@@ -549,10 +553,13 @@ def play(
     winnable: bool | None = None,
     auto_aces: bool | None = None,
     log_level: str = "WARNING",
+    variant: str | None = None,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
     ``daily``: start (or resume) today's daily challenge instead of the saved game.
+    ``variant``: the game of the family to play (``rp`` Royal Parade...; default: the
+    saved game's, else Virginia Reel).
     ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
     when given, are saved as the player's settings first.
     The log goes to a file beside the database (``reel.log`` for ``reel.db``),
@@ -586,9 +593,9 @@ def play(
                 runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             try:
                 if daily:
-                    game.start_daily()
+                    game.start_daily(variant)
                 else:
-                    game.start(deal_number)
+                    game.start(deal_number, variant)
             except ServiceError as exc:
                 print(exc.text(COMMAND_WORDS), file=sys.stderr)
                 return 2

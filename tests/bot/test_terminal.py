@@ -19,7 +19,7 @@ from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
 from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
-from engine import Game, render
+from engine import Game, render, variant_by_code
 from engine.solver import Verdict, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes
@@ -672,3 +672,21 @@ def test_the_board_shows_the_game_clock(db_path: Path, clock: FakeClock) -> None
             runner.run(service.close())
     times = re.findall(r"\nTime ([0-9:]+)\n", out.getvalue())
     assert times == ["0:00", "3:07"]  # from the deal; none once the game is over
+
+
+@pytest.mark.parametrize("code", ["rp", "tu", "bj", "bp"])
+def test_every_game_of_the_family_is_played_in_the_terminal(tmp_path: Path, code: str) -> None:
+    board = render(Game.new(1, variant_by_code(code)))
+    result = run_reel(["play", "--variant", code.upper(), "--deal", "1"], "quit\n", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"New game of {variant_by_code(code).name}: deal 1" in result.stdout
+    assert board.splitlines()[1] in result.stdout and "Aces 0/" in result.stdout
+    again = run_reel(["play"], "quit\n", tmp_path)  # the saved game resumes as that game
+    assert "Resuming your game of deal 1" in again.stdout
+    assert board.splitlines()[-2] in again.stdout
+
+
+def test_a_game_that_is_not_one_of_the_family_is_refused(tmp_path: Path) -> None:
+    result = run_reel(["play", "--variant", "zz"], "quit\n", tmp_path)
+    assert result.returncode == 2
+    assert "invalid choice: 'zz'" in result.stderr and "rp" in result.stderr
