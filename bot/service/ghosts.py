@@ -82,7 +82,7 @@ class Ghosts:
         if day is None or view.finished or not self.is_on(user_id, day):
             return view
         try:
-            best = await self._store.best_daily_run(day)
+            best = await self._store.best_daily_run(day, view.variant)
         except StoreError as exc:  # the board goes out without its ghost
             log.warning("the ghost of the daily %s could not be read: %s", day, exc)
             return view

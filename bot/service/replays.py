@@ -39,7 +39,7 @@ from . import jobs
 from .contract import Settings
 from .dailies import DailyDeals
 from .errors import BadInputError, StorageError, storage_reason
-from .movelist import DEFAULT_VARIANT, ReplayError, new_deal, replay, stored_line
+from .movelist import ReplayError, new_deal, replay, stored_line
 from .pool import POOL_FAILURES, SolverPool
 
 log = logging.getLogger(__name__)
@@ -263,7 +263,7 @@ class Replays:
         if game.daily_date is not None:
             return game.daily_date if game.daily_date >= today else None
         for day in (today, today + timedelta(days=1)):
-            deal = await self._dailies.stored(day)
+            deal = await self._dailies.stored(day, game.variant)
             if deal is not None and deal.deal_number == game.deal_number:
                 return day
         return None
@@ -328,17 +328,16 @@ class Replays:
 
     async def solver_track(self, game: Recorded) -> SolverTrack | None:
         """The solver's word on ``game``'s deal (kept once known); None when the pool fails."""
-        if game.variant != DEFAULT_VARIANT:
-            return SolverTrack("unknown")
         deal_key = (game.variant, game.deal_number)
         known = self._tracks.get(deal_key)
         if known is not None:
             self._tracks.move_to_end(deal_key)
             return known
         if game.daily_date is not None:
-            daily = await self._dailies.stored(game.daily_date)
+            daily = await self._dailies.stored(game.daily_date, game.variant)
             if daily is not None and daily.line is not None:
-                line = stored_line(daily.deal_number, daily.line, f"the daily {daily.day}")
+                what = f"the daily {daily.day}"
+                line = stored_line(daily.deal_number, daily.line, what, game.variant)
                 if line is not None and daily.deal_number == game.deal_number:
                     return self._keep(
                         deal_key,
@@ -346,20 +345,20 @@ class Replays:
                     )
         search = self._searches.get(deal_key)
         if search is None:
-            search = asyncio.ensure_future(self._search(game.deal_number))
+            search = asyncio.ensure_future(self._search(game.deal_number, game.variant))
             self._searches[deal_key] = search
             search.add_done_callback(lambda _: self._searches.pop(deal_key, None))
         track = await asyncio.shield(search)
         return None if track is None else self._keep(deal_key, track)
 
-    async def _search(self, deal_number: int) -> SolverTrack | None:
+    async def _search(self, deal_number: int, variant: str) -> SolverTrack | None:
         try:
-            verdict, line = await self._pool.run(jobs.verdict_job, deal_number)
+            verdict, line = await self._pool.run(jobs.verdict_job, deal_number, variant)
         except POOL_FAILURES as exc:
             log.error("the solver's line of deal %s failed in the pool: %s", deal_number, exc)
             self._pool.reset()
             return None
-        scores = scores_along(deal_number, DEFAULT_VARIANT, line) if line else ()
+        scores = scores_along(deal_number, variant, line) if line else ()
         return SolverTrack(verdict, scores)
 
     def _keep(self, deal_key: tuple[str, int], track: SolverTrack) -> SolverTrack:

@@ -3,10 +3,13 @@ game (issue 35). Both backends (``backends``): the store keys each game apart.""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, date, datetime
+from typing import Any
 
 import pytest
 
+import bot.service.jobs as jobs_module
 from bot.daily import daily_start_number, share_text
 from bot.service import BadInputError, DailyInProgressError, GameService
 from engine import VARIANTS, Game, Status, variant_by_code
@@ -155,3 +158,43 @@ async def test_a_three_pack_game_is_played_to_its_own_card_total(service: GameSe
     assert resigned.finished
     [record] = await service.store.finished_games(ALICE)
     assert (record.variant, record.outcome) == ("bp", "resigned")
+
+
+async def test_the_ghost_of_a_games_daily_is_that_games_best_run(
+    service: GameService, clock: object
+) -> None:
+    clock.set(at_noon(DAY))  # type: ignore[attr-defined]
+    await service.daily(BOB, GUILD)  # Bob's Virginia Reel daily, over
+    await service.resign(BOB)
+    await service.daily(ALICE, GUILD, "rp")
+    view = await service.ghosts.toggle(ALICE, on=True)
+    assert view.ghost == "👻 Ghost: no one has finished this daily yet."  # not Bob's run
+    await service.daily(BOB, GUILD, "rp")
+    await service.resign(BOB)
+    shown = await service.show(ALICE)
+    assert shown.ghost is not None and "the day's best run" in shown.ghost
+
+
+async def test_a_replay_of_a_game_asks_the_solver_about_its_own_game(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[tuple[int, str]] = []
+
+    def verdict(deal_number: int, variant: str = "vr") -> tuple[str, tuple[object, ...]]:
+        asked.append((deal_number, variant))
+        return "unknown", ()
+
+    monkeypatch.setattr(jobs_module, "verdict_job", verdict)
+    monkeypatch.setattr(service.replays._pool, "run", _inline)
+    await service.new_game(ALICE, GUILD, 12, variant="bj")
+    await service.resign(ALICE)
+    game = await service.replays.find(ALICE)
+    track = await service.replays.solver_track(game)
+    assert asked == [(12, "bj")] and track is not None and track.verdict == "unknown"
+
+
+def _inline(job: Any, *args: object) -> Any:
+    """The pool's ``run``, in the calling thread (the job is a plain function here)."""
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    future.set_result(job(*args))
+    return future
