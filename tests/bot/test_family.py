@@ -198,3 +198,14 @@ def _inline(job: Any, *args: object) -> Any:
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     future.set_result(job(*args))
     return future
+
+
+@pytest.mark.parametrize("code", ["rp", "tu", "bj", "bp"])
+async def test_a_hint_in_each_game_is_a_legal_move_of_that_game(
+    service: GameService, code: str
+) -> None:
+    view = await service.new_game(ALICE, GUILD, 21, variant=code)
+    hint = await service.hint(ALICE, view.version)
+    assert hint.move is not None
+    played = await service.move(ALICE, hint.move, view.version)  # it plays, as hinted
+    assert played.variant == code and played.move_count >= 1
