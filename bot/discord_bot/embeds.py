@@ -215,7 +215,11 @@ RULES_TEXT: Final = (
     "• **Deal** one card onto each reserve pile, only while no row has a space (9 deals).\n"
     "**Spaces:** moving a card out of a row leaves a space; you can't deal until it is filled, "
     "so the bot warns you (⚠) when no card can fill it.\n"
-    "**Stuck** when no move is left: undo, or start a new deal."
+    "**Stuck** when no move is left: undo, or start a new deal.\n"
+    "**The family** (`/reel new variant:`): **Royal Parade** deals no bases first, deals "
+    "any time and refills an emptied reserve pile from the stock; **Three Up** is played "
+    "with three packs, 12 piles a row; **Blue Jacket** lets an empty reserve pile take any "
+    "available card; **Big Parade** is Royal Parade with three packs."
 )
 
 
