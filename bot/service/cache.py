@@ -4,11 +4,18 @@ one player's calls in line."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 from collections import OrderedDict
-from typing import Generic, TypeVar
+from dataclasses import asdict
+from typing import Generic, Literal, TypeVar
+
+from ..store import GameStore
+from .contract import Settings
 
 V = TypeVar("V")
+
+_HOLDS = itertools.count(1)  # numbers each hold of a player's lock, process-wide
 
 
 class Recent(Generic[V]):
@@ -42,20 +49,89 @@ class Recent(Generic[V]):
         return len(self._values)
 
 
+class PlayerLock(asyncio.Lock):
+    """A player's lock that numbers its holds: each call that takes it (a command) gets a
+    number no other hold has had, so what was read during one call is told apart."""
+
+    hold = 0
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        self.hold = next(_HOLDS)
+        return True
+
+
 class PlayerLocks:
     """One lock per player: calls for one player run one at a time, calls for different
     players side by side. A lock lives while some call holds or awaits it, then goes."""
 
     def __init__(self) -> None:
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, PlayerLock] = weakref.WeakValueDictionary()
 
-    def __call__(self, user_id: int) -> asyncio.Lock:
+    def __call__(self, user_id: int) -> PlayerLock:
         lock = self._locks.get(user_id)
         if lock is None:
-            lock = asyncio.Lock()
+            lock = PlayerLock()
             self._locks[user_id] = lock
         return lock
+
+    def hold(self, user_id: int) -> int | None:
+        """The number of the call holding the player's lock now; None if none holds it."""
+        lock = self._locks.get(user_id)
+        return lock.hold if lock is not None and lock.locked() else None
 
     def __len__(self) -> int:
         """The locks alive: held or awaited."""
         return len(self._locks)
+
+
+class Remembered(Generic[V]):
+    """What the service remembers of a player (their settings), at most ``size`` players.
+
+    On a database only this process writes, a value is good until replaced. On a shared
+    one (``GameStore.shared``) another process may change it at any time, so a value
+    is good only within the call that read it, the player's lock held (one read per
+    command, however many times the command looks at it)."""
+
+    def __init__(self, size: int, locks: PlayerLocks) -> None:
+        self._recent: Recent[tuple[int | None, V]] = Recent(size)
+        self._locks = locks
+
+    def get(self, user_id: int, shared: bool) -> V | None:
+        found = self._recent.get(user_id)
+        if found is None:
+            return None
+        hold, value = found
+        if shared and (hold is None or hold != self._locks.hold(user_id)):
+            return None
+        return value
+
+    def put(self, user_id: int, value: V) -> None:
+        self._recent.put(user_id, (self._locks.hold(user_id), value))
+
+    def drop(self, user_id: int) -> None:
+        self._recent.drop(user_id)
+
+    def clear(self) -> None:
+        self._recent.clear()
+
+
+class FreshSettings(Remembered[Settings]):
+    """The players' settings as remembered (``Remembered``), with the read a command on a
+    shared database starts with: its game's stored version, which says whether the game
+    in memory may be used, and the player's settings in the same round trip, remembered
+    for the rest of the call (research/scale_profile.md)."""
+
+    def __init__(
+        self, size: int, locks: PlayerLocks, store: GameStore, new_player: Settings
+    ) -> None:
+        super().__init__(size, locks)
+        self._store = store
+        self._new_player = new_player
+
+    async def stored_version(self, user_id: int) -> int | None:
+        """The stored version of the player's game (None if none); the settings read with
+        it are the call's. The player's lock is held. ``StoreError`` as the store's."""
+        version, stored = await self._store.game_version_and_settings(user_id)
+        self.put(user_id, self._new_player if stored is None else Settings(**asdict(stored)))
+        return version

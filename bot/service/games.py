@@ -50,7 +50,7 @@ from ..store import (
     StoreError,
     UserSettings,
 )
-from .cache import PlayerLocks, Recent
+from .cache import FreshSettings, PlayerLocks, Recent
 from .contract import (
     GameView,
     HintView,
@@ -135,8 +135,8 @@ class GameService:
         self._rng = rng or random.Random()
         self._new_player = new_player or DEFAULT_SETTINGS
         self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
-        self._settings: Recent[Settings] = Recent(cache_size)
         self.locks = PlayerLocks()
+        self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
         self._pool = SolverPool(executor, solver_workers)
         self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily)
         self._proofs = DealProofs(self._pool, daily_candidates)
@@ -703,8 +703,8 @@ class GameService:
 
     async def _get_settings(self, user_id: int) -> Settings:
         """The player's settings: remembered, unless other processes share the database
-        (one may have changed them: read each time, a one-row read)."""
-        settings = None if self._store.shared else self._settings.get(user_id)
+        (one may have changed them: read once per call, a one-row read)."""
+        settings = self._settings.get(user_id, self._store.shared)
         if settings is not None:
             return settings
         try:
@@ -768,7 +768,7 @@ class GameService:
         if entry is not None and not self._store.shared:
             return entry
         try:
-            if entry is not None and await self._store.game_version(user_id) == entry.version:
+            if entry is not None and await self._settings.stored_version(user_id) == entry.version:
                 return entry
             row = await self._store.load_game(user_id)
             # the daily's deal: for the par on its board, and the line of an old row

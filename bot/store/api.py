@@ -118,6 +118,13 @@ class GameStore(ABC):
         game = await self.load_game(user_id)
         return None if game is None else game.version
 
+    async def game_version_and_settings(
+        self, user_id: int
+    ) -> tuple[int | None, UserSettings | None]:
+        """``game_version`` and ``load_settings`` of the user at once: what a command on
+        a shared database checks first (a backend answers both in one round trip)."""
+        return await self.game_version(user_id), await self.load_settings(user_id)
+
     @abstractmethod
     async def connect(self) -> None:
         """Open the database (creating it if needed) and apply pending migrations.

@@ -166,6 +166,11 @@ LOAD_SETTINGS_SQL: Final = (
     "SELECT symbols, auto_aces, winnable, watchable, reminders, picture "
     "FROM user_settings WHERE user_id = $1"
 )
+VERSION_AND_SETTINGS_SQL: Final = (
+    "SELECT (SELECT version FROM current_games WHERE user_id = $1),"
+    " s.symbols, s.auto_aces, s.winnable, s.watchable, s.reminders, s.picture"
+    " FROM (SELECT 1) AS one LEFT JOIN user_settings AS s ON s.user_id = $1"
+)
 
 MARK_ASSISTED: Final = Named(
     "UPDATE current_games SET assisted = 1,"

@@ -287,6 +287,15 @@ class PostgresStore(GameStore):
 
         return await self._op(read)
 
+    async def game_version_and_settings(
+        self, user_id: int
+    ) -> tuple[int | None, UserSettings | None]:
+        """Both in one statement, one round trip (a command's first read)."""
+        row = await self._fetchrow(q.VERSION_AND_SETTINGS_SQL, user_id)
+        assert row is not None  # one row always, NULLs where nothing is stored
+        version = None if row[0] is None else int(row[0])
+        return version, None if row[1] is None else settings_from_row(row[1:])
+
     # ------------------------------------------------------------------ current games
 
     async def load_game(self, user_id: int) -> CurrentGame | None:
