@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
 import math
@@ -51,6 +52,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,10 +108,25 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
         if sys.stdin.readline().strip() != run:
             raise SystemExit(f"worker {index}: expected the word {run!r}")
         playing = [p for p in players if think or p.user_id <= args.busy]
+        profiler = profiling(args.profile, index, run)
+        cpu = time.process_time()
         tally, elapsed = await play(service, playing, args.seconds, think, args.seed + len(run))
-        say(figures(tally, elapsed) | {"busy": tally.busy})
+        cpu = time.process_time() - cpu
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(Path(args.profile) / f"{Path(target).name}-{index}-{run}.prof")
+        say(figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu})
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
+
+
+def profiling(folder: str | None, index: int, run: str) -> cProfile.Profile | None:
+    """A started profiler for this run of this process if ``--profile`` asks for one."""
+    if folder is None:
+        return None
+    profiler = cProfile.Profile()
+    profiler.enable()
+    return profiler
 
 
 def commands_to_plan(users: int, seconds: float, think: float) -> int:
@@ -142,9 +159,13 @@ class Run:
     ran_out: int = 0
     busy: int = 0
     latencies: list[float] = field(default_factory=list)
+    cpu: float = 0.0  # CPU seconds of the service processes, summed
+    server_cpu: float | None = None  # CPU seconds of the PostgreSQL server's processes
+    machine: float | None = None  # share of the machine's CPU time busy (everyone's)
 
     def add(self, part: dict[str, Any]) -> None:
         self.busy += part["busy"]
+        self.cpu += part["cpu"]
         self.commands += part["commands"]
         self.elapsed = max(self.elapsed, part["elapsed"])
         self.ran_out += part["ran_out"]
@@ -174,6 +195,7 @@ def start_workers(target: str, processes: int, args: argparse.Namespace) -> list
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", target]
     options = ["--users", str(args.users), "--seconds", str(args.seconds)]
     options += ["--think", str(args.think), "--seed", str(args.seed), "--busy", str(args.busy)]
+    options += ["--profile", args.profile] if args.profile else []
     return [
         subprocess.Popen(
             [*command, f"{index}/{processes}", *options],
@@ -194,8 +216,11 @@ def hear(proc: Any) -> dict[str, Any]:
     return answer
 
 
-def cluster(name: str, target: str, processes: int, args: argparse.Namespace) -> Result:
-    """One configuration: ``processes`` service processes on ``target``, both runs."""
+def cluster(
+    name: str, target: str, processes: int, args: argparse.Namespace, server: int | None = None
+) -> Result:
+    """One configuration: ``processes`` service processes on ``target``, both runs;
+    ``server``: the PostgreSQL server's process id, whose CPU time is measured too."""
     # The first process creates (or migrates) the database alone; the others then open it.
     procs = start_workers(target, 1, args) if processes == 1 else []
     if processes > 1:
@@ -209,8 +234,10 @@ def cluster(name: str, target: str, processes: int, args: argparse.Namespace) ->
             proc.stdin.write(word + "\n")
             proc.stdin.flush()
         run = Run()
+        before = Counters.now(server)
         for proc in procs:
             run.add(hear(proc))
+        before.until_now(run)
         runs.append(run)
     players: list[Player] = []
     for proc in procs:
@@ -220,6 +247,55 @@ def cluster(name: str, target: str, processes: int, args: argparse.Namespace) ->
             raise SystemExit(f"{name}: a service process failed")
     asyncio.run(verify(target, players, args))
     return Result(name, processes, runs[0], runs[1], len(players))
+
+
+@dataclass
+class Counters:
+    """CPU time counters at a moment: the machine's (busy, all) and the server's."""
+
+    busy: int
+    total: int
+    server: int | None
+    server_pid: int | None
+
+    @classmethod
+    def now(cls, server_pid: int | None) -> Counters:
+        busy, total = machine_ticks()
+        server = None if server_pid is None else tree_ticks(server_pid)
+        return cls(busy, total, server, server_pid)
+
+    def until_now(self, run: Run) -> None:
+        """Put the CPU time spent since these counters in ``run``."""
+        later = Counters.now(self.server_pid)
+        if later.total > self.total:
+            run.machine = (later.busy - self.busy) / (later.total - self.total)
+        if self.server is not None and later.server is not None:
+            run.server_cpu = (later.server - self.server) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine since boot (Linux), (0, 0) elsewhere."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = fields[3] + fields[4]  # idle, iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def tree_ticks(pid: int) -> int:
+    """CPU ticks (user + system) of process ``pid`` and its children: a PostgreSQL
+    server's postmaster and its backends."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks
 
 
 async def _create(target: str) -> None:
@@ -301,6 +377,17 @@ class Postgres:
         if self.server is not None:
             self.server.stop()
 
+    @property
+    def pid(self) -> int | None:
+        """The throwaway server's postmaster process id (None for a server given by URL)."""
+        if self.server is None or getattr(self.server, "folder", None) is None:
+            return None
+        pid_file = Path(self.server.folder) / "data" / "postmaster.pid"
+        try:
+            return int(pid_file.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
 
 def start_durable(server: Any) -> None:
     """Start ``server`` (a tests/bot/pg_server.py ``PgServer``) as its ``start`` does, but
@@ -332,11 +419,23 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+def cpu_use(run: Run) -> str:
+    """Where the CPU went in ``run``: per command, and the machine's busy share."""
+    per = 1000 / run.commands if run.commands else float("nan")
+    text = f"service {run.cpu * per:.2f} ms/command"
+    if run.server_cpu is not None:
+        text += f", PostgreSQL {run.server_cpu * per:.2f} ms/command"
+    if run.machine is not None:
+        text += f"; machine {run.machine:.0%} busy (everyone's work)"
+    return text
+
+
 def report(results: list[Result], args: argparse.Namespace) -> None:
     print(
         f"{args.users} players ({args.busy} in the saturation run), {args.seconds:g} s a run,"
         f" paced think time mean {args.think:g} s,"
-        f" {os.cpu_count()} cores"
+        f" {os.cpu_count()} cores, load average at the start"
+        f" {' '.join(f'{x:.2f}' for x in getattr(args, 'load', ()))}"
     )
     base: dict[str, Result] = {}
     for result in results:
@@ -351,6 +450,7 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
             f" paced {paced.rate:6,.0f}/s p50 {ms(paced.percentile(50))}"
             f" p99 {ms(paced.percentile(99))} (x{p99_ratio:.2f})"
         )
+        print(f"  saturation CPU: {cpu_use(sat)}")
         if sat.busy or paced.busy:
             print(f"  refused as busy (retried): saturation {sat.busy}, paced {paced.busy}")
         if sat.ran_out or paced.ran_out:
@@ -363,6 +463,7 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
 
 def main(args: argparse.Namespace) -> None:
     results: list[Result] = []
+    args.load = os.getloadavg()  # others' work on the machine, said with the figures
     postgres = Postgres(args.postgres or os.environ.get("REEL_BENCH_DATABASE_URL") or None)
     why = postgres.start()
     try:
@@ -371,12 +472,13 @@ def main(args: argparse.Namespace) -> None:
         else:
             for processes in args.processes:
                 name = f"postgresql {processes} process{'es' if processes > 1 else ''}"
-                results.append(cluster(name, postgres.fresh(), processes, args))
+                results.append(cluster(name, postgres.fresh(), processes, args, postgres.pid))
                 print(f"  done: {name}", file=sys.stderr)
     finally:
         postgres.stop()
-    with tempfile.TemporaryDirectory(prefix="reel-scale-") as tmp:
-        results.append(cluster("sqlite 1 process", str(Path(tmp) / "scale.db"), 1, args))
+    if args.sqlite:
+        with tempfile.TemporaryDirectory(prefix="reel-scale-") as tmp:
+            results.append(cluster("sqlite 1 process", str(Path(tmp) / "scale.db"), 1, args))
     report(results, args)
 
 
@@ -395,7 +497,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
         default=[1, 2, 4],
         help="PostgreSQL process counts, e.g. 1,2,4",
     )
+    parser.add_argument(
+        "--sqlite",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also the 1-process SQLite run (default: yes)",
+    )
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway one)")
+    parser.add_argument(
+        "--profile",
+        help="a folder: each service process writes a cProfile of each run there"
+        " (research/scale_profile.md reads them; the figures are then slower)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("slot", nargs="?", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
