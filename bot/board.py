@@ -1,4 +1,5 @@
-"""``reel board --deal N [--moves LINE] [--image FILE]``: a deal's board shown once,
+"""``reel board --deal N [--variant CODE] [--moves LINE] [--image FILE]``: a deal's board
+(of any game of the family) shown once,
 as the text board or drawn as a PNG picture (``bot.pictures``). Nothing is saved."""
 
 from __future__ import annotations
@@ -6,16 +7,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import DealNumberError, Game, LineError, play_line, render
+from engine import DealNumberError, Game, LineError, play_line, render, variant_by_code
 
 from .pictures import PLAIN, board_png, board_title
 
 
-def show_board(deal: int, moves: str, image: str | None, *, symbols: bool = True) -> int:
-    """Print deal ``deal``'s board after ``moves`` (a line, ``;`` between moves), or write
-    it to ``image`` as a PNG; 0, or 2 with a one-line reason on stderr."""
+def show_board(
+    deal: int, moves: str, image: str | None, *, symbols: bool = True, variant: str = "vr"
+) -> int:
+    """Print deal ``deal``'s board (of the game ``variant``) after ``moves`` (a line, ``;``
+    between moves), or write it to ``image`` as a PNG; 0, or 2 with a one-line reason on
+    stderr."""
     try:
-        game = Game.new(deal)
+        game = Game.new(deal, variant_by_code(variant))
         play_line(game, moves.strip())
     except (DealNumberError, LineError) as exc:
         print(f"reel board: {exc}", file=sys.stderr)

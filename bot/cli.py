@@ -112,6 +112,14 @@ def _add_board(sub: Any) -> None:
     )
     board.add_argument("--deal", type=_deal_number, metavar="N", required=True, help="deal N")
     board.add_argument(
+        "--variant",
+        type=str.lower,
+        choices=list(VARIANTS),
+        default="vr",
+        metavar="CODE",
+        help="the game: " + ", ".join(f"{v.code} {v.name}" for v in VARIANTS.values()),
+    )
+    board.add_argument(
         "--moves", metavar="LINE", default="", help="moves to play first, e.g. 'r5 c1;deal'"
     )
     board.add_argument("--image", metavar="FILE", help="write the board as a PNG picture")
@@ -152,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "board":
         from .board import show_board
 
-        return show_board(args.deal, args.moves, args.image, symbols=not args.ascii)
+        return show_board(
+            args.deal, args.moves, args.image, symbols=not args.ascii, variant=args.variant
+        )
     try:
         config = Config.from_env()
     except ConfigError as exc:

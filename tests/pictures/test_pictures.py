@@ -27,7 +27,7 @@ from bot.pictures import (
     key_colour,
 )
 from bot.pictures import draw as draw_module
-from engine import Game, format_position, render
+from engine import Game, format_position, render, variant_by_code
 from engine.variant import THREE_UP, VIRGINIA_REEL, Variant
 
 # A pixel "differs" when a channel is off by more than this; at most this share may.
@@ -191,3 +191,14 @@ def test_reel_board_refuses_a_bad_move_in_one_line(capsys: pytest.CaptureFixture
     assert cli.main(["board", "--deal", "1", "--moves", "r5 c1;a1 b1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("reel board: move 2") and len(err.splitlines()) == 1
+
+
+def test_reel_board_draws_any_game_of_the_family(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "big.png"
+    assert cli.main(["board", "--deal", "4", "--variant", "BP", "--image", str(target)]) == 0
+    assert target.read_bytes() == drawn(Game.new(4, variant_by_code("bp")))
+    capsys.readouterr()
+    assert cli.main(["board", "--deal", "4", "--variant", "tu"]) == 0
+    assert capsys.readouterr().out.strip() == render(Game.new(4, variant_by_code("tu")))
