@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import argparse
 import io
+import random
 
 import pytest
-from positions import WON_ROWS, board
+from positions import WON_ROWS, board, random_play
 
 from engine import Game, Status, format_line, play_line
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
 from engine.solver.cli import main_solve
-from engine.solver.general import position_key, safe_move
+from engine.solver.general import position_key, safe_move, solve_general
 from engine.solver.hints import heuristic_move, hint, known_hint, line_left, look_back, move_rank
 from engine.solver.model import models
 from engine.variant import VARIANTS, variant_by_code
@@ -289,3 +290,30 @@ def test_the_rule_of_thumb_parks_a_card_only_after_the_moves_home_and_deals_last
     assert str(heuristic_move(game)) == "R1 A1"
     assert move_rank(game, moves["R1 R2"]) == (7, 0)
     assert move_rank(game, moves["R1 R2"]) < move_rank(game, moves["deal"])
+
+
+def test_the_general_search_agrees_with_the_model_on_virginia_reel_positions() -> None:
+    # The general search plays any game; on Virginia Reel's late positions (random
+    # play) its verdicts, where it reaches one, are the model's search's.
+    rng = random.Random(35)
+    decided = 0
+    for deal in range(1, 13):
+        for game in [g.copy() for g in random_play(Game.new(deal), rng, 0.95)][-12::4]:
+            general = solve_general(game, max_nodes=2_000, max_seconds=600)
+            if general.verdict is not Verdict.UNKNOWN:
+                decided += 1
+                assert general.verdict is solve(game, max_seconds=600).verdict
+    assert decided >= 15
+
+
+def test_the_general_search_never_calls_a_position_on_a_winning_line_lost() -> None:
+    game, text = scripted("vr")
+    moves = text.split(";")
+    play_line(game, ";".join(moves[: len(moves) - 40]))
+    won = 0
+    for move in moves[len(moves) - 40 :]:
+        solution = solve_general(game, max_nodes=2_000, max_seconds=600)
+        assert solution.verdict is not Verdict.UNWINNABLE
+        won += solution.verdict is Verdict.WON
+        play_line(game, move)
+    assert won >= 20
