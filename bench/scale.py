@@ -44,6 +44,7 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import importlib
 import json
 import math
 import os
@@ -53,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +120,16 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
         say(figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu})
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
+
+
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop a service process runs on: None for asyncio's default."""
+    if name == "asyncio":
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = importlib.import_module(
+        "uvloop"
+    ).new_event_loop
+    return factory
 
 
 def profiling(folder: str | None, index: int, run: str) -> cProfile.Profile | None:
@@ -196,6 +208,7 @@ def start_workers(target: str, processes: int, args: argparse.Namespace) -> list
     options = ["--users", str(args.users), "--seconds", str(args.seconds)]
     options += ["--think", str(args.think), "--seed", str(args.seed), "--busy", str(args.busy)]
     options += ["--profile", args.profile] if args.profile else []
+    options += ["--loop", args.loop]
     return [
         subprocess.Popen(
             [*command, f"{index}/{processes}", *options],
@@ -433,7 +446,7 @@ def cpu_use(run: Run) -> str:
 def report(results: list[Result], args: argparse.Namespace) -> None:
     print(
         f"{args.users} players ({args.busy} in the saturation run), {args.seconds:g} s a run,"
-        f" paced think time mean {args.think:g} s,"
+        f" paced think time mean {args.think:g} s, {args.loop} event loop,"
         f" {os.cpu_count()} cores, load average at the start"
         f" {' '.join(f'{x:.2f}' for x in getattr(args, 'load', ()))}"
     )
@@ -509,6 +522,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="a folder: each service process writes a cProfile of each run there"
         " (research/scale_profile.md reads them; the figures are then slower)",
     )
+    parser.add_argument(
+        "--loop",
+        choices=("asyncio", "uvloop"),
+        default="asyncio",
+        help="the service processes' event loop: asyncio's own (the bot's, the default) or"
+        " uvloop's (if installed; an option the bot does not take today)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("slot", nargs="?", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -518,6 +538,7 @@ if __name__ == "__main__":
     options = parse(sys.argv[1:])
     if options.worker:
         index, processes = (int(n) for n in options.slot.split("/"))
-        asyncio.run(worker(options.worker, index, processes, options))
+        with asyncio.Runner(loop_factory=loop_factory(options.loop)) as runner:
+            runner.run(worker(options.worker, index, processes, options))
     else:
         main(options)
