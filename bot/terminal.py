@@ -557,13 +557,11 @@ def play(
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
 
-    ``daily``: start (or resume) today's daily challenge instead of the saved game.
-    ``variant``: the game of the family to play (``rp`` Royal Parade...; default: the
-    saved game's, else Virginia Reel).
+    ``daily``: start (or resume) today's daily challenge instead of the saved game;
+    ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
-    when given, are saved as the player's settings first.
-    The log goes to a file beside the database (``reel.log`` for ``reel.db``),
-    not to the screen the game is played on.
+    when given, are saved as the player's settings first. The log goes to a file beside
+    the database (``reel.log`` for ``reel.db``), not to the screen the game is played on.
     """
     from .store import Store
 
