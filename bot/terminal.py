@@ -556,7 +556,6 @@ def play(
     variant: str | None = None,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
-
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
