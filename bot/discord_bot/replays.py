@@ -26,7 +26,15 @@ from discord import app_commands
 from ..service import ServiceError
 from ..service.race_replays import RACE_KIND
 from ..service.replays import ReplayView
-from .embeds import CARD_TOTAL, INFO_COLOUR, OVER_COLOUR, WON_COLOUR, clip, discord_timestamp
+from .embeds import (
+    CARD_TOTAL,
+    INFO_COLOUR,
+    OVER_COLOUR,
+    WON_COLOUR,
+    clip,
+    discord_timestamp,
+    game_name,
+)
 from .items import ReelItem
 from .replies import (
     Interaction,
@@ -165,6 +173,8 @@ def replay_embed(view: ReplayView) -> discord.Embed:
     what = f"daily {view.daily_date.isoformat()}" if view.daily_date else f"deal {view.deal_number}"
     if view.kind == RACE_KIND:
         what = f"a race on deal {view.deal_number}"
+    if view.variant != "vr":
+        what = f"{game_name(view.variant)} {what}"
     outcome = OUTCOME_WORDS.get(view.outcome, view.outcome)
     head = f"<@{view.player_id}>'s game, {outcome} {discord_timestamp(view.finished_at)}"
     where = f"Move {view.move} of {view.total}"

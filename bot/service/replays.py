@@ -133,6 +133,7 @@ class ReplayView:
     last_move: str | None  # the move that led here, in words (None at the deal)
     solver: SolverTrack | None  # None: not available just now
     private: bool  # a daily not yet over, replayed by its own player: shown to them only
+    variant: str = "vr"  # the game of the family it is a game of
 
     @property
     def solver_score(self) -> int | None:
@@ -160,6 +161,8 @@ def scores_along(deal_number: int, variant: str, moves: tuple[Move, ...]) -> tup
 def choice_label(game: Recorded, today: date) -> str:
     """``2026-11-28 · deal 16 · resigned, 31/104 in 40 moves`` (a daily: ``daily 2026-11-28``)."""
     what = f"daily {game.daily_date.isoformat()}" if game.daily_date else f"deal {game.deal_number}"
+    if game.variant != "vr":
+        what = f"{variant_by_code(game.variant).name} {what}"
     count = line_length(game.moves)
     total = variant_by_code(game.variant).card_total
     result = "won" if game.outcome == "won" else f"{game.outcome}, {game.score}/{total}"
@@ -322,6 +325,7 @@ class Replays:
             last_move=last,
             solver=await self.solver_track(game),
             private=hidden,
+            variant=game.variant,
         )
 
     # ------------------------------------------------------------------ the solver's track

@@ -12,7 +12,7 @@ import pytest
 import bot.service.jobs as jobs_module
 from bot.daily import daily_start_number, share_text
 from bot.service import BadInputError, DailyInProgressError, GameService
-from engine import VARIANTS, Game, Status, variant_by_code
+from engine import VARIANTS, Game, Status, render, variant_by_code
 
 pytestmark = pytest.mark.backends
 
@@ -191,6 +191,10 @@ async def test_a_replay_of_a_game_asks_the_solver_about_its_own_game(
     game = await service.replays.find(ALICE)
     track = await service.replays.solver_track(game)
     assert asked == [(12, "bj")] and track is not None and track.verdict == "unknown"
+    [choice] = await service.replays.choices(ALICE, ALICE)
+    assert "Blue Jacket deal 12" in choice.label
+    shown = await service.replays.position(ALICE, game.kind, game.key, 0)
+    assert shown.variant == "bj" and shown.board == render(Game.new(12, variant_by_code("bj")))
 
 
 def _inline(job: Any, *args: object) -> Any:
