@@ -8,7 +8,8 @@ migrations, the durability choice and the concurrency design.
 
 Every operation has the connection to itself from its first statement to
 its last (``_op``): a read, a one-statement write (a move: autocommit, its
-own transaction), or a whole ``BEGIN IMMEDIATE ... COMMIT`` transaction (a
+own transaction, or one with the other moves waiting for the connection with it: one
+commit, one fsync, ``group``), or a whole ``BEGIN IMMEDIATE ... COMMIT`` transaction (a
 new game that records the old one, a finished game). So nothing ever runs
 inside someone else's transaction, and once begun an operation runs to its
 end even if the caller is cancelled.
@@ -57,6 +58,7 @@ from ..records import (
 )
 from . import periods, schema
 from . import queries as q
+from .group import GroupCommit
 from .races import RaceTables
 from .rows import (
     current_from_row,
@@ -245,6 +247,8 @@ class SQLiteStore(GameStore):
         self._retry_at = 0.0  # monotonic time of the next attempt to open it again
         self._listeners: list[Callable[[], None]] = []
         self.races = RaceTables(self._op)  # races' rows (migration 10; docs/races.md)
+        # moves waiting for the connection together: one commit, one fsync (group.py)
+        self._moves = GroupCommit(self._op, lambda exc: driver_error(self.path, exc))
 
     @classmethod
     async def open(
@@ -473,7 +477,7 @@ class SQLiteStore(GameStore):
     async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:
         params = update_params(update)
         if finished is None:
-            return await self._write_one(q.UPDATE_SQL, params)
+            return await self._moves.write(q.UPDATE_SQL, params)
         record = finished_params(finished)
 
         async def body(conn: Conn) -> None:
