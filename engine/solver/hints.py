@@ -40,7 +40,9 @@ more cards), then the engine's order of ``legal_moves``:
 6. a move that opens a space nothing can fill (the space warning: the stock
    can't be dealt until a base turns up);
 7. a card onto an empty reserve pile (Blue Jacket): it goes nowhere nearer home;
-8. the deal, last: it buries the reserve under new cards.
+8. the deal: it buries the reserve under new cards;
+9. last, a card alone on its reserve pile onto another empty one (Blue Jacket):
+   it uncovers nothing, and a hint that offered it would offer it back.
 
 The same for every game of the family: where the deal is allowed with spaces
 open (Royal Parade, Big Parade) no move has a space warning.
@@ -209,12 +211,13 @@ def heuristic_move(game: Game) -> Move | None:
 
 
 def move_rank(game: Game, move: Move) -> tuple[int, int]:
-    """(rank 1..8 of the module docstring, minus the height of the source reserve pile)."""
+    """(rank 1..9 of the module docstring, minus the height of the source reserve pile)."""
     kind = game.kind(move)
     if kind is MoveKind.DEAL or move.src is None:
         return (8, 0)
     if kind is MoveKind.RESERVE:
-        return (7, 0)
+        alone = move.src.area == "reserve" and len(game.pile(move.src)) == 1
+        return (9, 0) if alone else (7, 0)
     from_reserve = move.src.area == "reserve"
     height = len(game.pile(move.src)) if from_reserve else 0
     if kind is MoveKind.ACE:

@@ -11,7 +11,7 @@ import random
 import pytest
 from positions import WON_ROWS, board, random_play
 
-from engine import Game, Status, format_line, play_line
+from engine import DEAL, Game, Status, format_line, play_line
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
 from engine.solver.cli import main_solve
@@ -282,14 +282,23 @@ def test_reel_solve_takes_the_variant() -> None:
     assert game.is_won()
 
 
-def test_the_rule_of_thumb_parks_a_card_only_after_the_moves_home_and_deals_last() -> None:
-    # Blue Jacket: the 8 of spades of R1 builds on A1, or parks on the empty R2
-    game = parse_position(board(WON_ROWS | {"A1": "2S5S"}, ["8S"], aces=8, variant="bj"))
+def test_the_rule_of_thumb_parks_a_card_after_the_moves_home_and_before_the_deal() -> None:
+    # Blue Jacket: the 8 of spades on top of R1 builds on A1, or parks on the empty R2,
+    # which uncovers the Jack of spades under it; the other 8 and Jack are in the stock
+    rows = WON_ROWS | {"A1": "2S5S", "A5": "2S5S"}
+    game = parse_position(board(rows, ["JS8S"], aces=8, variant="bj"))
     moves = {str(m): m for m in game.legal_moves()}
     assert {"R1 A1", "R1 R2", "deal"} <= set(moves)
     assert str(heuristic_move(game)) == "R1 A1"
     assert move_rank(game, moves["R1 R2"]) == (7, 0)
     assert move_rank(game, moves["R1 R2"]) < move_rank(game, moves["deal"])
+
+
+def test_the_rule_of_thumb_deals_before_moving_a_lone_reserve_card_to_another_pile() -> None:
+    # Blue Jacket: the Jack of spades alone on R1 could only go from pile to pile
+    game = parse_position(board(WON_ROWS | {"A1": "2S5S"}, ["JS"], aces=8, variant="bj"))
+    assert "R1 R2" in {str(m) for m in game.legal_moves()}
+    assert heuristic_move(game) == DEAL
 
 
 def test_the_general_search_agrees_with_the_model_on_virginia_reel_positions() -> None:
