@@ -1,10 +1,13 @@
-"""The solver: is a position of Virginia Reel won, with the stock order known? And how?
+"""The solver: is a position of Virginia Reel (or of any game of its family) won, with the
+stock order known? And how?
 
 ``solve(game)`` answers ``won`` (with a winning line in the engine's moves),
 ``unwinnable`` (proven) or ``unknown`` (a budget ran out first). An exact
 depth-first search on a compact model of the position, pruned by proofs that
 a card can never go home, hands the positions it does not decide quickly to a
-SAT prover. The design, and why every pruning rule is sound: docs/solver.md.
+SAT prover. The games the model does not play (Royal Parade, Blue Jacket, Big
+Parade) get a plain depth-first search over the engine instead. The design, and
+why every pruning rule is sound: docs/solver.md.
 
 The modules, by job:
 
@@ -12,6 +15,8 @@ The modules, by job:
 - ``closure``: the dead-card fixpoint and the ordering probe;
 - ``phase``: the cards due before the next deal, and the dead-end test;
 - ``search``: ``solve``, the search and its restarts, lines back to engine moves;
+- ``general``: the general search over the engine, for the games the model does not play;
+- ``verdict``: the answer (``Verdict``, ``Solution``);
 - ``sat``: the SAT prover;
 - ``_native`` (``_native.c``): the C twins of the fixpoint, the probe and the
   dead-end test, built where a C compiler is at hand (``NATIVE``);

@@ -5,8 +5,10 @@ does not play; hints along a game of each; ``reel solve --variant``."""
 from __future__ import annotations
 
 import argparse
+import csv
 import io
 import random
+from pathlib import Path
 
 import pytest
 from positions import WON_ROWS, board, random_play
@@ -14,7 +16,7 @@ from positions import WON_ROWS, board, random_play
 from engine import DEAL, Game, Status, format_line, play_line
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
-from engine.solver.cli import main_solve
+from engine.solver.cli import main_solve, main_study
 from engine.solver.general import position_key, safe_move, solve_general
 from engine.solver.hints import heuristic_move, hint, known_hint, line_left, look_back, move_rank
 from engine.solver.model import models
@@ -326,3 +328,28 @@ def test_the_general_search_never_calls_a_position_on_a_winning_line_lost() -> N
         won += solution.verdict is Verdict.WON
         play_line(game, move)
     assert won >= 20
+
+
+def test_reel_study_takes_the_variant(tmp_path: Path) -> None:
+    deal, _ = WINS["bp"]
+    path = tmp_path / "study.csv"
+    args = argparse.Namespace(
+        deals=range(deal, deal + 1),
+        budget=600.0,
+        max_nodes=WIN_BUDGET,
+        jobs=1,
+        csv=path,
+        clock="cpu",
+        resume=False,
+        quiet=True,
+        variant="bp",
+    )
+    out = io.StringIO()
+    assert main_study(args, out) == 0
+    assert out.getvalue().startswith(f"Big Parade deal {deal}: 1 deal searched")
+    assert "won 1, unwinnable 0, unknown 0" in out.getvalue()
+    with path.open(newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert (row["deal"], row["verdict"]) == (str(deal), "won")
+    game = Game.new(deal, variant_by_code("bp"))
+    assert int(row["moves"]) == len(solve(game, max_nodes=WIN_BUDGET, max_seconds=600).line)
