@@ -19,6 +19,10 @@ and writes one CSV row per deal. A study stopped halfway (Ctrl-C, a crash)
 keeps the deals it solved in ``PATH.part``; the same command with ``--resume``
 solves only the others.
 
+Both take ``--variant CODE`` for the deals of another game of the family (``rp``
+Royal Parade, ``tu`` Three Up, ``bj`` Blue Jacket, ``bp`` Big Parade; ``vr``, Virginia
+Reel, when not given).
+
 Both print to stdout for pipes: when the reader goes away early (``reel solve
 --deal 1 | head -3``) they stop quietly, as Unix tools do, with no traceback
 and exit status 141 (what a shell reports for a tool SIGPIPE stopped).
