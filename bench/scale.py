@@ -353,7 +353,7 @@ class Postgres:
         try:
             import asyncpg  # noqa: F401
 
-            from tests.bot.pg_server import PgServer
+            PgServer = pg_server().PgServer
         except ImportError as exc:
             return f"the PostgreSQL backend is missing ({exc})"
         if self.url:
@@ -402,11 +402,16 @@ class Postgres:
             return None
 
 
+def pg_server() -> Any:
+    """tests/bot/pg_server.py, the tests' throwaway server (imported by name, so that
+    the tests' own import of it as ``pg_server`` stays the one mypy sees)."""
+    return importlib.import_module("tests.bot.pg_server")
+
+
 def start_durable(server: Any) -> None:
     """Start ``server`` (a tests/bot/pg_server.py ``PgServer``) as its ``start`` does, but
     with fsync and full-page writes on: a production server's settings, not a test's."""
-    from tests.bot import pg_server as pg
-
+    pg = pg_server()
     folder = Path(tempfile.mkdtemp(prefix="reel-scale-pg-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
