@@ -267,10 +267,23 @@ def schedule(
         conflicts = 0
         while conflicts < max_conflicts and clock() < deadline:
             sat.conf_budget(min(CHUNK, max_conflicts - conflicts))
-            found = sat.solve_limited()
+            found = _solve_limited(sat)
             conflicts = int(sat.accum_stats()["conflicts"])
             if found is not None:
                 if found:
                     return Answer(True, False, enc.order(sat.get_model()), conflicts)
                 return Answer(False, True, (), conflicts)
         return Answer(False, False, (), conflicts)
+
+
+def _solve_limited(sat: Solver) -> bool | None:
+    """``sat.solve_limited()``, with a Ctrl-C during it raised as ``KeyboardInterrupt``
+    (the SAT library catches the signal itself and raises its own error, naming it), so
+    the commands that stop cleanly on Ctrl-C (``reel study``) do here too."""
+    try:
+        found: bool | None = sat.solve_limited()
+    except Exception as exc:
+        if "keyboard interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from exc
+        raise
+    return found
