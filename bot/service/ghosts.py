@@ -47,11 +47,12 @@ class Ghosts:
         view passes through ``decorate``."""
         self._store = store
         self._show = show
-        self._on: set[tuple[int, date]] = set()
+        self._on: set[tuple[int, date, str]] = set()  # (player, date, game)
         self._curves: OrderedDict[int, tuple[int, ...]] = OrderedDict()
 
-    def is_on(self, user_id: int, day: date) -> bool:
-        return (user_id, day) in self._on
+    def is_on(self, user_id: int, day: date, variant: str = "vr") -> bool:
+        """Whether the player has the ghost on for the daily of ``day`` of ``variant``."""
+        return (user_id, day, variant) in self._on
 
     async def toggle(self, user_id: int, on: bool | None = None) -> GameView:
         """Turn the ghost on or off (``on`` None: the other way) for the player's daily in
@@ -63,11 +64,12 @@ class Ghosts:
             raise BadInputError(NOT_IN_A_DAILY)
         if view.finished:
             raise BadInputError(DAILY_OVER)
-        wanted = not self.is_on(user_id, day) if on is None else on
+        key = (user_id, day, view.variant)
+        wanted = key not in self._on if on is None else on
         if wanted:
-            self._on.add((user_id, day))
+            self._on.add(key)
         else:
-            self._on.discard((user_id, day))
+            self._on.discard(key)
         shown = await self._show(user_id)
         note = (
             "Ghost on: your footer shows the day's best run at your move"
@@ -79,7 +81,7 @@ class Ghosts:
     async def decorate(self, user_id: int, view: GameView) -> GameView:
         """``view`` with its ghost line, when the player has the ghost on for its daily."""
         day = view.daily_date
-        if day is None or view.finished or not self.is_on(user_id, day):
+        if day is None or view.finished or not self.is_on(user_id, day, view.variant):
             return view
         try:
             best = await self._store.best_daily_run(day, view.variant)

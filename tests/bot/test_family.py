@@ -173,6 +173,9 @@ async def test_the_ghost_of_a_games_daily_is_that_games_best_run(
     await service.resign(BOB)
     shown = await service.show(ALICE)
     assert shown.ghost is not None and "the day's best run" in shown.ghost
+    await service.resign(ALICE)
+    reel = await service.daily(ALICE, GUILD)  # the ghost was on for Royal Parade's only
+    assert reel.variant == "vr" and reel.ghost is None
 
 
 async def test_a_replay_of_a_game_asks_the_solver_about_its_own_game(
