@@ -88,7 +88,7 @@ from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
 from .replays import Replays
-from .views import game_view, move_choice
+from .views import game_view, matching_choices
 from .watching import Watching
 from .wording import aces_note, played, sentence, too_many
 
@@ -545,23 +545,7 @@ class GameService:
             if entry is None or entry.finished:
                 return []
             symbols = (await self._get_settings(user_id)).symbols
-            game = entry.game
-            wanted = typed.strip().casefold()
-            compact = "".join(wanted.split())
-            choices: list[MoveChoice] = []
-            for move in game.legal_moves():
-                text = str(move)
-                # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
-                said = (describe_move(game, move, symbols) for symbols in (True, False))
-                words = " ".join((text, *said))
-                if wanted and not (
-                    wanted in words.casefold() or compact in "".join(text.casefold().split())
-                ):
-                    continue
-                choices.append(move_choice(game, move, symbols))
-                if len(choices) >= limit:
-                    break
-            return choices
+            return matching_choices(entry.game, typed, symbols, limit)
 
     async def hint(
         self,

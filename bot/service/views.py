@@ -94,3 +94,24 @@ def _shared(entry: Entry) -> str | None:
         assisted=entry.assisted,
         game_name=game.variant.name,
     )
+
+
+def matching_choices(game: Game, typed: str, symbols: bool, limit: int) -> list[MoveChoice]:
+    """The legal moves of ``game`` (the engine's order: Aces, builds, interchanges, fills,
+    the deal) whose text or words contain ``typed``, at most ``limit`` of them."""
+    wanted = typed.strip().casefold()
+    compact = "".join(wanted.split())
+    choices: list[MoveChoice] = []
+    for move in game.legal_moves():
+        text = str(move)
+        # Matched in both spellings of the suits: "5h" finds 5♥ as well as 5H.
+        said = (describe_move(game, move, suits) for suits in (True, False))
+        words = " ".join((text, *said))
+        if wanted and not (
+            wanted in words.casefold() or compact in "".join(text.casefold().split())
+        ):
+            continue
+        choices.append(move_choice(game, move, symbols))
+        if len(choices) >= limit:
+            break
+    return choices
