@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
@@ -121,6 +121,9 @@ class Config:
     """The shards this process runs (``REEL_SHARD_IDS``); None: every one."""
     database_url: str | None = None
     """A PostgreSQL database (``REEL_DATABASE_URL``) instead of the SQLite file ``db_path``."""
+    db_from: str = "the default"
+    """Where the database setting came from, for the start-up log: "REEL_DB in the
+    environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
 
     @property
     def database(self) -> str:
@@ -141,11 +144,18 @@ class Config:
     def from_env(
         cls, env: Mapping[str, str] | None = None, dotenv_path: str | Path = ".env"
     ) -> Config:
-        """Read settings: the process environment wins over ``.env``, which wins over defaults."""
+        """Read settings: the process environment wins over ``.env``, which wins over
+        defaults; a setting set empty (``REEL_DB=``) counts as not set, so it never wins
+        over one set elsewhere (docs/operations.md)."""
         values: dict[str, str] = {}
+        origin: dict[str, str] = {}
         if Path(dotenv_path).is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if env is None else env)
+            for key, value in dotenv_values(dotenv_path).items():
+                if value is not None and value.strip():
+                    values[key], origin[key] = value, ".env"
+        for key, value in (os.environ if env is None else env).items():
+            if value.strip():
+                values[key], origin[key] = value, "the environment"
         token = values.get("DISCORD_TOKEN", "").strip() or None
         db_path = Path(values.get("REEL_DB", "").strip() or DEFAULT_DB_PATH)
         guild_text = values.get("REEL_DEV_GUILD", "").strip()
@@ -172,4 +182,18 @@ class Config:
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
             database_url=_database_url(values),
+            db_from=_database_origin(values, origin),
         )
+
+    def with_db_file(self, path: Path, origin: str) -> Config:
+        """This config on the SQLite file ``path`` (``--db PATH``), said to come from
+        ``origin``; a PostgreSQL URL setting is then not used."""
+        return replace(self, db_path=path, database_url=None, db_from=origin)
+
+
+def _database_origin(values: Mapping[str, str], origin: Mapping[str, str]) -> str:
+    """Where the database setting came from: the URL's or the file's setting, or none."""
+    for name in ("REEL_DATABASE_URL", "REEL_DB"):
+        if name in values:
+            return f"{name} in {origin[name]}"
+    return "the default"

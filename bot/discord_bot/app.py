@@ -33,7 +33,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from ..config import Config
+from ..config import DEFAULT_DB_PATH, Config
 from ..service import GameService
 from ..store import StoreError
 from ..store.open import describe, open_store
@@ -267,6 +267,7 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
         print(f"reel bot: cannot open the database {describe(config.database)!r}: {exc}",
               file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
+    opened(config)
     if config.shard_ids is not None:  # the other shards' processes write it too
         store.shared = True  # (even an SQLite file): a cached game only at its stored version
     service = GameService(store, warm_next_daily=True)
@@ -288,6 +289,17 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
                 await bot.close()
             await service.close()
             log.info("stopped: the solver's workers and the database are closed")
+
+
+def opened(config: Config) -> None:
+    """Log which database the bot opened, and where its setting came from (an operator's
+    first question when games seem lost: docs/operations.md), and the data folder."""
+    if config.database_url is not None:
+        log.info("database: PostgreSQL %s (from %s)", describe(config.database), config.db_from)
+    else:
+        path = config.db_path.resolve()
+        log.info("database: SQLite file %s (from %s)", path, config.db_from)
+    log.info("data folder (the default database's place): %s", DEFAULT_DB_PATH.parent)
 
 
 async def _run(bot: ReelBot, token: str, signals: StopSignals) -> int:
