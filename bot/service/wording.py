@@ -3,6 +3,8 @@ new game's Aces did, why an undo or redo of too many moves is refused."""
 
 from __future__ import annotations
 
+from engine import ACE_PILE, Game
+
 from .entry import Entry
 
 
@@ -29,9 +31,44 @@ def played(labels: list[str]) -> str:
     return message
 
 
+def with_aces(aces: int, commands: int) -> str:
+    """The automatic Aces an undo or redo of ``commands`` moves took with them, for its
+    message, so that its words agree with the move number on the board (a deal and the
+    Ace played after it are one move for undo, two on the board); "" for none."""
+    if aces == 0:
+        return ""
+    which = "the Ace" if aces == 1 else f"the {aces} Aces"
+    return f" and {which} played automatically after {'it' if commands == 1 else 'them'}"
+
+
 def sentence(reason: str) -> str:
     """The engine's reason (``only Aces go to the Ace pile``) as a sentence for the player."""
     if not reason:
         return reason
     text = reason[0].upper() + reason[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def no_safe_move(game: Game) -> str:
+    """Why ``auto`` has nothing to play (``Game.safe_moves`` is empty), naming the Aces
+    that could go to the Ace pile but are left to the player, and why each is."""
+    aces = [m for m in game.legal_moves() if m.dst == ACE_PILE and m.src is not None]
+    if not aces:
+        return "There is no safe move to make: no Ace can go to the Ace pile just now."
+    reasons = []
+    for move in aces[:3]:
+        assert move.src is not None
+        pile = move.src.name
+        if move.src.area == "row":
+            why = (
+                f"the Ace on {pile} is not played by itself: moving it opens a space in row "
+                f"{pile[0]}, which only that row's base can fill and which stops the deal "
+                "until it is filled"
+            )
+        else:  # a lone reserve Ace where the stock refills an emptied pile
+            why = (
+                f"the Ace alone on {pile} is not played by itself: emptying {pile} draws the "
+                "next stock card onto it, so when is your choice"
+            )
+        reasons.append(f"{why} (play it yourself: {move})")
+    return "There is no safe move to make: " + "; ".join(reasons) + "."
