@@ -51,6 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"reel {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_play(sub)
+    _add_bot_and_backup(sub)
+    add_db_commands(sub)
+    _add_board(sub)
+    add_solve_commands(sub)
+    return parser
+
+
+def _add_play(sub: Any) -> None:
+    """``reel play``: the terminal game, and its saved settings."""
     play = sub.add_parser(
         "play",
         help="play in the terminal (resumes your saved game)",
@@ -58,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         "move and resumes the next time; the options marked (saved) are kept as settings.",
     )
     which = play.add_mutually_exclusive_group()
-    which.add_argument("--deal", type=_deal_number, metavar="N", help="start deal number N")
+    which.add_argument(
+        "--deal",
+        type=_deal_number,
+        metavar="N",
+        help="start deal number N of Virginia Reel (of the game --variant names, if given)",
+    )
     which.add_argument(
         "--daily",
         action="store_true",
@@ -71,7 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CODE",
         help="the game: "
         + ", ".join(f"{v.code} {v.name}" for v in VARIANTS.values())
-        + " (default: your saved game's, else vr)",
+        + " (default: your saved game's, else vr; with --deal: vr)",
+    )
+    play.add_argument(
+        "--yes",
+        action="store_true",
+        help="end a game in progress without asking (for scripts; it is recorded as abandoned)",
     )
     suits = play.add_mutually_exclusive_group()
     suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
@@ -95,11 +115,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
     )
     play.add_argument("--db", metavar="PATH", help=DB_HELP)
-    _add_bot_and_backup(sub)
-    add_db_commands(sub)
-    _add_board(sub)
-    add_solve_commands(sub)
-    return parser
 
 
 def _add_board(sub: Any) -> None:
@@ -183,18 +198,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             auto_aces=_choice(args, "auto_aces", "no_auto_aces"),
             daily=getattr(args, "daily", False),
             log_level=config.log_level,
-            variant=getattr(args, "variant", None),
+            variant=_game_to_play(args),
+            assume_yes=getattr(args, "yes", False),
         )
-    from dataclasses import replace
     from pathlib import Path
 
     from .discord_bot.app import run_bot
 
-    url = None if getattr(args, "db", None) else config.database_url  # --db: that SQLite file
-    return run_bot(
-        replace(config, db_path=Path(db_path), database_url=url),
-        sync_global=getattr(args, "sync_global", False),
-    )
+    if getattr(args, "db", None):  # --db: that SQLite file, whatever the settings say
+        config = config.with_db_file(Path(db_path), "--db")
+    return run_bot(config, sync_global=getattr(args, "sync_global", False))
+
+
+def _game_to_play(args: argparse.Namespace) -> str | None:
+    """``reel play``'s game: ``--variant``; else Virginia Reel for ``--deal N`` (a deal
+    number names a Virginia Reel deal, as in ``reel solve`` and ``reel board``); else None
+    (the saved game's)."""
+    variant: str | None = getattr(args, "variant", None)
+    if variant is None and getattr(args, "deal", None) is not None:
+        return "vr"
+    return variant
 
 
 def _backup(db_path: str, target: str) -> int:

@@ -15,14 +15,15 @@ import difflib
 import logging
 import os
 import re
+import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TextIO, TypeVar
 
-from engine import VIRGINIA_REEL, Status
+from engine import VARIANTS, VIRGINIA_REEL, Status
 from engine.notation import ACE_PILE_NAMES, echo
 
 from .service import (
@@ -118,10 +119,16 @@ class TerminalGame:
         read: Callable[[str], str] = input,
         colour: bool | None = None,
         wrap: bool | None = None,
+        *,
+        assume_yes: bool = False,
+        program: str = "reel",
     ) -> None:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
         colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
-        (default: when ``out`` is a terminal)."""
+        (default: when ``out`` is a terminal); ``assume_yes``: every y/N question answered
+        yes without asking (``reel play --yes``, for scripts); ``program``: the command
+        that started the game, as the player typed it (``invoked_as``), to tell them how
+        to come back."""
         isatty = getattr(out, "isatty", None)
         self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
@@ -133,6 +140,8 @@ class TerminalGame:
         self._last: GameView | None = None  # the board shown last
         self._unsaved = False  # the last command failed to save (the database failed)
         self._hint_warned = -1  # the game version at which a hint's warning was given
+        self._assume_yes = assume_yes
+        self._program = program
 
     def say(self, text: str = "") -> None:
         """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
@@ -197,40 +206,53 @@ class TerminalGame:
         for line in stats_lines(stats):
             self.say(line)
 
-    def start_daily(self, variant: str | None = None) -> None:
+    def start_daily(self, variant: str | None = None) -> bool:
         """Start today's daily challenge (of ``variant``; Virginia Reel's by default), or
-        resume it."""
+        resume it; over a game in progress, only if the player says so. Whether it did."""
+        code = variant or "vr"
+        ended = self._run(self._service.would_end(LOCAL_USER_ID, "daily", code))
+        if ended is not None and not self.ask(give_up(ended, "abandoned", "play the daily")):
+            return False
         # The first call of a day looks for a deal the solver proves winnable.
-        work = self._service.daily(LOCAL_USER_ID, None, variant or "vr")
+        version = None if ended is None else ended.version
+        work = self._service.daily(LOCAL_USER_ID, None, code, replaces_version=version)
         view = self._run(self.noticed(work, "Finding today's deal (one the solver can win)…"))
         self.show(view)
         if not view.finished:
             self.say_next_daily(view)
+        return True
 
     def start(self, deal_number: int | None, variant: str | None = None) -> None:
-        """Resume the saved game, or start one (deal ``deal_number`` if given; of the game
-        ``variant`` if given: a saved game of another game is then ended)."""
+        """Resume the saved game, or start one: deal ``deal_number`` if given, of the game
+        ``variant`` if given (a saved game of another game is not resumed). A game in
+        progress is ended only once the player says so (y/N); else it is resumed."""
         service = self._service
-        if deal_number is not None:
-            self.show(
-                self._run(service.new_game(LOCAL_USER_ID, None, deal_number, variant=variant))
-            )
-            return
+        view: GameView | None = None
         try:
             view = self._run(service.show(LOCAL_USER_ID))
         except NoGameError:
-            view = self._run(service.new_game(LOCAL_USER_ID, None, variant=variant))
+            pass
         except CorruptGameError:
             self.say(
                 "Your saved game can't be read, sorry (the details are in the log). "
                 "Here is a new deal."
             )
-            view = self._run(service.new_game(LOCAL_USER_ID, None))
-        else:
-            if view.finished or variant not in (None, view.variant):
-                view = self._run(service.new_game(LOCAL_USER_ID, None, variant=variant))
-            else:
-                self.say(f"Resuming your game of deal {view.deal_number}.")
+        same = view is not None and variant in (None, view.variant)
+        if view is not None and not view.finished and deal_number is None and same:
+            self.resume(view)
+            return
+        ending = self._run(service.would_end(LOCAL_USER_ID, "new"))
+        if ending is not None and not self.confirmed(ending, "abandoned", "start a new game"):
+            self.resume(ending)
+            return
+        version = None if ending is None else ending.version
+        work = service.new_game(
+            LOCAL_USER_ID, None, deal_number, variant=variant, replaces_version=version
+        )
+        self.show(self._run(work))
+
+    def resume(self, view: GameView) -> None:
+        self.say(f"Resuming your game of {game_name(view)}.")
         self.show(view)
 
     def complete(self, text: str, state: int) -> str | None:
@@ -287,10 +309,10 @@ class TerminalGame:
             "restart": service.restart,
         }
         if name in simple:
-            if name == "resign" and not self.confirmed(
-                GIVE_UP.format(how="resigned", what="resign")
-            ):
-                return
+            if name == "resign":
+                ending = self._run(service.would_end(user, "resign"))
+                if not self.confirmed(ending, "resigned", "resign"):
+                    return
             self.show(self._run(simple[name](user)))
         elif name == "move":
             self.show(self._run(service.move(user, args[0])))
@@ -309,9 +331,12 @@ class TerminalGame:
                 self.say("Type 'new' for a random deal or 'new N' for deal number N.")
                 return
             deal_number = int(args[0]) if args else None
-            if not self.confirmed(GIVE_UP.format(how="abandoned", what="start a new game")):
+            ending = self._run(service.would_end(user, "new"))
+            if not self.confirmed(ending, "abandoned", "start a new game"):
                 return
-            self.show(self._run(service.new_game(user, None, deal_number)))
+            version = None if ending is None else ending.version
+            work = service.new_game(user, None, deal_number, replaces_version=version)
+            self.show(self._run(work))
 
     def step(self, name: str, args: list[str]) -> None:
         """``undo``, ``undo N``, ``undo to N``; ``redo``, ``redo N``."""
@@ -319,40 +344,48 @@ class TerminalGame:
         words = [a.lower() for a in args]
         if name == "undo" and len(words) == 2 and words[0] == "to" and words[1].isdigit():
             target = int(words[1])
-            if self.large_undo(self._run(service.show(user)).move_count - target):
+            view = self._run(service.show(user))
+            if self.large_undo(view, view.move_count - target):
                 self.show(self._run(service.undo_to(user, target)))
             return
         if len(words) > 1 or (words and not words[0].isdigit()):
             self.say(STEP_USAGE[name])
             return
         count = int(words[0]) if words else 1
-        if name == "undo" and not self.large_undo(count):
+        if name == "undo" and not self.large_undo(self._run(service.show(user)), count):
             return
         act = service.undo if name == "undo" else service.redo
         self.show(self._run(act(user, count=count)))
 
-    def confirmed(self, question: str) -> bool:
-        """Whether to go on, asking ``question`` (y/N) if a game in play would lose its
-        moves; True when there is nothing to lose."""
-        try:
-            view = self._run(self._service.show(LOCAL_USER_ID))
-        except NoGameError:
-            return True
-        return not view.in_progress or self.ask(question)
+    def confirmed(self, ending: GameView | None, how: str, what: str) -> bool:
+        """Whether to go on with a call that would end ``ending`` (``GameService.would_end``:
+        the game in progress it ends, recorded as ``how``), asking (y/N) first; True when
+        nothing would be lost."""
+        return ending is None or self.ask(give_up(ending, how, what))
 
-    def large_undo(self, moves: int) -> bool:
-        """Whether to take back ``moves`` moves: asked (y/N) above ``CONFIRM_UNDO``."""
-        if moves <= CONFIRM_UNDO:
+    def large_undo(self, view: GameView, moves: int) -> bool:
+        """Whether to take back ``moves`` moves of ``view``: asked (y/N) above
+        ``CONFIRM_UNDO``, unless there are not that many to take back (the service then
+        says so, and changes nothing: no question to answer first)."""
+        if moves <= CONFIRM_UNDO or moves > view.undoable:
             return True
         return self.ask(f"Take back {moves} moves? ('redo' brings them back) [y/N] ")
 
     def ask(self, question: str) -> bool:
-        try:
-            answer = self._read(question)
-        except (EOFError, KeyboardInterrupt):
-            answer = ""
-        if answer.strip().lower() in ("y", "yes"):
+        """A y/N question: yes, or no (an empty answer, Ctrl-D or Ctrl-C); any other answer
+        is asked again, up to ``ASK_TRIES`` times, then taken as no."""
+        if self._assume_yes:
             return True
+        for _ in range(ASK_TRIES):
+            try:
+                answer = self._read(question).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("", "n", "no"):
+                break
+            self.say(f"Please answer y (yes) or n (no), not '{echo(answer)}'.")
         self.say("Nothing was changed.")
         return False
 
@@ -424,19 +457,20 @@ class TerminalGame:
         last = self._last
         if last is None:
             return "Goodbye."
+        again = f"'{self._program} play'"
         if self._unsaved:
             return (
-                "Your last command could not be saved (see the log): 'reel play' resumes "
+                f"Your last command could not be saved (see the log): {again} resumes "
                 "the game as it was last saved."
             )
         if last.finished or last.status is Status.WON:
-            return "Goodbye. Type 'reel play' for a new game."
-        return "Your game is saved. Type 'reel play' to resume it."
+            return f"Goodbye. Type {again} for a new game."
+        return f"Your game is saved. Type {again} to resume it."
 
 
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
-GIVE_UP = "Your game in progress ends, recorded as {how}. Really {what}? [y/N] "
+ASK_TRIES = 3  # a y/N question is asked this many times before an unclear answer is a no
 COLUMNS = 80  # messages are wrapped to this width
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
@@ -451,6 +485,51 @@ HINT_WARNING = (
     "A hint marks this daily as assisted on the leaderboard (your result gets a *), "
     "and that can't be undone. Type 'hint' again to get one anyway."
 )
+
+
+def give_up(view: GameView, how: str, what: str) -> str:
+    """The y/N question before ``what`` ends the game in progress ``view`` as ``how``."""
+    if view.daily_in_play:
+        return (
+            f"Your scored daily of {view.daily_date} ends, recorded as {how}: it is the day's "
+            f"one scored attempt. Really {what}? [y/N] "
+        )
+    return f"Your game in progress ends, recorded as {how}. Really {what}? [y/N] "
+
+
+def game_name(view: GameView) -> str:
+    """The game and deal of ``view``, as a start line names them: "Three Up, deal 16"."""
+    return f"{VARIANTS[view.variant].name}, deal {view.deal_number}"
+
+
+def invoked_as(argv: Sequence[str] | None = None) -> str:
+    """The command that started this program, as the player can type it again (``argv``:
+    the process's own, ``sys.orig_argv``): ``reel`` when that is on the PATH and is this
+    program, else the path they ran (``.venv/bin/reel``); for ``python -m bot``, the
+    interpreter they ran and the module."""
+    args = list(sys.orig_argv if argv is None else argv)
+    if "-m" in args[:-1]:
+        return f"{typed_path(args[0])} -m {args[args.index('-m') + 1]}"
+    program = Path(args[1] if len(args) > 1 else args[0])  # the script after its interpreter
+    found = shutil.which("reel")
+    try:
+        if found is not None and Path(found).resolve() == program.resolve():
+            return "reel"
+    except OSError:
+        pass
+    return typed_path(str(program))
+
+
+def typed_path(text: str) -> str:
+    """A program's path as the player can type it here: relative to the current folder when
+    it is inside it (``.venv/bin/reel``), else as given."""
+    if "/" not in text:
+        return text  # a name the shell found on the PATH
+    try:
+        path = Path(os.path.abspath(text)).relative_to(os.path.abspath(os.getcwd()))
+    except (OSError, ValueError):
+        return text
+    return str(path) if path.parent != Path() else f"./{path}"
 
 
 def _noted(note: str | None) -> str:
@@ -554,13 +633,15 @@ def play(
     auto_aces: bool | None = None,
     log_level: str = "WARNING",
     variant: str | None = None,
+    assume_yes: bool = False,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
-    when given, are saved as the player's settings first. The log goes to a file beside
-    the database (``reel.log`` for ``reel.db``), not to the screen the game is played on.
+    when given, are saved as the player's settings first; ``assume_yes``: end a game in
+    progress without asking (``--yes``). The log goes to a file beside the database
+    (``reel.log`` for ``reel.db``), not to the screen the game is played on.
     """
     from .store import Store
 
@@ -582,17 +663,15 @@ def play(
         if first_start:
             print(f"Your games are saved in {path}.")
         service = GameService(store)
-        game = TerminalGame(service, runner.run)
+        game = TerminalGame(service, runner.run, assume_yes=assume_yes, program=invoked_as())
         line_editing(game)
         try:
             chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
             if any(value is not None for value in chosen.values()):
                 runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             try:
-                if daily:
-                    game.start_daily(variant)
-                else:
-                    game.start(deal_number, variant)
+                if not (daily and game.start_daily(variant)):
+                    game.start(None if daily else deal_number, None if daily else variant)
             except ServiceError as exc:
                 print(exc.text(COMMAND_WORDS), file=sys.stderr)
                 return 2

@@ -36,7 +36,7 @@ from ..service import (
     StaleVersionError,
     StorageError,
 )
-from .confirm import What, ask, question
+from .confirm import What, ask, large_undo
 from .embeds import (
     clip,
     help_embed,
@@ -260,11 +260,16 @@ class ReelCommands(app_commands.Group):
     ) -> bool:
         """Whether ``what`` throws work away and was asked about privately instead (its
         button does it: ``confirm.SureButton``)."""
+        user, service = interaction.user.id, self.service
         try:
-            current = await within_deadline(interaction, self.service.show(interaction.user.id))
+            if what == "undo":
+                current: GameView | None = await within_deadline(interaction, service.show(user))
+                current = current if current is not None and large_undo(current, arg) else None
+            else:
+                current = await within_deadline(interaction, service.would_end(user, what, variant))
         except ServiceError:
             return False  # the call itself says why it can't be done
-        if not question(what, current, arg):
+        if current is None:
             return False
         await ask(interaction, what, current, arg, variant)
         return True
@@ -335,6 +340,8 @@ class ReelCommands(app_commands.Group):
             return
         if when is not None:  # practice of a past daily (practice.py)
             await practise(interaction, when)
+            return
+        if await self._asked(interaction, "daily", variant=code):
             return
         user, guild = interaction.user.id, interaction.guild_id
         await self._board(interaction, self.service.daily(user, guild, code))

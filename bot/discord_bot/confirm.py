@@ -1,11 +1,12 @@
-"""Confirmation before anything that throws work away: ``/reel new`` and ``/reel resign``
-over a game in progress, ``/reel undo`` of more than ``CONFIRM_UNDO`` moves.
+"""Confirmation before anything that throws work away: ``/reel new``, ``/reel daily`` and
+``/reel resign`` over a game in progress (``GameService.would_end`` says which game that
+is), ``/reel undo`` of more than ``CONFIRM_UNDO`` moves (when there are that many).
 
 The question is private, with one button, a ``SureButton``; its custom_id carries
 what to do and the version of the game it was asked about
-(``reel:sure:<new|resign|undo>:<user>:<version>:<deal or count>[:<game>]``, at most
-82 characters; the game of a new game, when one was named), so a click after the game
-changed does nothing, and a restart of the bot loses nothing. The board it leads to
+(``reel:sure:<new|daily|resign|undo>:<user>:<version>:<deal or count>[:<game>]``, at
+most 83 characters; the game of a new game or a daily, when one was named), so a click
+after the game changed does nothing, and a restart of the bot loses nothing. The board it leads to
 goes out publicly, as a new message.
 """
 
@@ -26,20 +27,22 @@ from .replies import (
 )
 from .views import CUSTOM_ID_PREFIX, board_as_new_message
 
-What = Literal["new", "resign", "undo"]
+What = Literal["new", "daily", "resign", "undo"]
 
 SURE_TEMPLATE: Final = (
-    rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|resign|undo)"
+    rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|daily|resign|undo)"
     r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<arg>[0-9]{1,20})"
     r"(?::(?P<game>[a-z]{2}))?"
 )
 QUESTIONS: Final[dict[What, str]] = {
-    "new": "Your game in progress ends, recorded as abandoned. Start a new game?",
-    "resign": "Your game in progress ends, recorded as resigned. Resign it?",
+    "new": "Start a new game?",
+    "daily": "Play the daily challenge?",
+    "resign": "Resign it?",
     "undo": "Take back {count} moves? /reel redo brings them back.",
 }
 LABELS: Final[dict[What, str]] = {
     "new": "Start a new game",
+    "daily": "Play the daily",
     "resign": "Resign",
     "undo": "Take them back",
 }
@@ -78,6 +81,10 @@ class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEM
             work = service.new_game(
                 owner, interaction.guild_id, deal, replaces_version=version, variant=self.game
             )
+        elif self.what == "daily":
+            work = service.daily(
+                owner, interaction.guild_id, self.game or "vr", replaces_version=version
+            )
         elif self.what == "resign":
             work = service.resign(owner, expected_version=version)
         else:
@@ -85,11 +92,24 @@ class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEM
         await board_as_new_message(interaction, work, CHANGED)
 
 
-def question(what: What, current: GameView, arg: int = 0) -> bool:
-    """Whether ``what`` over ``current`` (the game as it stands) is asked about first."""
+def large_undo(current: GameView, count: int) -> bool:
+    """Whether an undo of ``count`` moves of ``current`` is asked about first: more than
+    ``CONFIRM_UNDO``, and no more than can be taken back (the service refuses those, with
+    nothing to ask)."""
+    return CONFIRM_UNDO < count <= current.undoable
+
+
+def question_text(what: What, current: GameView, arg: int = 0) -> str:
+    """The question before ``what`` over ``current``: what ends, and how it is recorded."""
     if what == "undo":
-        return arg > CONFIRM_UNDO and current.can_undo
-    return current.in_progress
+        return QUESTIONS[what].format(count=arg)
+    how = "resigned" if what == "resign" else "abandoned"
+    if current.daily_in_play:
+        ends = f"Your scored daily of {current.daily_date} ends, recorded as {how}: it is "
+        ends += "the day's one scored attempt."
+    else:
+        ends = f"Your game in progress ends, recorded as {how}."
+    return f"{ends} {QUESTIONS[what]}"
 
 
 async def ask(
@@ -98,5 +118,5 @@ async def ask(
     """The private question, with its button (``game``: of the new game, if one was named)."""
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(SureButton(what, current.user_id, current.version, arg, game))
-    text = QUESTIONS[what].format(count=arg)
+    text = question_text(what, current, arg)
     await send_private(interaction, info_embed(text), buttons)

@@ -5,6 +5,7 @@ Its rooms, one job each:
 - ``contract``: the values the calls answer (``GameView``, ``HintView``, ...);
 - ``errors``: the calls' refusals, each with its sentence for the player;
 - ``games``: ``GameService``, the calls, coordinating the rooms below;
+- ``starts``: its new games and dailies, and whether one would end a game in progress;
 - ``entry``: a current game in memory, dealt or rebuilt from its stored row;
 - ``movelist``: the stored move list, to text and back;
 - ``views``: a game as the front ends show it;

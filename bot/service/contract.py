@@ -106,13 +106,23 @@ class GameView:
     position: str = ""
     picture: bool = False
     variant: str = "vr"  # the game of the family (``engine.VARIANTS``) this one is of
+    undoable: int = 0  # commands that undo can take back now (as ``redo_count`` counts)
 
     @property
     def in_progress(self) -> bool:
-        """A game in play with moves of the player's that a new game or resigning would
-        throw away (front ends ask first)."""
-        touched = self.can_undo or self.undo_count > 0 or self.can_redo
-        return touched and not self.finished and self.status is Status.PLAYING
+        """A game in play that a new game or resigning would end and record (front ends
+        ask first): one with moves of the player's, or a scored daily even untouched
+        (ending it spends the day's one scored attempt)."""
+        if self.finished or self.status is not Status.PLAYING:
+            return False
+        return self.can_undo or self.undo_count > 0 or self.can_redo or self.daily_in_play
+
+    @property
+    def daily_in_play(self) -> bool:
+        """A scored daily neither over nor stuck: the service refuses to end it with a new
+        game (``DailyInProgressError``), so front ends don't ask about that."""
+        daily = self.daily_date is not None and self.scored and not self.practice
+        return daily and not self.finished and self.status is not Status.STUCK
 
     @property
     def hint_marks_assisted(self) -> bool:

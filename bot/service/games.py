@@ -27,22 +27,18 @@ from typing import Final, Unpack
 from engine import (
     DEAL,
     AmbiguousMoveError,
-    DealNumberError,
     IllegalMoveError,
     InvalidMoveError,
     Move,
     Status,
-    format_line,
     parse_move,
 )
-from engine.deal import check_deal_number
 from engine.notation import describe_move
 
-from ..daily import DAILY_CANDIDATES, utc_date
+from ..daily import DAILY_CANDIDATES
 from ..store import (
     CorruptRowError,
     DailyDeal,
-    FinishedGame,
     GameStatus,
     GameStore,
     GameUpdate,
@@ -64,11 +60,9 @@ from .contract import (
     utcnow,
 )
 from .dailies import DailyDeals
-from .entry import Entry, check_replace, dealt, proof_of, restore, stored_status, unreadable
+from .entry import Entry, restore, stored_status, unreadable
 from .errors import (
     STALE_HINT_MESSAGE,
-    BadInputError,
-    CorruptGameError,
     GameOverError,
     MoveError,
     NoGameError,
@@ -76,7 +70,7 @@ from .errors import (
     StorageError,
     storage_reason,
 )
-from .family import game_code, of_game
+from .family import game_code
 from .ghosts import Ghosts
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .movelist import DEFAULT_VARIANT
@@ -88,22 +82,20 @@ from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
 from .replays import Replays
+from .starts import NewGames
 from .views import game_view, matching_choices
 from .watching import Watching
-from .wording import aces_note, played, sentence, too_many
+from .wording import no_safe_move, played, sentence, too_many, with_aces
 
 log = logging.getLogger(__name__)
 
-RANDOM_DEAL_MAX: Final = 999_999_999
 MAX_MOVE_TEXT: Final = 100
-WINNABLE_UNPROVEN: Final = " · no deal could be proven winnable just now, so this one may not be"
 DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
-PROVEN_LOST: Final = " · the solver has proven this deal can't be won: try another for a win"
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
 
-class GameService:
+class GameService(NewGames):
     """One current game per user, kept in the store; see the module docstring."""
 
     def __init__(
@@ -186,178 +178,6 @@ class GameService:
         await self._pool.close()
         await self._store.close()
 
-    # ------------------------------------------------------------------ new games
-
-    async def new_game(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        deal_number: int | None = None,
-        *,
-        replaces_version: int | None = None,
-        variant: str | None = None,
-    ) -> GameView:
-        """Deal a new game of the game ``variant`` (by default the game of the current one,
-        else Virginia Reel; a random deal when None); an unfinished game is recorded first.
-
-        With the ``winnable`` setting on, the random deal is the first from a random
-        number on that the solver proves winnable (searched in the pool, as the daily's
-        deal is); if the search fails, the random number itself, said to be unproven.
-
-        ``replaces_version``: the version of the board asking (a New game button). If
-        the current game is unfinished and at another version, the player has moved on
-        to a game that board never showed: nothing is started or recorded, and
-        ``StaleVersionError`` says so (checked under the lock: two clicks, one game).
-
-        A scored daily still in play (not over, not stuck) is not ended by a new game:
-        ``DailyInProgressError`` asks the player to finish or resign it, so that a stray
-        command never spends the day's one scored attempt.
-        """
-        proof: tuple[Move, ...] | None = None
-        chosen, variant = deal_number is not None, await self._game_of(user_id, variant)
-        if deal_number is None:
-            deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
-        # With the setting, the solver's word on the deal first: a random deal is the
-        # first proven winnable from the number drawn; a chosen one gets its verdict.
-        winnable = (await self.get_settings(user_id)).winnable
-        verdict = None
-        if winnable:
-            # A refusal comes before the search, not after it; the search runs outside
-            # the lock (it may take a moment), so the checks are made again below.
-            async with self.locks(user_id):
-                check_replace(await self._old_entry(user_id), replaces_version)
-            if chosen:
-                verdict, proof = await self._proofs.verdict(deal_number, variant)
-            elif (found := await self._proofs.winnable_from(deal_number, variant)) is not None:
-                deal_number, proof = found
-        try:
-            check_deal_number(deal_number)
-        except DealNumberError as exc:
-            raise BadInputError(sentence(str(exc))) from None
-        async with self.locks(user_id):
-            old = await self._old_entry(user_id)
-            check_replace(old, replaces_version)
-            entry, note = await self._start(
-                user_id, guild_id, deal_number, old, proof=proof, variant=variant
-            )
-            message = f"New game{of_game(variant)}: deal {deal_number}{note}"
-            if winnable and not chosen:
-                message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
-            if verdict == "unwinnable":
-                entry.lost_after = ((), None)  # the hints know it from the start
-                message += PROVEN_LOST
-            return await self._view(user_id, entry, message + aces_note(entry))
-
-    async def daily(
-        self, user_id: int, guild_id: int | None, variant: str = DEFAULT_VARIANT
-    ) -> GameView:
-        """Start today's daily of the game ``variant`` (UTC, by the service clock), or resume
-        it if it is in progress.
-
-        The user's first daily game of a date is their scored attempt; once
-        it is over, another call starts an unscored replay. An unfinished
-        other game (a normal one, or an earlier date's daily) is recorded
-        first, as ``new_game`` does.
-        """
-        today, variant = utc_date(self._clock()), game_code(variant)
-        deal = await self.daily_deal(today, variant)  # outside the lock: it may take a second
-        name = f"Daily {today.isoformat()}{of_game(variant)}"
-        async with self.locks(user_id):
-            old = await self._old_entry(user_id)
-            if old is not None and not old.finished and old.daily_date == today:
-                if old.variant == variant:
-                    kind = "" if old.scored else " (replay, not scored)"
-                    return await self._view(user_id, old, f"{name}{kind}: your game in progress")
-                check_replace(old, None)  # another game's scored daily in play is not ended
-            try:
-                scored = not await self._store.has_daily_attempt(user_id, today, variant)
-            except StoreError as exc:
-                raise self._storage_failure(user_id, exc) from exc
-            proof = proof_of(deal)
-            entry, note = await self._start(
-                user_id, guild_id, deal.deal_number, old, today, scored, proof, variant
-            )
-            kind = "" if scored else " (replay, not scored)"
-            message = f"{name}{kind}: deal {deal.deal_number}{note}"
-            return await self._view(user_id, entry, message + aces_note(entry))
-
-    async def _game_of(self, user_id: int, variant: str | None) -> str:
-        """``variant`` checked; None: the game of the user's current game (Virginia Reel
-        if none)."""
-        old = None if variant is not None else await self._old_entry(user_id)
-        return game_code(variant or (DEFAULT_VARIANT if old is None else old.variant))
-
-    async def daily_deal(self, day: date, variant: str = DEFAULT_VARIANT) -> DailyDeal:
-        """THE deal of ``day``'s daily of ``variant`` (``DailyDeals.get``): found once, then
-        stored."""
-        return await self._dailies.get(day, variant)
-
-    async def _old_entry(self, user_id: int) -> Entry | None:
-        try:
-            return await self._entry(user_id)
-        except CorruptGameError:
-            return None  # logged already; the new game replaces the row, recording nothing
-
-    async def _start(
-        self,
-        user_id: int,
-        guild_id: int | None,
-        deal_number: int,
-        old: Entry | None,
-        daily_date: date | None = None,
-        scored: bool = True,
-        proof: tuple[Move, ...] | None = None,
-        variant: str = DEFAULT_VARIANT,
-    ) -> tuple[Entry, str]:
-        """Deal and store a new current game over ``old`` (recorded first if unfinished and
-        touched); the game, and a note on what became of ``old`` for the message. ``proof``:
-        the deal's winning line if known (a daily, a proven deal): hints continue it. Lock held."""
-        settings = await self._get_settings(user_id)
-        now = self._clock()
-        finished: FinishedGame | None = None
-        note = ""
-        if old is not None and not (old.finished or old.untouched() or practised(old)):
-            outcome: Outcome = "lost" if old.state is Status.STUCK else "abandoned"
-            finished = old.record(user_id, outcome, now)
-            what = f"deal {old.game.deal_number}"
-            if old.scored_daily:
-                what = f"daily {old.daily_date}"
-            note = f" ({what} recorded as {outcome})"
-        entry = dealt(
-            deal_number,
-            guild_id,
-            now,
-            auto_aces=settings.auto_aces,
-            daily_date=daily_date,
-            scored=scored,
-            proof=proof,
-            variant_code=variant,
-        )
-        self.games.drop(user_id)
-        try:
-            version = await self._store.start_game(
-                user_id=user_id,
-                guild_id=guild_id,
-                variant=entry.variant,
-                deal_number=deal_number,
-                moves=entry.moves_text,
-                status=entry.status,
-                started_at=now,
-                replaces_version=None if old is None else old.version,
-                finished=finished,
-                daily_date=daily_date,
-                scored=scored,
-                hint_line=None if proof is None else format_line(proof),
-            )
-        except StoreError as exc:
-            raise self._storage_failure(user_id, exc) from exc
-        if version is None:
-            raise StaleVersionError()
-        entry.version = version
-        self.games.put(user_id, entry)
-        self._changed(user_id, version)
-        return entry, note
-
     # ------------------------------------------------------------------ playing
 
     async def show(self, user_id: int) -> GameView:
@@ -399,9 +219,7 @@ class GameService:
         async with self.locks(user_id):
             entry = await self._playable(user_id, expected_version)
             if not entry.game.safe_moves():
-                raise MoveError(
-                    "There is no safe move to make: no Ace is on top of a reserve pile."
-                )
+                raise MoveError(no_safe_move(entry.game))
             return await self._play(user_id, entry, [], auto=True)
 
     async def undo(
@@ -416,8 +234,7 @@ class GameService:
             point = entry.commands_back(count) if count >= 1 else None
             if point is None:
                 raise MoveError(too_many("take back", entry.undoable, count))
-            message = None if count == 1 else f"Took back {count} moves"
-            return await self._undo_commands(user_id, entry, point, message)
+            return await self._undo_commands(user_id, entry, point, None)
 
     async def redo(
         self, user_id: int, expected_version: int | None = None, count: int = 1
@@ -441,7 +258,13 @@ class GameService:
             except BaseException:
                 self.games.drop(user_id)
                 raise
-            message = f"Redid {count} moves" if count > 1 else f"Redid {first}"
+            aces = with_aces(moves - count, count)
+            where = entry.move_name(entry.game.move_count)
+            message = (
+                f"Redid {count} moves{aces}: now at {where}"
+                if count > 1
+                else f"Redid {first}{aces}"
+            )
             if won:
                 message += f" · You won deal {entry.deal_number}!"
             return await self._view(user_id, entry, message)
@@ -481,7 +304,8 @@ class GameService:
                 )
             taken = sum(1 for auto in entry.chained[move_count:] if not auto)
             where = entry.move_name(move_count)
-            note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}"
+            aces = with_aces(now - move_count - taken, taken)
+            note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}{aces}"
             return await self._undo_commands(user_id, entry, move_count, note)
 
     async def _undo_commands(
@@ -494,25 +318,28 @@ class GameService:
     ) -> GameView:
         """Undo ``entry``'s game back to ``point`` moves (a command's start), counting each
         command taken back as an undo (or ``undos`` in all), and save; ``message`` (or
-        "Undid <the last one>")."""
+        "Undid <the one>", "Took back N moves: back at move M")."""
         settings = await self._get_settings(user_id)
         game = entry.game
+        before, commands = game.move_count, 0
         try:
             move = None
-            if undos is not None:
-                entry.undo_count += undos
             while game.move_count > point:
-                if undos is None and not entry.chained[-1]:  # the move that started a command
-                    entry.undo_count += 1
+                commands += not entry.chained[-1]  # the move that started a command
                 move = entry.undo()
             assert move is not None
+            entry.undo_count += commands if undos is None else undos
             entry.refresh()
             await self._save(user_id, entry, None)
         except BaseException:
             self.games.drop(user_id)
             raise
-        text = message or f"Undid {describe_move(game, move, settings.symbols)}"
-        return await self._view(user_id, entry, text)
+        aces = with_aces(before - point - commands, commands)
+        if message is None and commands == 1:
+            message = f"Undid {describe_move(game, move, settings.symbols)}{aces}"
+        elif message is None:
+            message = f"Took back {commands} moves{aces}: back at {entry.move_name(point)}"
+        return await self._view(user_id, entry, message)
 
     async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Give up the current game; it is recorded as resigned."""
@@ -667,9 +494,7 @@ class GameService:
         async with self.locks(user_id):
             return await self._get_settings(user_id)
 
-    async def update_settings(
-        self, user_id: int, **changes: Unpack[SettingsChange]
-    ) -> Settings:
+    async def update_settings(self, user_id: int, **changes: Unpack[SettingsChange]) -> Settings:
         """Change some settings (those given, not None: ``SettingsChange``); the others
         keep their values."""
         async with self.locks(user_id):
@@ -777,4 +602,3 @@ class GameService:
         par = self._dailies.par(entry.daily_date, entry.deal_number, entry.variant)
         view = game_view(user_id, entry, settings, self._clock(), par, message, warning)
         return await self.ghosts.decorate(user_id, view)
-

@@ -61,7 +61,7 @@ from .race_views import (
     ranked,
 )
 from .views import game_view
-from .wording import played, sentence
+from .wording import no_safe_move, played, sentence
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -478,7 +478,7 @@ class Races:
             moves = [DEAL]
         elif action == "auto":
             if not game.safe_moves():
-                raise RaceError("There is no safe move to make: no Ace is on top of a reserve.")
+                raise RaceError(no_safe_move(game))
         else:
             raise RaceError(NOT_IN_RACE)
         labels = [str(m) for m in moves]

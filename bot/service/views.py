@@ -72,6 +72,7 @@ def game_view(
         started_at=entry.started_at if open_ else None,
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,
+        undoable=entry.undoable if open_ else 0,
         practice=practised(entry),
         position=format_position(game),
         picture=settings.picture,

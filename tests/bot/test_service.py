@@ -222,7 +222,10 @@ async def test_undo_to_goes_back_several_moves_at_once(service: GameService, sto
     row = await store.load_game(USER)
     assert row is not None and row.moves == "+R6 ACE;deal;+R7 ACE;+R8 ACE"
     again = await service.undo_to(USER, 1, back.version)
-    assert again.message == "Back at the start: took back 1 move"
+    # the deal and the two Aces after it: three moves on the board, one for undo
+    assert again.message == (
+        "Back at the start: took back 1 move and the 2 Aces played automatically after it"
+    )
     assert again.board == start.board and not again.can_undo
     with pytest.raises(StaleVersionError):
         await service.undo_to(USER, 1, back.version)
@@ -236,8 +239,13 @@ async def test_auto_plays_reserve_aces_and_undo_takes_them_back_together(
     view = await service.auto(USER)
     assert view.message == "Auto: R6 A♥ → Ace pile"
     assert not view.can_auto
-    with pytest.raises(MoveError, match="no safe move"):
+    # B5 holds an Ace, which auto leaves alone: it says so, and why
+    with pytest.raises(MoveError, match="no safe move") as refused:
         await service.auto(USER)
+    assert "the Ace on B5 is not played by itself: moving it opens a space in row B" in str(
+        refused.value
+    )
+    assert "(play it yourself: B5 ACE)" in str(refused.value)
     assert (await service.undo(USER)).board == start.board
 
 
@@ -265,7 +273,10 @@ async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
     game.play_safe_moves()
     assert view.board == render(game)
     undone = await service.undo(USER)  # the deal and its Aces go back together
-    assert (undone.board, undone.message) == (before_deal.board, "Undid Deal (8 more to come)")
+    assert (undone.board, undone.message) == (
+        before_deal.board,
+        "Undid Deal (8 more to come) and the 2 Aces played automatically after it",
+    )
 
 
 async def test_move_choices_list_legal_moves_best_first_and_filter(service: GameService) -> None:

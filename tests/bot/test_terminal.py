@@ -78,8 +78,10 @@ def test_a_quit_game_resumes_next_time(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "1"], "r6 ace\nquit\n", tmp_path)
     assert "Deal 1 · move 1" in first.stdout
     second = run_reel(["play"], "quit\n", tmp_path)
-    assert "Resuming your game of deal 1" in second.stdout
+    assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
     assert "Deal 1 · move 1" in second.stdout
+    # told how to come back as the game was started (here: the interpreter, as a module)
+    assert f"Type '{sys.executable} -m bot.cli play' to resume it." in second.stdout
 
 
 def test_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
@@ -93,7 +95,7 @@ def test_leaving_after_the_game_is_over_does_not_promise_a_resume(tmp_path: Path
     result = run_reel(["play", "--deal", "5"], "resign\nquit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "You resigned deal 5" in result.stdout
-    assert "Type 'reel play' for a new game" in result.stdout
+    assert f"Type '{sys.executable} -m bot.cli play' for a new game" in result.stdout
     assert "resume it" not in result.stdout
 
 
@@ -156,7 +158,7 @@ def test_play_daily_shows_the_date_the_next_start_and_the_share_line(
 ) -> None:
     day = clock.now.date()  # 2025-03-01
     deal = daily_start_number(day)
-    out = session(db_path, clock, ["resign", "quit"])
+    out = session(db_path, clock, ["resign", "y", "quit"])
     assert f"Daily challenge {day.isoformat()}" in out
     assert f"Deal {deal} · move 0" in out
     assert out.count("The next daily starts 2025-03-02 00:00 UTC.") == 2  # at the start and end
@@ -169,7 +171,7 @@ def test_the_daily_resumes_then_a_replay_is_unscored(db_path: Path, clock: FakeC
     first = session(db_path, clock, [move, "quit"])
     assert "· move 1" in first
 
-    second = session(db_path, clock, ["resign", "y", "daily", "resign", "quit"])
+    second = session(db_path, clock, ["resign", "y", "daily", "resign", "y", "quit"])
     assert "your game in progress" in second
     replay_at = second.index("(unscored replay")
     assert second.count("Share your result") == 1
@@ -181,9 +183,9 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     fresh = session(db_path, clock, ["stats", "quit"], daily=False)
     assert "No finished games yet" in fresh
 
-    session(db_path, clock, ["resign", "quit"])
+    session(db_path, clock, ["resign", "y", "quit"])
     clock.now += timedelta(days=1)
-    out = session(db_path, clock, ["resign", "stats", "quit"])
+    out = session(db_path, clock, ["resign", "y", "stats", "quit"])
     assert "Games played    2" in out  # two dailies (the random deal, untouched, is not one)
     assert "Won             0 (0%)" in out
     assert "Daily streak    2 (best 2)" in out
@@ -195,7 +197,7 @@ def test_stats_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
 def test_new_during_the_scored_daily_asks_to_resign_it_first(
     db_path: Path, clock: FakeClock
 ) -> None:
-    out = session(db_path, clock, ["new 5", "resign", "new 5"])
+    out = session(db_path, clock, ["new 5", "resign", "y", "new 5"])
     assert "Your scored daily of 2025-03-01 is still in play" in out
     assert "give it up with 'resign' and then start a new game." in out
     assert out.count("New game: deal 5") == 1  # only after the resign
@@ -501,7 +503,8 @@ def test_one_save_wherever_the_game_is_started(tmp_path: Path) -> None:
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     assert first.stdout.startswith(f"Your games are saved in {saved}.\n")
     assert "Your games are saved" not in second.stdout  # said once, at the first start
-    assert "Resuming your game of deal 1." in second.stdout and "Deal 1 · move 1" in second.stdout
+    assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
+    assert "Deal 1 · move 1" in second.stdout
     assert saved.is_file() and not (tmp_path / "one" / "reel.db").exists()
 
 
@@ -682,7 +685,7 @@ def test_every_game_of_the_family_is_played_in_the_terminal(tmp_path: Path, code
     assert f"New game of {variant_by_code(code).name}: deal 1" in result.stdout
     assert board.splitlines()[1] in result.stdout and "Aces 0/" in result.stdout
     again = run_reel(["play"], "quit\n", tmp_path)  # the saved game resumes as that game
-    assert "Resuming your game of deal 1" in again.stdout
+    assert f"Resuming your game of {variant_by_code(code).name}, deal 1." in again.stdout
     assert board.splitlines()[-2] in again.stdout
 
 
@@ -690,3 +693,120 @@ def test_a_game_that_is_not_one_of_the_family_is_refused(tmp_path: Path) -> None
     result = run_reel(["play", "--variant", "zz"], "quit\n", tmp_path)
     assert result.returncode == 2
     assert "invalid choice: 'zz'" in result.stderr and "rp" in result.stderr
+
+
+# --------------------------------------------------------------------------- asked first
+
+
+def prompted_session(
+    service_db: Path, clock: FakeClock, lines: list[str], start: int | None = None
+) -> tuple[str, list[str]]:
+    """A session like ``session`` (deal ``start``, else the saved game) that also keeps
+    the prompts it was read at: what was printed, and the prompts."""
+    out, prompts, inputs = io.StringIO(), [], iter(lines)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(service_db)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read)
+            game.start(start)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    return out.getvalue(), [p for p in prompts if p != "> "]
+
+
+def test_the_daily_over_a_game_in_progress_asks_and_an_unclear_answer_is_asked_again(
+    db_path: Path, clock: FakeClock
+) -> None:
+    move = winning_line(16)[0]
+    lines = [move, "daily", "maybe", "n", "daily", "redo", "y", "quit"]
+    out, prompts = prompted_session(db_path, clock, lines, start=16)
+    asked = "Your game in progress ends, recorded as abandoned. Really play the daily? [y/N] "
+    assert prompts == [asked, asked, asked, asked]
+    assert "Please answer y (yes) or n (no), not 'maybe'." in out
+    assert "Please answer y (yes) or n (no), not 'redo'." in out
+    assert out.count("Nothing was changed.") == 1  # the first 'daily': maybe, then n
+    assert "(deal 16 recorded as abandoned)" in out.split("Nothing was changed.")[1]
+    assert f"Daily challenge {clock.now.date().isoformat()}" in out
+
+
+def test_resigning_the_untouched_scored_daily_asks_first(db_path: Path, clock: FakeClock) -> None:
+    out = session(db_path, clock, ["resign", "n", "quit"])
+    assert "You resigned" not in out and "Nothing was changed." in out
+    out, prompts = prompted_session(db_path, clock, ["resign", "y", "quit"])
+    assert prompts == [
+        f"Your scored daily of {clock.now.date()} ends, recorded as resigned: it is the "
+        "day's one scored attempt. Really resign? [y/N] "
+    ]
+    assert "You resigned" in out
+
+
+def test_an_undo_of_more_moves_than_there_are_is_refused_without_asking(
+    db_path: Path, clock: FakeClock
+) -> None:
+    played = winning_line(16)[:12]
+    out, prompts = prompted_session(db_path, clock, [*played, "undo 999"], start=16)
+    assert prompts == []  # nothing to ask: refused at once
+    assert "You can take back 12 moves at most, not 999: nothing was changed." in out
+
+
+def test_a_chosen_game_over_one_in_progress_asks_and_yes_skips_the_question(
+    tmp_path: Path,
+) -> None:
+    run_reel(["play", "--deal", "1"], "r6 ace\nquit\n", tmp_path)  # a game in progress
+    kept = run_reel(["play", "--variant", "tu"], "n\nquit\n", tmp_path)
+    assert "recorded as abandoned. Really start a new game? [y/N]" in kept.stdout
+    assert "Nothing was changed.\nResuming your game of Virginia Reel, deal 1." in kept.stdout
+    other = run_reel(["play", "--deal", "3"], "\nquit\n", tmp_path)  # an empty answer: no
+    assert "Nothing was changed." in other.stdout and "Deal 1 · move 1" in other.stdout
+    ended = run_reel(["play", "--variant", "tu", "--yes"], "quit\n", tmp_path)
+    assert "[y/N]" not in ended.stdout
+    started = r"New game of Three Up: deal \d+ \(deal 1 recorded as abandoned\)"
+    assert re.search(started, ended.stdout)
+
+
+def test_a_deal_number_alone_is_a_virginia_reel_deal(tmp_path: Path) -> None:
+    run_reel(["play", "--variant", "tu", "--deal", "16"], "quit\n", tmp_path)
+    again = run_reel(["play", "--deal", "16"], "quit\n", tmp_path)  # untouched: not asked
+    assert "New game: deal 16\n" in again.stdout and "Three Up" not in again.stdout
+    assert render(Game.new(16)).splitlines()[2] in again.stdout
+    three_up = run_reel(["play", "--deal", "16", "--variant", "tu"], "quit\n", tmp_path)
+    assert "New game of Three Up: deal 16" in three_up.stdout
+
+
+def test_the_way_back_is_the_command_the_player_ran(tmp_path: Path) -> None:
+    here = os.getcwd()
+    assert terminal_module.invoked_as(["python3", "-m", "bot"]) == "python3 -m bot"
+    venv_python = os.path.join(here, ".venv", "bin", "python")
+    venv_reel = os.path.join(here, ".venv", "bin", "reel")
+    assert terminal_module.invoked_as([venv_python, "-m", "bot.cli"]) == (
+        ".venv/bin/python -m bot.cli"
+    )
+    assert terminal_module.invoked_as(["/usr/bin/python3", venv_reel]) in (".venv/bin/reel", "reel")
+    assert terminal_module.invoked_as(["/usr/bin/python3", "/opt/x/bin/reel"]) == "/opt/x/bin/reel"
+
+
+def test_a_console_script_run_by_its_path_is_named_by_that_path(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "reel"
+    if not script.is_file():
+        pytest.skip(f"no 'reel' script beside {sys.executable} (not an installed venv)")
+    typed = os.path.relpath(script, tmp_path)  # as typed from tmp_path: ../../.../bin/reel
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
+    env |= {"REEL_DB": str(tmp_path / "reel.db"), "PATH": "/usr/bin:/bin"}  # reel not on it
+    args = [typed, "play", "--deal", "1", "--any-deal", "--no-auto-aces"]
+    result = subprocess.run(args, input="r6 ace\nquit\n", capture_output=True, text=True,
+                            timeout=120, env=env, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert f"Your game is saved. Type '{typed} play' to resume it." in result.stdout
+    env["PATH"] = f"{script.parent}:/usr/bin:/bin"  # reel on the PATH, as when activated
+    result = subprocess.run(args, input="quit\n", capture_output=True, text=True,
+                            timeout=120, env=env, cwd=tmp_path)  # fmt: skip
+    assert "Type 'reel play' to resume it." in result.stdout

@@ -33,7 +33,8 @@ async def test_undo_n_takes_back_n_moves_and_redo_plays_them_again(service: Game
     assert views[-1].move_count == 3 and not views[-1].can_redo
     back = await service.undo(USER, count=2)
     assert back.move_count == 1 and back.board == views[1].board
-    assert back.message == "Took back 2 moves" and back.can_redo and back.redo_count == 2
+    assert back.message == "Took back 2 moves: back at move 1"
+    assert back.can_redo and back.redo_count == 2
     again = await service.redo(USER)
     assert again.move_count == 2 and again.board == views[2].board
     assert again.message is not None and again.message.startswith("Redid ")

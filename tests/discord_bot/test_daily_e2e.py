@@ -166,6 +166,64 @@ async def test_reel_new_does_not_spend_the_scored_daily_in_play(
     assert footer(board).startswith("Deal 5 · moves 0 ·")
 
 
+async def test_the_daily_over_a_game_in_progress_is_asked_about_first(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await public(await fake.slash(alice, "reel", sub="new", options={"deal": "5"}))
+    await public(
+        await fake.slash(alice, "reel", sub="move", options={"from": await first_move(
+            running.service, alice)})
+    )  # fmt: skip
+    before = await running.service.show(alice.id)
+
+    asked = await fake.slash(alice, "reel", sub="daily")
+    question = await asked.wait_message()
+    assert question.ephemeral
+    assert description(question) == (
+        "Your game in progress ends, recorded as abandoned. Play the daily challenge?"
+    )
+    assert (await running.service.show(alice.id)).version == before.version  # nothing yet
+    [sure] = [c for c in question.custom_ids if ":sure:daily:" in c]
+    assert sure.endswith(":vr")
+    board = await public(await fake.click(alice, question, sure))
+    assert "(deal 5 recorded as abandoned)" in description(board)
+    view = await running.service.show(alice.id)
+    assert (view.daily_date, view.scored) == (DAY, True)
+    # The daily in play resumes without a question.
+    again = await public(await fake.slash(alice, "reel", sub="daily"))
+    assert "your game in progress" in description(again)
+
+
+async def test_resigning_the_scored_daily_is_asked_about_even_before_a_move(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await daily(fake, alice)
+    asked = await fake.slash(alice, "reel", sub="resign")
+    text = await private_text(asked)
+    assert text == (
+        f"Your scored daily of {DAY} ends, recorded as resigned: it is the day's one scored "
+        "attempt. Resign it?"
+    )
+    view = await running.service.show(alice.id)
+    assert not view.finished and view.move_count == 0  # not resigned until the button
+
+
+async def test_after_midnight_todays_daily_asks_before_it_records_yesterdays(
+    fake: FakeDiscord, launch: Launch, clock: Clock
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await daily(fake, alice)
+    clock.now = NEXT_MIDNIGHT + timedelta(minutes=1)
+    asked = await fake.slash(alice, "reel", sub="daily")
+    assert f"Your scored daily of {DAY} ends, recorded as abandoned" in await private_text(asked)
+    assert (await running.service.show(alice.id)).daily_date == DAY  # still yesterday's
+
+
 async def test_after_the_scored_daily_ends_a_share_line_then_an_unscored_replay(
     fake: FakeDiscord, launch: Launch
 ) -> None:

@@ -606,6 +606,9 @@ async def test_new_resign_and_a_large_undo_ask_first_with_a_private_button(
     assert "Resign it?" in await private_text(resign)
     undo = await fake.slash(alice, "reel", sub="undo", options={"moves": 11})
     assert "Take back 11 moves?" in await private_text(undo)
+    # more than there are: refused at once, with no question to answer first
+    many = await fake.slash(alice, "reel", sub="undo", options={"moves": 200})
+    assert "You can take back 12 moves at most, not 200" in await private_text(many)
     few = await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 2}))
     assert f"moves {before.move_count - 2} ·" in footer(few)  # ten or fewer: not asked
 
