@@ -11,6 +11,7 @@ challenge, the same deal as on Discord; ``stats`` shows the player's record;
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import logging
 import os
@@ -40,6 +41,8 @@ from .service import (
     format_duration,
 )
 from .store import StoreError, StoreReadOnlyError
+
+log = logging.getLogger(__name__)
 
 LOCAL_USER_ID = 0
 NOTICE_AFTER = 0.5  # seconds a call may take before the player is told what it is doing
@@ -251,6 +254,19 @@ class TerminalGame:
         )
         self.show(self._run(work))
 
+    def reopen(self) -> None:
+        """The saved game is open again: the time it was closed is not played time."""
+        with contextlib.suppress(ServiceError):  # no game, or none readable: start says
+            self._run(self._service.show(LOCAL_USER_ID, reopened=True))
+
+    def pause(self) -> None:
+        """The game closes: its clock is saved as it stands (if the database lets it: the
+        moves are saved already; a failure is logged, not shown)."""
+        try:
+            self._run(self._service.pause(LOCAL_USER_ID))
+        except ServiceError as exc:
+            log.warning("the game clock was not saved at quit: %s", exc)
+
     def resume(self, view: GameView) -> None:
         self.say(f"Resuming your game of {game_name(view)}.")
         self.show(view)
@@ -301,7 +317,7 @@ class TerminalGame:
         """A command of ``COMMANDS`` but help and quit, with its arguments; or "move",
         with the line typed."""
         service, user = self._service, LOCAL_USER_ID
-        simple = {
+        simple: dict[str, Callable[[int], Coroutine[Any, Any, GameView]]] = {
             "board": service.show,
             "deal": service.deal,
             "auto": service.auto,
@@ -669,6 +685,7 @@ def play(
             chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
             if any(value is not None for value in chosen.values()):
                 runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
+            game.reopen()
             try:
                 if not (daily and game.start_daily(variant)):
                     game.start(None if daily else deal_number, None if daily else variant)
@@ -681,5 +698,6 @@ def play(
             print(f"\n{game.farewell()}")
             return EXIT_INTERRUPTED
         finally:
+            game.pause()
             runner.run(service.close())  # closes the store too
     return 0

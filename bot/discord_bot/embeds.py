@@ -93,8 +93,11 @@ def board_embed(view: GameView, picture: str | None = None) -> discord.Embed:
     message: the embed shows it, and the text board is left out."""
     board = f"```\n{view.board}\n```" if picture is None else ""
     tail = status_line(view)
-    if view.started_at is not None:  # the game clock: Discord keeps "5 minutes ago" current
-        clock = f"Dealt {discord_timestamp(view.started_at)}"
+    if view.started_at is not None:
+        # the game clock (time played, pauses capped: docs/rules.md), and when it was dealt
+        # as a time Discord keeps current ("5 minutes ago")
+        dealt = discord_timestamp(view.started_at)
+        clock = f"Time {format_duration(view.elapsed_s)} · dealt {dealt}"
         tail = f"{tail}\n{clock}" if tail else clock
     head = f"<@{view.user_id}>'s game"
     if view.message:

@@ -25,6 +25,9 @@ from .movelist import DEFAULT_VARIANT, ReplayError, move_tokens, stored_line
 log = logging.getLogger(__name__)
 
 FINISHED_STATUSES: Final = frozenset({"won", "resigned"})
+PAUSE_CAP_MS: Final = 3 * 60 * 1000
+"""The game clock counts each pause between two of the player's actions up to this: a
+longer one is time away from the game (docs/rules.md, "The clock")."""
 
 # What a hint's proof of loss keeps: the moves played when the solver proved the game
 # lost, and the last move count from which it could still be won (None: none found).
@@ -55,6 +58,10 @@ class Entry:
     # The moves taken back, for redo: a stack, the next to play again last, each with
     # its automatic flag. A new command clears it.
     undone: list[tuple[Move, bool]] = field(default_factory=list)
+    # The game clock: milliseconds of play counted up to ``clock_at`` (the last action,
+    # as stored; or when a front end showed the game again, ``resume``); None: the deal.
+    played_ms: int = 0
+    clock_at: datetime | None = None
     # The stored move list's items, kept along with ``chained`` by ``play`` and
     # ``undo``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)
@@ -167,6 +174,22 @@ class Entry:
         """The day's scored daily, neither over nor stuck: a new game must not end it."""
         return self.scored_daily and not self.finished and self.state is not Status.STUCK
 
+    def played_at(self, now: datetime) -> int:
+        """Milliseconds of play at ``now``: the clock as counted, and the pause since, up
+        to ``PAUSE_CAP_MS``."""
+        since = self.clock_at or self.started_at
+        pause = int((now - since).total_seconds() * 1000)
+        return self.played_ms + min(max(pause, 0), PAUSE_CAP_MS)
+
+    def tick(self, now: datetime) -> None:
+        """Count the pause up to ``now`` on the clock (an action at ``now``)."""
+        self.played_ms, self.clock_at = self.played_at(now), now
+
+    def resume(self, now: datetime) -> None:
+        """The game is shown again after being closed (the terminal at its start): the
+        time since the last action is not counted."""
+        self.clock_at = now
+
     def record(self, user_id: int, outcome: Outcome, now: datetime) -> FinishedGame:
         """The game's result, to store when it ends with ``outcome`` at ``now``."""
         game = self.game
@@ -179,7 +202,7 @@ class Entry:
             score=game.score,
             moves=self.moves_text,
             undos=self.undo_count,
-            duration_s=max(0, int((now - self.started_at).total_seconds())),
+            duration_s=self.played_at(now) // 1000,
             started_at=self.started_at,
             finished_at=now,
             daily_date=self.daily_date if self.scored else None,
@@ -296,6 +319,8 @@ def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
         assisted=row.assisted,
         hint_line=proof or (),
         lost_after=_stored_loss(row),
+        played_ms=row.played_ms,
+        clock_at=row.updated_at,
     )
     entry.undone = _stored_redo(game, row)
     return entry

@@ -180,13 +180,31 @@ class GameService(NewGames):
 
     # ------------------------------------------------------------------ playing
 
-    async def show(self, user_id: int) -> GameView:
-        """The current game (or the last one, over), as it stands. NoGameError if none."""
+    async def show(self, user_id: int, *, reopened: bool = False) -> GameView:
+        """The current game (or the last one, over), as it stands. NoGameError if none.
+        ``reopened``: a front end shows it again after being closed (the terminal at its
+        start), so the time it was closed is not counted on the game clock."""
         async with self.locks(user_id):
             entry = await self._entry(user_id)
             if entry is None:
                 raise NoGameError()
+            if reopened:
+                entry.resume(self._clock())
             return await self._view(user_id, entry, None)
+
+    async def pause(self, user_id: int) -> None:
+        """The player closes the game (the terminal quits): its clock is saved as it stands,
+        the pause since the last action counted (up to the cap); the rest is unchanged.
+        Nothing for a game over, or none. ``show(reopened=True)`` is its other half."""
+        async with self.locks(user_id):
+            entry = await self._entry(user_id)
+            if entry is None or entry.finished:
+                return
+            try:
+                await self._save(user_id, entry, None)
+            except BaseException:
+                self.games.drop(user_id)
+                raise
 
     async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
         """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
@@ -452,6 +470,7 @@ class GameService(NewGames):
         """
         now = self._clock()
         status: GameStatus = "resigned" if outcome == "resigned" else stored_status(entry.state)
+        entry.tick(now)
         update = GameUpdate(
             user_id=user_id,
             expected_version=entry.version,
@@ -461,6 +480,7 @@ class GameService(NewGames):
             undo_count=entry.undo_count,
             updated_at=now,
             redo=entry.redo_text,
+            played_ms=entry.played_ms,
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
         finished = None if practised(entry) else finished  # practice: never recorded

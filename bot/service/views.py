@@ -68,7 +68,7 @@ def game_view(
             for move in (game.legal_moves() if open_ else ())
             if not move.is_deal
         ),
-        elapsed_s=max(0, int((now - entry.started_at).total_seconds())) if open_ else None,
+        elapsed_s=entry.played_at(now) // 1000 if open_ else None,
         started_at=entry.started_at if open_ else None,
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,

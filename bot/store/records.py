@@ -54,6 +54,9 @@ class CurrentGame:
     # The moves taken back that redo plays again, the next one first, in the notation
     # of ``moves`` ("" when there are none: a new move clears them).
     redo: str = ""
+    # The game clock: milliseconds of play counted up to ``updated_at`` (the service
+    # counts each pause between actions up to a cap: docs/rules.md, "The clock").
+    played_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,7 @@ class GameUpdate:
     undo_count: int
     updated_at: datetime
     redo: str = ""  # the moves redo plays again (``CurrentGame.redo``)
+    played_ms: int = 0  # the game clock at ``updated_at`` (``CurrentGame.played_ms``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ from bot.service import (
     StorageError,
     undo_target,
 )
-from bot.store import GameUpdate, Store, StoreUnavailableError
+from bot.store import GameStore, GameUpdate, Store, StoreUnavailableError
 from bot.store.open import open_store
 from engine import DEAL, Game, Status, parse_move, render
 from engine.notation import describe_move
@@ -710,3 +711,50 @@ async def test_stats_say_whether_this_deal_was_won_before(service: GameService) 
     other = await service.stats(USER)
     assert (other.deal_number, other.deal_games, other.deal_wins) == (WINNING_DEAL + 1, 0, 0)
     assert other.games == 2 and other.wins == 1
+
+
+class StillClock:
+    """A clock that stands where the test puts it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_the_clock_counts_each_pause_up_to_three_minutes(store: GameStore) -> None:
+    clock = StillClock()
+    service = GameService(store, clock=clock, new_player=Settings(winnable=False))
+    await service.new_game(USER, GUILD, 28)
+    clock.now += timedelta(seconds=40)
+    played = await service.move(USER, (await service.move_choices(USER, limit=1))[0].text)
+    assert played.elapsed_s == 40
+    clock.now += timedelta(hours=2)  # away from the game: counted as three minutes
+    assert (await service.show(USER)).elapsed_s == 40 + 180
+    clock.now += timedelta(seconds=5)  # the pause is still three minutes
+    assert (await service.show(USER)).elapsed_s == 40 + 180
+    # a restart of the service reads the clock back as it was saved
+    again = GameService(store, clock=clock, new_player=Settings(winnable=False))
+    assert (await again.show(USER)).elapsed_s == 40 + 180
+    over = await again.resign(USER)
+    assert over.elapsed_s is None
+    [record] = await store.finished_games(USER)
+    assert record.duration_s == 40 + 180
+
+
+async def test_a_front_end_closed_and_opened_again_does_not_count_the_time_between(
+    store: GameStore,
+) -> None:
+    clock = StillClock()
+    service = GameService(store, clock=clock, new_player=Settings(winnable=False))
+    await service.new_game(USER, GUILD, 28)
+    clock.now += timedelta(minutes=2)
+    await service.move(USER, (await service.move_choices(USER, limit=1))[0].text)
+    clock.now += timedelta(minutes=1, seconds=49)
+    await service.pause(USER)  # closed at 3:49
+    clock.now += timedelta(seconds=22)
+    reopened = GameService(store, clock=clock, new_player=Settings(winnable=False))
+    assert (await reopened.show(USER, reopened=True)).elapsed_s == 3 * 60 + 49
+    clock.now += timedelta(seconds=11)
+    assert (await reopened.show(USER)).elapsed_s == 4 * 60  # open again: counting

@@ -537,6 +537,19 @@ def _written_by_v12(path: Path) -> None:
         )
 
 
+def _written_by_v13(path: Path) -> None:
+    """Version 13 keeps the game clock, ``played_ms``."""
+    _written_by_v12(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE current_games ADD COLUMN played_ms INTEGER NOT NULL DEFAULT 0;
+            UPDATE current_games SET played_ms = 123456 WHERE user_id = 7;
+            PRAGMA user_version = 13;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -551,6 +564,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     10: _written_by_v10,
     11: _written_by_v11,
     12: _written_by_v12,
+    13: _written_by_v13,
 }
 
 
@@ -581,6 +595,28 @@ async def test_v8_keeps_the_moves_to_redo_and_v7_games_have_none(db_path: Path) 
     async with Store(other) as store:
         game = await store.load_game(7)
         assert game is not None and game.redo == "B5 ACE"
+
+
+async def test_v13_gives_a_game_in_play_the_clock_it_showed_and_keeps_it_after(
+    db_path: Path,
+) -> None:
+    _written_by_v12(db_path)  # game 7: dealt at 12:00, its last action at 12:05
+    async with Store(db_path) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.played_ms == 5 * 60 * 1000
+        saved = GameUpdate(7, game.version, game.version + 1, game.moves, "playing", 1, T1,
+                           played_ms=301_500)  # fmt: skip
+        assert await store.save_game(saved)
+        game = await store.load_game(7)
+        assert game is not None and game.played_ms == 301_500
+        assert await start(store, user_id=7, replaces_version=game.version) is not None
+        game = await store.load_game(7)
+        assert game is not None and game.played_ms == 0  # a new game's clock starts at 0
+    other = db_path.with_name("v13.db")
+    _written_by_v13(other)
+    async with Store(other) as store:
+        game = await store.load_game(7)
+        assert game is not None and game.played_ms == 123456
 
 
 async def test_a_v1_database_keeps_its_data(db_path: Path) -> None:

@@ -667,14 +667,46 @@ def test_the_board_shows_the_game_clock(db_path: Path, clock: FakeClock) -> None
         try:
             game = TerminalGame(service, runner.run, out=out)
             game.start(1)
-            clock.now += timedelta(minutes=3, seconds=7)
+            clock.now += timedelta(minutes=2, seconds=7)
             game.command("board")
             clock.now += timedelta(hours=1)
+            game.command("board")
             game.command("resign")
         finally:
             runner.run(service.close())
     times = re.findall(r"\nTime ([0-9:]+)\n", out.getvalue())
-    assert times == ["0:00", "3:07"]  # from the deal; none once the game is over
+    # from the deal; a pause counts up to three minutes; none once the game is over
+    assert times == ["0:00", "2:07", "3:00"]
+
+
+def terminal_visit(db_path: Path, clock: FakeClock, lines: list[str]) -> str:
+    """``reel play`` as it runs: the game opened again, the lines typed, the game closed."""
+    out = io.StringIO()
+    inputs = iter(lines)
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=lambda _: next(inputs))
+            game.reopen()
+            game.start(None)
+            for line in inputs:
+                if line.startswith("wait "):
+                    clock.now += timedelta(seconds=int(line.split()[1]))
+                else:
+                    game.command(line)
+            game.pause()
+        finally:
+            runner.run(service.close())
+    return out.getvalue()
+
+
+def test_the_clock_stands_still_while_the_game_is_closed(db_path: Path, clock: FakeClock) -> None:
+    move = winning_line(16)[0]
+    terminal_visit(db_path, clock, ["new 16", "wait 120", move, "wait 109", "board"])
+    clock.now += timedelta(seconds=22)  # away: the game is closed
+    again = terminal_visit(db_path, clock, ["wait 5", "board"])
+    times = re.findall(r"\nTime ([0-9:]+)\n", again)
+    assert times == ["3:49", "3:54"]  # as it was left, then counting again
 
 
 @pytest.mark.parametrize("code", ["rp", "tu", "bj", "bp"])

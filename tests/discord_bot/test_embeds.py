@@ -565,9 +565,9 @@ def test_a_hint_embed_names_the_move_and_how_to_play_it() -> None:
     within_limits(embed)
 
 
-def test_a_board_in_play_shows_when_it_was_dealt_as_a_live_discord_time() -> None:
+def test_a_board_in_play_shows_its_clock_and_when_it_was_dealt_as_a_live_discord_time() -> None:
     dealt = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
-    playing = board_embed(make_view(started_at=dealt)).description or ""
-    assert playing.endswith(f"\nDealt <t:{int(dealt.timestamp())}:R>")
+    playing = board_embed(make_view(started_at=dealt, elapsed_s=229)).description or ""
+    assert playing.endswith(f"\nTime 3:49 · dealt <t:{int(dealt.timestamp())}:R>")
     over = board_embed(make_view(finished=True)).description or ""
-    assert "Dealt <t:" not in over
+    assert "dealt <t:" not in over and "Time" not in over

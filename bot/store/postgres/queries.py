@@ -84,7 +84,8 @@ START: Final = Named("""
         hint_line = excluded.hint_line,
         lost_line = NULL,
         lost_back = NULL,
-        redo_moves = ''
+        redo_moves = '',
+        played_ms = 0
     WHERE :replaces_version::int IS NULL OR c.version = :replaces_version::int
     RETURNING version
 """)
@@ -94,7 +95,7 @@ START: Final = Named("""
 UPDATE: Final = Named("""
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
-        redo_moves = :redo, updated_at = :updated_at
+        redo_moves = :redo, updated_at = :updated_at, played_ms = :played_ms
     WHERE user_id = :user_id AND version = :expected_version
 """)
 

@@ -58,7 +58,8 @@ START_SQL: Final = """
         hint_line = excluded.hint_line,
         lost_line = NULL,
         lost_back = NULL,
-        redo_moves = ''
+        redo_moves = '',
+        played_ms = 0
     WHERE :replaces_version IS NULL OR current_games.version = :replaces_version
     RETURNING version
 """
@@ -66,7 +67,7 @@ START_SQL: Final = """
 UPDATE_SQL: Final = """
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
-        redo_moves = :redo, updated_at = :updated_at
+        redo_moves = :redo, updated_at = :updated_at, played_ms = :played_ms
     WHERE user_id = :user_id AND version = :expected_version
 """
 

@@ -29,7 +29,7 @@ Row = tuple[Any, ...]
 CURRENT_COLUMNS: Final = (
     "user_id, guild_id, variant, deal_number, moves, status, version, undo_count, "
     "started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line, lost_back, "
-    "redo_moves"
+    "redo_moves, played_ms"
 )
 FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
@@ -78,7 +78,7 @@ def as_text(value: object, column: str) -> str:
 def current_from_row(row: Row) -> CurrentGame:
     user_id, guild_id, variant, deal_number, moves, status, version, undo_count = row[:8]
     started_at, updated_at, daily_date, scored, assisted, hint_line, lost_line = row[8:15]
-    lost_back, redo = row[15:]
+    lost_back, redo, played_ms = row[15:]
     if scored not in (0, 1):
         raise CorruptRowError(f"scored is {scored!r}, not 0 or 1")
     if assisted not in (0, 1):
@@ -101,6 +101,7 @@ def current_from_row(row: Row) -> CurrentGame:
         lost_line=None if lost_line is None else as_text(lost_line, "lost_line"),
         lost_back=opt_int(lost_back, "lost_back"),
         redo=as_text(redo, "redo_moves"),
+        played_ms=as_int(played_ms, "played_ms"),
     )
 
 
@@ -146,6 +147,7 @@ def update_params(u: GameUpdate) -> dict[str, object]:
         "undo_count": u.undo_count,
         "redo": u.redo,
         "updated_at": timestamp(u.updated_at),
+        "played_ms": u.played_ms,
         "user_id": u.user_id,
         "expected_version": u.expected_version,
     }
