@@ -40,7 +40,7 @@ from .service import (
     StorageError,
     format_duration,
 )
-from .store import StoreError, StoreReadOnlyError
+from .store import GameStore, StoreError, StoreReadOnlyError
 
 log = logging.getLogger(__name__)
 
@@ -639,6 +639,21 @@ def deal_record(stats: PlayerStats) -> str:
     return f"{name:<15} {record if games else 'no game of it finished yet'}"
 
 
+def open_save(run: Run, path: Path) -> GameStore | None:
+    """The store of the save file ``path``; None, said on stderr, if it can't be used."""
+    from .store import Store
+
+    try:
+        return run(Store.open(path))
+    except StoreReadOnlyError:
+        print(f"reel play: {path} is read-only, so no move could be saved: make it "
+              f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
+    except (StoreError, OSError) as exc:
+        print(f"reel play: cannot open the database {str(path)!r}: {exc}; {CHOOSE_ANOTHER}",
+              file=sys.stderr)  # fmt: skip
+    return None
+
+
 def play(
     db_path: str,
     deal_number: int | None = None,
@@ -659,22 +674,13 @@ def play(
     progress without asking (``--yes``). The log goes to a file beside the database
     (``reel.log`` for ``reel.db``), not to the screen the game is played on.
     """
-    from .store import Store
-
     path = Path(db_path)
     first_start = not path.exists()
     log_to_file(log_path(db_path), log_level)
 
     with asyncio.Runner() as runner:
-        try:
-            store = runner.run(Store.open(db_path))
-        except StoreReadOnlyError:
-            print(f"reel play: {path} is read-only, so no move could be saved: make it "
-                  f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
-            return 1
-        except (StoreError, OSError) as exc:
-            print(f"reel play: cannot open the database {db_path!r}: {exc}; {CHOOSE_ANOTHER}",
-                  file=sys.stderr)  # fmt: skip
+        store = open_save(runner.run, path)
+        if store is None:
             return 1
         if first_start:
             print(f"Your games are saved in {path}.")
