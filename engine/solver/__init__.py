@@ -21,13 +21,25 @@ The modules, by job:
 - ``_native`` (``_native.c``): the C twins of the fixpoint, the probe and the
   dead-end test, built where a C compiler is at hand (``NATIVE``);
 - ``hints``: the next move to play, for the front ends;
+- ``blind``: the blind player, who cannot see the stock's order (``blind_move``);
 - ``cli``: the ``reel solve`` and ``reel study`` commands.
 
 The rules engine never imports this package.
 """
 
+from .blind import BlindChoice, blind_choice, blind_move
 from .model import NATIVE
 from .search import CLOCKS, SAT_AFTER, solve
 from .verdict import Solution, Verdict
 
-__all__ = ["CLOCKS", "NATIVE", "SAT_AFTER", "Solution", "Verdict", "solve"]
+__all__ = [
+    "CLOCKS",
+    "NATIVE",
+    "SAT_AFTER",
+    "BlindChoice",
+    "Solution",
+    "Verdict",
+    "blind_choice",
+    "blind_move",
+    "solve",
+]
