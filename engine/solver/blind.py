@@ -14,7 +14,8 @@ and its hints peek. ``blind_move`` chooses as a player must, by sampling:
    first: the real order never enters, so the answer cannot depend on it (a test
    permutes it), and the same position and seed give the same move.
 3. **The search in each world.** The solver searches each world within ``max_nodes``
-   (no time budget, no SAT prover: the answer must not depend on the machine's speed).
+   (no time budget, no SAT prover, the probe at every deal whatever the build: the
+   answer depends neither on the machine's speed nor on whether the solver is compiled).
    A world it wins names a winning first move; a world it proves lost is lost whatever
    is played now; a world it cannot decide in the budget says nothing.
 4. **The candidates.** The first moves of the worlds' winning lines, most often found
@@ -154,7 +155,13 @@ def _wins(move: Move, worlds: list[Game], firsts: dict[int, Move], max_nodes: in
 def _search(world: Game, max_nodes: int) -> Move | Verdict:
     """The first move of a winning line of ``world`` the solver finds within
     ``max_nodes``, or the verdict when it finds none (unwinnable or unknown)."""
-    found = solve(world, max_nodes=max_nodes, max_seconds=UNBOUNDED_SECONDS, sat=False)
+    found = solve(
+        world,
+        max_nodes=max_nodes,
+        max_seconds=UNBOUNDED_SECONDS,
+        sat=False,
+        probe_every_deal=True,  # as the compiled build does: the same nodes in both builds
+    )
     if found.verdict is Verdict.WON and found.line:
         return found.line[0]
     return Verdict.UNKNOWN if found.verdict is Verdict.WON else found.verdict

@@ -48,6 +48,7 @@ from typing import Any, Final, NoReturn, TextIO
 from ..deal import MAX_DEAL, MIN_DEAL
 from ..game import Game
 from ..variant import VARIANTS, VIRGINIA_REEL, variant_by_code
+from . import blind, blind_study
 from .model import models
 from .search import CLOCKS, solve
 from .verdict import Solution, Verdict
@@ -270,12 +271,28 @@ def _add_study(sub: Any) -> None:
     study.add_argument(
         "--max-nodes",
         type=parse_max_nodes,
-        default=DEFAULT_MAX_NODES,
+        default=None,
         metavar="N",
         help=(
             f"positions searched at most for each deal (default: {DEFAULT_MAX_NODES:,}); "
-            "each conflict of the SAT prover counts as one"
+            "each conflict of the SAT prover counts as one. With --blind: for each stock "
+            f"order tried at each decision (default: {blind.DEFAULT_NODES:,})"
         ),
+    )
+    study.add_argument(
+        "--blind",
+        action="store_true",
+        help="play each deal blind instead: the blind player, who never sees the stock's "
+        "order, from the deal to a win or a dead end; reports the share won (--budget and "
+        "--clock do not apply: its budget is --samples and --max-nodes)",
+    )
+    study.add_argument(
+        "--samples",
+        type=lambda text: _count(text, "--samples"),
+        default=blind.DEFAULT_SAMPLES,
+        metavar="N",
+        help="with --blind: stock orders tried at each decision "
+        f"(default: {blind.DEFAULT_SAMPLES})",
     )
     study.add_argument(
         "--jobs",
@@ -534,6 +551,10 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
     jobs = _workers(args)
     if jobs is None:
         return 2
+    if getattr(args, "blind", False):
+        return _blind_study(args, jobs, out)
+    if args.max_nodes is None:
+        args.max_nodes = DEFAULT_MAX_NODES
     path: Path = args.csv
     # Open the CSV file before the study, so that a path it cannot write fails at once, not
     # after hours of solving. In append mode, which truncates nothing: a study stopped
@@ -580,6 +601,30 @@ def main_study(args: argparse.Namespace, out: TextIO | None = None) -> int:
             partial_path.unlink(missing_ok=True)
         _write_rows(f, rows)
     _print_summary(args, rows, counts, out)
+    return 0
+
+
+def _blind_study(args: argparse.Namespace, jobs: int, out: TextIO) -> int:
+    """``reel study --blind``: every deal played blind (blind_study.py)."""
+    deals: range = args.deals
+    nodes = blind.DEFAULT_NODES if args.max_nodes is None else args.max_nodes
+    try:
+        games = blind_study.run_blind_study(
+            deals, _code(args), csv_path=args.csv, workers=jobs, samples=args.samples,
+            max_nodes=nodes, quiet=args.quiet,
+        )  # fmt: skip
+    except OSError as exc:
+        print(f"reel study: cannot write --csv {args.csv}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    which = _named(args, f"{deals[0]}" if len(deals) == 1 else f"{deals[0]}-{deals[-1]}")
+    print(
+        f"{which.replace('Deal ', 'Deals ')}: {len(games)} played blind, {args.samples} stock "
+        f"orders a decision, {nodes:,} positions each",
+        file=out,
+    )
+    won = sum(g.won for g in games)
+    blind_study.write_summary(blind_study.summary_lines(games, wilson(won, len(games))), out)
+    print(f"CSV: {args.csv}", file=out)
     return 0
 
 

@@ -4,8 +4,12 @@ plays only legal moves, and a game it plays always ends."""
 
 from __future__ import annotations
 
+import argparse
+import csv
+import io
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from positions import STUCK_POSITION, random_play
@@ -14,6 +18,8 @@ from engine import Game
 from engine.notation import format_position, parse_position
 from engine.solver import solve
 from engine.solver.blind import blind_choice, blind_move, hidden_key, safe_move, sample_worlds
+from engine.solver.blind_study import play_blind
+from engine.solver.cli import main_study
 from engine.variant import ROWS, VARIANTS, variant_by_code
 
 # Small budgets: the properties hold whatever the budget, and these keep the test quick.
@@ -114,3 +120,26 @@ def test_a_blind_game_plays_legal_moves_and_ends(code: str) -> None:
 def test_a_position_with_no_move_is_refused() -> None:
     with pytest.raises(ValueError, match="no move to make"):
         blind_move(parse_position(STUCK_POSITION))
+
+
+def test_reel_study_blind_plays_each_deal_and_writes_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "blind.csv"
+    args = argparse.Namespace(
+        deals=range(3, 5), jobs=2, csv=path, quiet=True, blind=True, samples=SAMPLES,
+        max_nodes=NODES, variant="vr", budget=10.0, clock="wall", resume=False,
+    )  # fmt: skip
+    out = io.StringIO()
+    assert main_study(args, out) == 0
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["deal"] for r in rows] == ["3", "4"]
+    for row in rows:  # each row is the game the blind player plays, reproduced
+        again = play_blind(Game.new(int(row["deal"])), samples=SAMPLES, max_nodes=NODES)
+        assert (row["result"], int(row["score"]), int(row["moves"])) == (
+            "won" if again.won else "lost", again.score, again.moves,
+        )  # fmt: skip
+    won = sum(r["result"] == "won" for r in rows)
+    text = out.getvalue()
+    assert f"Deals 3-4: 2 played blind, {SAMPLES} stock orders a decision" in text
+    assert f"won {won}, lost {2 - won}" in text and "95% Wilson interval" in text
+    assert not path.with_name("blind.csv.part").exists()
