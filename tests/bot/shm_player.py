@@ -5,9 +5,10 @@ user 1's game and saves a move, so the WAL index (``DB-shm``) is mapped, then pr
 ``ready`` and waits for a line on stdin (the test makes the database's files immutable
 meanwhile). It then tries a write and a read, prints what each gave as one JSON line, and
 waits for another line (the test makes them mutable again); then a write and a read
-again, the close, and a last JSON line. Should SQLite write the index while it can't be
-written, this process dies of SIGBUS (exit -7) and the test sees it. The store's log goes
-to stderr.
+again, the close, and a last JSON line. With ``close`` after DB, it closes the store
+right after the first JSON line instead, the files still immutable, and prints
+``closed``. Should SQLite write the index while it can't be written, this process dies
+of SIGBUS (exit -7) and the test sees it. The store's log goes to stderr.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ async def outcome(call: Awaitable[Any]) -> str:
     return repr(result)
 
 
-async def main(path: str) -> None:
+async def main(path: str, close_at_once: bool) -> None:
     store = await Store.open(path)
     started = await store.start_game(
         user_id=1, guild_id=None, variant="vr", deal_number=42, moves="", status="playing",
@@ -53,6 +54,10 @@ async def main(path: str) -> None:
     refused = [await outcome(store.save_game(update(2, "deal;deal"))),
                await outcome(store.load_game(1))]  # fmt: skip
     print(json.dumps(refused), flush=True)
+    if close_at_once:
+        await store.close()
+        print("closed", flush=True)
+        return
     sys.stdin.readline()  # and mutable again
     passed = [await outcome(store.save_game(update(2, "deal;R6 ACE"))),
               await outcome(store.load_game(1))]  # fmt: skip
@@ -64,4 +69,4 @@ if __name__ == "__main__":
     faulthandler.enable()  # a SIGBUS prints where it struck
     faulthandler.dump_traceback_later(60, exit=True)  # never hang the test
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s")
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(sys.argv[1], sys.argv[2:] == ["close"]))
