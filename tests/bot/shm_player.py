@@ -3,10 +3,10 @@
 Run by ``test_store_immutable.py`` as ``python shm_player.py DB``: opens the store, starts
 user 1's game and saves a move, so the WAL index (``DB-shm``) is mapped, then prints
 ``ready`` and waits for a line on stdin (the test makes the database's files immutable
-meanwhile). It then tries a write and a read, prints what each gave as one JSON line, and
-waits for another line (the test makes them mutable again); then a write and a read
-again, the close, and a last JSON line. With ``close`` after DB, it closes the store
-right after the first JSON line instead, the files still immutable, and prints
+meanwhile). It then tries a write, a read and a backup, prints what each gave as one
+JSON line, and waits for another line (the test makes them mutable again); then a write
+and a read again, the close, and a last JSON line. With ``close`` after DB, it closes
+the store right after the first JSON line instead, the files still immutable, and prints
 ``closed``. Should SQLite write the index while it can't be written, this process dies
 of SIGBUS (exit -7) and the test sees it. The store's log goes to stderr.
 """
@@ -52,7 +52,8 @@ async def main(path: str, close_at_once: bool) -> None:
     print("ready", flush=True)
     sys.stdin.readline()  # the files are immutable now
     refused = [await outcome(store.save_game(update(2, "deal;deal"))),
-               await outcome(store.load_game(1))]  # fmt: skip
+               await outcome(store.load_game(1)),
+               await outcome(store.backup(f"{path}.copy"))]  # fmt: skip
     print(json.dumps(refused), flush=True)
     if close_at_once:
         await store.close()

@@ -345,7 +345,10 @@ class SQLiteStore(GameStore):
 
     async def backup(self, target: Path | str) -> None:
         """Copy the database to ``target`` as it stands now (``backup_file``), without
-        stopping anyone: the bot's calls go on meanwhile."""
+        stopping anyone: the bot's calls go on meanwhile. Refused as every call is while
+        the WAL index can't be written (``_check_shm``): the copy's connection, in this
+        process, would share the store's mapping of it."""
+        self._check_shm()
         await asyncio.to_thread(backup_file, self.path, Path(target))
 
     def on_reopen(self, listener: Callable[[], None]) -> None:
