@@ -442,7 +442,7 @@ class SQLiteStore(GameStore):
         """Refuse the call (``StoreReadOnlyError``) while the WAL index can't be written,
         since SQLite writing it would kill the process (``_shm_refused``). Logged when it
         begins and when it ends. A change between this check and the operation's last
-        statement still kills it: the check narrows that window to one operation."""
+        statement may still kill it: the check narrows that window to one operation."""
         if not _shm_refused(self.path):
             if self._shm_stuck:
                 self._shm_stuck = False
