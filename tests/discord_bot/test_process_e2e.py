@@ -9,7 +9,10 @@ stops it as an operator or a crash would:
 - Ctrl-C (SIGINT) while a move waits on the database: what arrives during the stop
   is refused politely and changes nothing, the move in flight finishes and is
   written, exit 0;
-- SIGKILL after a hint started the solver's workers: within 5 s none is left.
+- SIGKILL after a hint started the solver's workers: within 5 s none is left;
+- its database's files made immutable while it runs (``chattr +i``, which would make
+  SQLite die of SIGBUS): each action is refused privately, the bot lives on, and plays
+  again once they are mutable.
 
 Every test also checks that the bot token, logged at DEBUG, never shows in the bot's
 output. These tests are slow (a process start each): keep them few.
@@ -36,6 +39,7 @@ from harness import DEAL_NUMBER, description, is_board, new_game
 from bot.discord_bot.app import EXIT_OK
 from bot.discord_bot.gate import RESTARTING
 from bot.store import Store
+from tests.immutable import immutable
 from tests.procs import alive, descendants
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -234,3 +238,27 @@ async def test_sigkill_after_a_hint_leaves_no_process_of_the_bots(
     await bot_process.until(lambda: bot_process.proc.poll() is not None, "killed", EXIT_LIMIT)
     await bot_process.until(no_orphans(workers), "the solver's workers ended", ORPHAN_LIMIT)
     assert bot_process.token not in bot_process.output
+
+
+async def test_its_database_made_immutable_refuses_each_action_and_the_bot_lives_on(
+    fake_discord: FakeDiscord, bot_process: BotProcess
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await new_game(fake, alice)
+    db = bot_process.db
+    with immutable(db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        deal = await fake.slash(alice, "reel", sub="deal")
+        assert "can't be used just now, so nothing changed" in await refused(deal)
+        shown = await fake.slash(alice, "reel", sub="show")
+        assert "can't be used just now" in await refused(shown)
+        assert bot_process.proc.poll() is None  # alive: no SIGBUS
+    await bot_process.logged(f"the WAL index {db}-shm can't be written")
+    assert f"database failure for user {alice.id}: {db}-shm, the WAL index" in bot_process.output
+    again = await fake.slash(alice, "reel", sub="deal")
+    assert is_board(await again.wait_message())
+    assert f"the WAL index {db}-shm can be written again" in bot_process.output
+    since = bot_process.signal(signal.SIGTERM)
+    assert await bot_process.exited(since, EXIT_LIMIT) == EXIT_OK
+    fake.assert_no_violations()
+    assert await stored(db, alice) == (version(board) + 1, 1)  # the refused deal: not applied

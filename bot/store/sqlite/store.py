@@ -17,6 +17,12 @@ end even if the caller is cancelled.
 The schema is created and upgraded by the numbered migrations of
 ``migrations/`` (``schema``); a file written by a newer program is refused
 with ``SchemaTooNewError``.
+
+Before each operation, and before the file is opened, the store checks that the WAL
+index (``PATH-shm``) can still be written (``_shm_refused``): SQLite keeps it mapped
+into memory, and once it can't be written (``chattr +i``) the kernel answers SQLite's
+next write through the mapping with SIGBUS, which kills the process. So the operation
+is refused (``StoreReadOnlyError``) instead, untouched.
 """
 
 from __future__ import annotations
@@ -186,6 +192,24 @@ def backup_file(source: Path, target: Path) -> None:
         raise StoreUnavailableError(f"{target}: {exc}") from exc
 
 
+def _shm_refused(path: Path) -> bool:
+    """Whether the WAL index beside the file (``PATH-shm``) is there but can't be written:
+    made immutable (``chattr +i``), its file system read-only, or (for another user than
+    root) its mode, which SQLite's mapping would still write, but which a restart would
+    find read-only as well. One ``access(2)``, about 1.4 µs; a missing index is no refusal.
+
+    SQLite maps the index into memory, writable, when a connection first opens the file,
+    and writes it through the mapping: a commit, a read's read mark (a read after a write
+    sets a new one), the checkpoint when the last connection closes. Once the file can't
+    be written (``chattr +i`` flushes and write-protects its pages), the kernel answers
+    the next of those writes with SIGBUS, and the process dies with no error to catch. A
+    process that opens the file only after the change maps the index read-only and gets
+    SQLite's read-only error instead, but every connection of a process that has it
+    mapped shares that mapping. ``docs/operations.md`` says what the operator sees."""
+    shm = f"{path}-shm"
+    return not os.access(shm, os.W_OK) and os.path.lexists(shm)
+
+
 async def _let_go(conn: Conn) -> None:
     """Close the connection to a file no longer at its path. SQLite leaves the write-ahead
     log of a moved file beside the path on close, where the file put there next would read
@@ -244,6 +268,7 @@ class SQLiteStore(GameStore):
         self._turn = asyncio.Lock()  # one operation at a time on the connection
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file open
         self._lost: StoreUnavailableError | None = None  # why the file can't be used now
+        self._shm_stuck = False  # the WAL index couldn't be written at the last check
         self._retry_at = 0.0  # monotonic time of the next attempt to open it again
         self._listeners: list[Callable[[], None]] = []
         self.races = RaceTables(self._op)  # races' rows (migration 10; docs/races.md)
@@ -272,6 +297,7 @@ class SQLiteStore(GameStore):
         # thread, after a failed connect, reports to the event loop later, and
         # raises "Event loop is closed" if the program has stopped it meanwhile
         # (omnilib/aiosqlite#259).
+        self._check_shm()
         try:
             await asyncio.to_thread(_check_opens, self.path)
             conn = await aiosqlite.connect(self.path, isolation_level=None)
@@ -297,18 +323,32 @@ class SQLiteStore(GameStore):
         await _check_writes(conn, self.path)
 
     async def close(self) -> None:
-        """Close the connection; operations already begun or waiting finish first."""
+        """Close the connection; operations already begun or waiting finish first.
+
+        SQLite's close checkpoints the WAL, writing its index: if that can't be written
+        (``_shm_refused``), the process may die of SIGBUS here, and there is no way round
+        it in Python 3.11's sqlite3 (3.12's ``setconfig`` can turn the checkpoint off). So
+        it is said in the log first; nothing is lost, every call's commit is on disk."""
         if not self._open:
             return
         async with self._turn:
             self._open = False
             conn, self._conn = self._conn, None
             if conn is not None:
+                if _shm_refused(self.path):
+                    log.error(
+                        "closing the database %s while its WAL index can't be written: "
+                        "SQLite may die of SIGBUS here (nothing is lost)",
+                        self.path,
+                    )
                 await conn.close()
 
     async def backup(self, target: Path | str) -> None:
         """Copy the database to ``target`` as it stands now (``backup_file``), without
-        stopping anyone: the bot's calls go on meanwhile."""
+        stopping anyone: the bot's calls go on meanwhile. Refused as every call is while
+        the WAL index can't be written (``_check_shm``): the copy's connection, in this
+        process, would share the store's mapping of it."""
+        self._check_shm()
         await asyncio.to_thread(backup_file, self.path, Path(target))
 
     def on_reopen(self, listener: Callable[[], None]) -> None:
@@ -363,7 +403,9 @@ class SQLiteStore(GameStore):
     async def _usable(self) -> Conn:
         """The connection, once the file at the path is checked to be the one open (the
         turn is held): a file gone raises ``StoreMissingError``; another file there (or
-        none open after a fault) is opened in its place."""
+        none open after a fault) is opened in its place; a WAL index that can't be written
+        raises ``StoreReadOnlyError`` before the connection is touched."""
+        self._check_shm()
         here = _identity(self.path)
         if self._conn is not None and here is not None and here == self._identity:
             return self._conn
@@ -395,6 +437,26 @@ class SQLiteStore(GameStore):
         for listener in self._listeners:
             listener()
         return self.connection
+
+    def _check_shm(self) -> None:
+        """Refuse the call (``StoreReadOnlyError``) while the WAL index can't be written,
+        since SQLite writing it would kill the process (``_shm_refused``). Logged when it
+        begins and when it ends. A change between this check and the operation's last
+        statement may still kill it: the check narrows that window to one operation."""
+        if not _shm_refused(self.path):
+            if self._shm_stuck:
+                self._shm_stuck = False
+                log.warning("the WAL index %s-shm can be written again: calls go on", self.path)
+            return
+        if not self._shm_stuck:
+            self._shm_stuck = True
+            log.error(
+                "the WAL index %s-shm can't be written (immutable? see lsattr): every call "
+                "is refused until it can be (chattr -i on the database and its -wal and "
+                "-shm), since SQLite writing it would kill the bot with SIGBUS",
+                self.path,
+            )
+        raise StoreReadOnlyError(f"{self.path}-shm, the WAL index, can't be written")
 
     async def _fetchone(self, sql: str, params: Any = ()) -> Any:
         async def read(conn: Conn) -> Any:
