@@ -280,6 +280,23 @@ def _add_study(sub: Any) -> None:
         ),
     )
     study.add_argument(
+        "--jobs",
+        type=parse_jobs,
+        default=1,
+        metavar="N",
+        help="worker processes solving deals side by side (default: 1); never more than the "
+        f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
+        "workers sharing a CPU would each search less within it",
+    )
+    _add_variant(study, "the deal numbers")
+    _add_blind(study)
+    _add_study_output(study)
+    _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
+
+
+def _add_blind(study: Any) -> None:
+    """The study's options for blind play: --blind, --samples."""
+    study.add_argument(
         "--blind",
         action="store_true",
         help="play each deal blind instead: the blind player, who never sees the stock's "
@@ -294,18 +311,6 @@ def _add_study(sub: Any) -> None:
         help="with --blind: stock orders tried at each decision "
         f"(default: {blind.DEFAULT_SAMPLES})",
     )
-    study.add_argument(
-        "--jobs",
-        type=parse_jobs,
-        default=1,
-        metavar="N",
-        help="worker processes solving deals side by side (default: 1); never more than the "
-        f"deals, nor than the CPUs ({usable_cpus()} here), since the budget is a time and "
-        "workers sharing a CPU would each search less within it",
-    )
-    _add_variant(study, "the deal numbers")
-    _add_study_output(study)
-    _explain_expected_values(study, {"--budget": BUDGET_FORM, "--deals": DEALS_FORM})
 
 
 def _add_study_output(study: Any) -> None:
