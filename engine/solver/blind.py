@@ -27,7 +27,8 @@ and its hints peek. ``blind_move`` chooses as a player must, by sampling:
    world is won (all lost, or undecided), the rule of thumb's move.
 
 ``blind_choice`` gives the move with its evidence (wins in how many of the worlds
-tried), for a fair hint: "wins in 6 of the 8 stock orders I tried".
+tried), for a fair hint: "wins in 6 of the 8 stock orders I tried". With ``samples=0``
+it is the casual player of the baseline: safe moves, then the rule of thumb alone.
 """
 
 from __future__ import annotations
@@ -110,6 +111,9 @@ def blind_choice(
     safe = safe_move(game)
     if safe is not None and safe in legal:
         return BlindChoice(safe, "safe")
+    if samples == 0:  # no search: the rule of thumb's move
+        fallback = heuristic_move(game)
+        return BlindChoice(fallback if fallback in legal else legal[0], "heuristic")
     worlds = sample_worlds(game, seed, samples)
     return _searched(game, worlds, legal, max_nodes)
 

@@ -113,6 +113,13 @@ def _count(text: str, what: str, unit: str = "") -> int:
     return n
 
 
+def parse_samples(text: str) -> int:
+    """Stock orders a blind decision tries: a whole number, 0 for no search at all."""
+    if text.strip().isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"--samples is a whole number, 0 or more, not {text!r}")
+
+
 def parse_max_nodes(text: str) -> int:
     """A node limit: a whole number of positions, at least 1."""
     return _count(text, "the node limit", " of positions")
@@ -305,11 +312,12 @@ def _add_blind(study: Any) -> None:
     )
     study.add_argument(
         "--samples",
-        type=lambda text: _count(text, "--samples"),
+        type=parse_samples,
         default=blind.DEFAULT_SAMPLES,
         metavar="N",
         help="with --blind: stock orders tried at each decision "
-        f"(default: {blind.DEFAULT_SAMPLES})",
+        f"(default: {blind.DEFAULT_SAMPLES}); 0: no search, the rule of thumb alone (the "
+        "solver's safe moves, then the hints' ranking of moves)",
     )
 
 

@@ -20,6 +20,7 @@ from engine.solver import solve
 from engine.solver.blind import blind_choice, blind_move, hidden_key, safe_move, sample_worlds
 from engine.solver.blind_study import play_blind
 from engine.solver.cli import main_study
+from engine.solver.hints import heuristic_move
 from engine.variant import ROWS, VARIANTS, variant_by_code
 
 # Small budgets: the properties hold whatever the budget, and these keep the test quick.
@@ -143,3 +144,11 @@ def test_reel_study_blind_plays_each_deal_and_writes_its_rows(tmp_path: Path) ->
     assert f"Deals 3-4: 2 played blind, {SAMPLES} stock orders a decision" in text
     assert f"won {won}, lost {2 - won}" in text and "95% Wilson interval" in text
     assert not path.with_name("blind.csv.part").exists()
+
+
+def test_no_samples_is_the_rule_of_thumb_alone() -> None:
+    game = Game.new(3)
+    while safe_move(game) is not None:  # past the safe moves, to a choice
+        game.play(safe_move(game))  # type: ignore[arg-type]
+    choice = blind_choice(game, samples=0)
+    assert (choice.move, choice.reason, choice.worlds) == (heuristic_move(game), "heuristic", 0)
