@@ -141,6 +141,7 @@ HINT_TITLES: Final = {
     "heuristic": "💡 Hint: by rule of thumb",
     "lost": "💡 Hint: no win from here",
     "none": "💡 Hint",
+    "blind": "💡 Hint (fair: it can't see the stock either)",
 }
 
 
@@ -184,6 +185,7 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
     suits = "symbols (♠ ♥ ♦ ♣)" if settings.symbols else "letters (S H D C)"
     aces = "on" if settings.auto_aces else "off"
     winnable = "on" if settings.winnable else "off"
+    hints = "fair" if settings.fair_hints else "the solver's"
     lines = [
         f"**Suits:** {suits}",
         f"**Automatic Aces:** {aces} (reserve Aces go to the Ace pile after each move)",
@@ -195,6 +197,8 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
         "day ends, UTC, when your daily streak would break)",
         f"**Board:** {'picture' if settings.picture else 'text'} (your board drawn as a picture, "
         "or as text)",
+        f"**Hints:** {hints} (fair: "
+        "they can't see the stock's order, as you can't; the solver's know it)",
     ]
     if changed:
         lines.append("Your next board shows the change.")

@@ -43,7 +43,7 @@ from ..game import Game
 from ..moves import Move
 from ..notation import format_position
 from ..variant import ROWS
-from .hints import heuristic_move, move_rank
+from .hints import Hint, heuristic_move, move_rank
 from .model import Model, Options, models
 from .search import replay, solve
 from .verdict import Verdict
@@ -116,6 +116,26 @@ def blind_choice(
         return BlindChoice(fallback if fallback in legal else legal[0], "heuristic")
     worlds = sample_worlds(game, seed, samples)
     return _searched(game, worlds, legal, max_nodes)
+
+
+def blind_hint(
+    game: Game,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    max_nodes: int = DEFAULT_NODES,
+) -> Hint:
+    """The fair hint: the blind player's move and its evidence (``Hint`` of source "blind"),
+    "none" when the game is won, "lost" when no move is left."""
+    if game.is_won():
+        return Hint(None, "none", 0)
+    if not game.legal_moves():
+        return Hint(None, "lost")
+    choice = blind_choice(game, seed=seed, samples=samples, max_nodes=max_nodes)
+    return Hint(
+        choice.move, "blind", why=choice.reason, wins=choice.wins, lost=choice.lost,
+        worlds=choice.worlds,
+    )  # fmt: skip
 
 
 def _searched(game: Game, worlds: list[Game], legal: list[Move], max_nodes: int) -> BlindChoice:
@@ -232,6 +252,7 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "BlindChoice",
     "blind_choice",
+    "blind_hint",
     "blind_move",
     "hidden_key",
     "safe_move",
