@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -67,6 +68,12 @@ def test_a_won_and_a_stuck_game_say_so() -> None:
     stuck = render(parse_position(STUCK_POSITION)).splitlines()
     assert stuck[-1] == "Stuck: no legal move left."
     assert "Aces 8/8 · stock empty" in stuck
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/notation.md"])
+def test_the_board_the_docs_show_is_the_renderers(doc: str) -> None:
+    text = (Path(__file__).parents[2] / doc).read_text(encoding="utf-8")
+    assert f"```\n{render(Game.new(1))}\n```" in text  # deal 1 at move 0
 
 
 def test_display_width_counts_columns_not_characters() -> None:
