@@ -130,8 +130,8 @@ def is_heads(line: str) -> bool:
 def read_board(text: str) -> dict[str, str]:
     """Each pile's cell as the board shows it, by the name a player reads off the board:
     the letter starting its line and the number in the column heads above it. A cell is
-    three columns, the first two under its number: a card and its mark, a space or ``--``
-    and a blank, an empty reserve pile's `` .`` and a blank."""
+    three columns starting under its number: a card and its mark (``*`` or a blank),
+    ``--`` and a blank for a space, a blank, ``.`` and a blank for an empty reserve pile."""
     cells: dict[str, str] = {}
     numbers: dict[int, str] = {}
     for line in text.splitlines():
@@ -235,8 +235,9 @@ def test_a_misplaced_cards_star_is_the_character_right_after_its_code_and_only_t
     for game in random_play(start, random.Random(seed), care):
         for symbols in (True, False):
             text = render(game, symbols)
-            stars = 0
+            stars = drawn = 0
             for pile, line, at in row_cards_drawn(text):
+                drawn += 1
                 cards = game.pile(pile)
                 after = line[at + 2 : at + 3]  # the character right after the card's code
                 if game.is_misplaced(pile):
@@ -247,6 +248,7 @@ def test_a_misplaced_cards_star_is_the_character_right_after_its_code_and_only_t
                     shown = board_code(cards[-1], symbols) if cards else "--"
                     assert line[at : at + 2] == shown, (pile.name, text)
                     assert after in ("", " "), (pile.name, text)
+            assert drawn == 3 * game.width, text
             # and no star stands anywhere else in the rows
             rows = [line for line in text.splitlines() if line[:2] in ("A ", "B ", "C ")]
             assert sum(line.count("*") for line in rows) == stars, text
