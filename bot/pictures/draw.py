@@ -50,6 +50,8 @@ MISPLACED_CARD: Final = (255, 243, 214)
 BACK: Final = (44, 84, 160)
 WON: Final = (255, 214, 90)
 
+MARGIN: Final = 16  # the felt left bare at each edge of the board
+TITLE_SIZE: Final = 32  # the title's and the score's size; a long title is drawn smaller
 KEY_SIZE: Final = 10  # the side of a card's key patch in ``Style.key`` mode
 FAN_SHOWN: Final = 0.27  # the part of a card's height left showing under the next in a pile
 SEQUENCES: Final = ("2 5 8 J", "3 6 9 Q", "4 7 10 K")
@@ -306,11 +308,23 @@ def board_png(game: Game, title: str, style: Style = PLAIN) -> bytes:
     return draw_board(game, title, style).png()
 
 
+@lru_cache(maxsize=256)
+def title_size(title: str, room: float) -> int:
+    """The size of ``title`` (bold): ``TITLE_SIZE``, or smaller until it fits in ``room``
+    px (a game's name and a nine-digit deal would run into the score)."""
+    size = TITLE_SIZE
+    while size > 12 and font(size, bold=True).getlength(title) > room:
+        size -= 1
+    return size
+
+
 def _header(canvas: Canvas, game: Game, title: str) -> None:
     lay = canvas.layout
-    canvas.text((16, 14), title, 32, bold=True)
+    baseline = 44  # the title and the score share it, whatever the title's size
     score = f"Score {game.score}/{game.variant.card_total}"
-    canvas.text((lay.width - 16, 14), score, 32, bold=True, anchor="ra")
+    canvas.text((lay.width - MARGIN, baseline), score, TITLE_SIZE, bold=True, anchor="rs")
+    room = lay.width - 2 * MARGIN - font(TITLE_SIZE, bold=True).getlength(score) - 24
+    canvas.text((MARGIN, baseline), title, title_size(title, room), bold=True, anchor="ls")
     for col in range(lay.piles):
         canvas.text((lay.x(col) + lay.card_w / 2, lay.header - 10), str(col + 1), 22,
                     fill=FELT_DIM, anchor="ms")  # fmt: skip

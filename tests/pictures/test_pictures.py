@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,14 @@ from bot.pictures import (
     PictureCache,
     board_png,
     board_title,
+    board_words,
     cards_on_view,
     draw_board,
     key_colour,
 )
 from bot.pictures import draw as draw_module
 from engine import Game, format_position, render, variant_by_code
-from engine.variant import THREE_UP, VIRGINIA_REEL, Variant
+from engine.variant import BIG_PARADE, ROYAL_PARADE, THREE_UP, VIRGINIA_REEL, Variant
 
 # A pixel "differs" when a channel is off by more than this; at most this share may.
 CHANNEL_TOLERANCE = 48
@@ -50,6 +52,38 @@ def test_a_fixed_position_is_drawn_as_its_reference_image(name: str) -> None:
     differing = sum(diff.point(lambda v: 255 if v > CHANNEL_TOLERANCE else 0).histogram()[255:])
     # (if the design changed on purpose: picture_positions.py --write, and look at them)
     assert differing <= DIFFERING_SHARE * now.width * now.height, f"{name}: {differing} pixels"
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text the board drew, and the box its pixels take."""
+
+    text: str
+    size: int
+    bold: bool
+    fill: tuple[int, int, int]
+    box: tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
+
+
+def texts_drawn(monkeypatch: pytest.MonkeyPatch, game: Game, title: str = "x") -> list[Text]:
+    """Every text ``draw_board`` writes on the board (not those of the card faces)."""
+    seen: list[Text] = []
+    real = draw_module.Canvas.text
+
+    def watched(canvas: draw_module.Canvas, xy: tuple[float, float], text: str, size: int,
+                **options: object) -> None:  # fmt: skip
+        real(canvas, xy, text, size, **options)  # type: ignore[arg-type]
+        bold, anchor = bool(options.get("bold", False)), str(options.get("anchor", "la"))
+        mask, (left, top) = draw_module.text_mask(text, size, bold, anchor)
+        x, y = round(xy[0]) + left, round(xy[1]) + top
+        fill = options.get("fill", draw_module.FELT_TEXT)
+        assert isinstance(fill, tuple)
+        seen.append(Text(text, size, bold, fill, (x, y, x + mask.width, y + mask.height)))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(draw_module.Canvas, "text", watched)
+        draw_board(game, title)
+    return seen
 
 
 def key_counts(image: Image.Image) -> dict[tuple[int, int, int], int]:
@@ -118,6 +152,41 @@ def test_the_board_shows_the_facts_of_the_text_board() -> None:
     assert f"Score {game.score}/104" in text
 
 
+def test_the_title_names_the_game_unless_it_is_virginia_reel() -> None:
+    assert board_title(3, 0, THREE_UP) == "Three Up · deal 3 · move 0"
+    assert board_title(3, 12, ROYAL_PARADE) == "Royal Parade · deal 3 · move 12"
+    assert board_title(None, 5, BIG_PARADE) == "Big Parade · position · move 5"
+    # Virginia Reel's stays the text board's first line
+    assert board_title(3, 0) == board_title(3, 0, VIRGINIA_REEL) == "Deal 3 · move 0"
+    assert board_title(3, 0) == render(Game.new(3)).splitlines()[0]
+    assert board_title(None, 5) == "Position · move 5"
+
+
+@pytest.mark.parametrize("variant", [VIRGINIA_REEL, ROYAL_PARADE, THREE_UP])
+def test_a_long_title_is_drawn_smaller_and_never_runs_into_the_score(
+    monkeypatch: pytest.MonkeyPatch, variant: Variant
+) -> None:
+    game = Game.new(999_999_999, variant)  # a random deal's number has up to nine digits
+    width = draw_board(game, "x").layout.width
+    sizes = []
+    for title in (board_title(1, 0, variant), board_title(999_999_999, 150, variant)):
+        texts = texts_drawn(monkeypatch, game, title)
+        drawn_title = next(t for t in texts if t.text == title)
+        score = next(t for t in texts if t.text.startswith("Score "))
+        assert drawn_title.box[0] >= draw_module.MARGIN
+        assert drawn_title.box[2] + 16 <= score.box[0] and score.box[2] <= width - 14
+        sizes.append(drawn_title.size)
+    assert sizes[0] == draw_module.TITLE_SIZE
+    if variant is ROYAL_PARADE:  # its name and nine digits on 8 piles' width: smaller
+        assert sizes[1] < draw_module.TITLE_SIZE
+
+
+def test_the_board_in_words_names_the_game_unless_it_is_virginia_reel() -> None:
+    assert board_words(16, 3) == "board of deal 16 at move 3"
+    assert board_words(16, 3, THREE_UP) == "board of Three Up deal 16 at move 3"
+    assert board_words(None, 0, ROYAL_PARADE) == "board of a Royal Parade position at move 0"
+
+
 def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     opened_paths: list[str] = []
     real = ImageFont.truetype
@@ -173,7 +242,7 @@ def test_reel_board_image_writes_a_png_of_the_deal(
 ) -> None:
     target = tmp_path / "board.png"
     assert cli.main(["board", "--deal", "1", "--image", str(target)]) == 0
-    assert "board.png" in capsys.readouterr().out
+    assert capsys.readouterr().out == f"Wrote the board of deal 1 at move 0 to {target}.\n"
     assert opened(target.read_bytes()).size == opened(drawn(Game.new(1))).size
     assert target.read_bytes() == drawn(Game.new(1))
 
@@ -199,6 +268,9 @@ def test_reel_board_draws_any_game_of_the_family(
     target = tmp_path / "big.png"
     assert cli.main(["board", "--deal", "4", "--variant", "BP", "--image", str(target)]) == 0
     assert target.read_bytes() == drawn(Game.new(4, variant_by_code("bp")))
-    capsys.readouterr()
+    wrote = capsys.readouterr().out
+    assert wrote == f"Wrote the board of Big Parade deal 4 at move 0 to {target}.\n"
+    # the text board does not name the game: a line above it does
     assert cli.main(["board", "--deal", "4", "--variant", "tu"]) == 0
-    assert capsys.readouterr().out.strip() == render(Game.new(4, variant_by_code("tu")))
+    name, board = capsys.readouterr().out.strip().split("\n", 1)
+    assert name == "Three Up" and board == render(Game.new(4, variant_by_code("tu")))
