@@ -10,8 +10,8 @@ variant, so 12-pile games get narrower cards on a wider canvas.
     A  [2♥]  [6♦]  ...    based piles fanned downwards, the top card whole;
     B  ...                misplaced cards with an amber edge and a ★;
     C  ...                a space a dashed outline naming the base it takes
-    R  [J♣]  [K♠]  ...    the reserve's top cards, each pile's depth under it
-       1 card ...
+    R  [J♣]  [K♠]  ...    the reserve's top cards, a deeper pile's count under it
+       3 cards ...
     (A) Aces 0/8   (▒) Stock: 9 deals left   A 2-5-8-J · B 3-6-9-Q · C 4-7-10-K
 
 ``Style.key`` is the test mode: every card on view also gets a small patch in
@@ -90,6 +90,11 @@ class Layout:
     @property
     def fan(self) -> int:
         return int(self.card_h * FAN_SHOWN)
+
+    @property
+    def depth_size(self) -> int:
+        """The size of a reserve pile's count: "10 cards" fits its column."""
+        return 20 if self.piles <= 8 else 17
 
     @property
     def left(self) -> int:  # the row letters' column
@@ -370,8 +375,17 @@ def _reserve(canvas: Canvas, game: Game) -> None:
                      top + lay.card_h - 1 - 3 * under), lay.card_w // 9, fill=CARD,
                     outline=CARD_EDGE, width=1)  # fmt: skip
             canvas.card(pile[-1], x, top)
-        count = f"{len(pile)} card{'' if len(pile) == 1 else 's'}"
-        canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, 22, anchor="ma")
+        count = depth_label(len(pile))
+        if count is not None:
+            canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, lay.depth_size,
+                        anchor="ma")  # fmt: skip
+
+
+def depth_label(cards: int) -> str | None:
+    """The count under a reserve pile of ``cards`` cards, where it tells something: none
+    under a single card (the card shows it) or an empty pile (its dashed outline says
+    "empty"); "3 cards" under a deeper one, whose edges show only that there are more."""
+    return f"{cards} cards" if cards >= 2 else None
 
 
 def _footer(canvas: Canvas, game: Game) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from picture_positions import REFERENCE, drawn, played, positions
+from picture_positions import REFERENCE, STUCK_LINE, WIN_LINE, drawn, played, positions
 from PIL import Image, ImageChops, ImageFont
 
 from bot import cli
@@ -29,7 +30,7 @@ from bot.pictures import (
     key_colour,
 )
 from bot.pictures import draw as draw_module
-from engine import Game, format_position, render, variant_by_code
+from engine import Game, format_position, play_line, render, variant_by_code
 from engine.variant import BIG_PARADE, ROYAL_PARADE, THREE_UP, VIRGINIA_REEL, Variant
 
 # A pixel "differs" when a channel is off by more than this; at most this share may.
@@ -185,6 +186,45 @@ def test_the_board_in_words_names_the_game_unless_it_is_virginia_reel() -> None:
     assert board_words(16, 3) == "board of deal 16 at move 3"
     assert board_words(16, 3, THREE_UP) == "board of Three Up deal 16 at move 3"
     assert board_words(None, 0, ROYAL_PARADE) == "board of a Royal Parade position at move 0"
+
+
+def test_a_reserve_pile_is_counted_only_when_it_holds_more_than_one_card() -> None:
+    # one card shows itself; an empty pile's dashed outline says "empty"
+    assert draw_module.depth_label(0) is None
+    assert draw_module.depth_label(1) is None
+    assert draw_module.depth_label(2) == "2 cards"
+    assert draw_module.depth_label(10) == "10 cards"
+
+
+@pytest.mark.parametrize(
+    "game",
+    [Game.new(1), played(1, STUCK_LINE), played(28, WIN_LINE, 70), Game.new(1, THREE_UP)],
+    ids=["start", "stuck", "deal28-move70", "three-up"],
+)
+def test_the_counts_under_the_reserve_are_those_of_its_deeper_piles(
+    monkeypatch: pytest.MonkeyPatch, game: Game
+) -> None:
+    layout = draw_board(game, "x").layout
+    counts = [t for t in texts_drawn(monkeypatch, game) if t.text.endswith((" card", " cards"))]
+    deeper = [col for col, pile in enumerate(game.reserve) if len(pile) >= 2]
+    assert [t.text for t in counts] == [f"{len(game.reserve[col])} cards" for col in deeper]
+    for col, count in zip(deeper, counts, strict=True):  # each under its own pile
+        assert layout.x(col) <= (count.box[0] + count.box[2]) / 2 <= layout.x(col) + layout.card_w
+        assert count.box[1] > layout.reserve_top + layout.card_h
+    if game.deal_number == 28:  # deep piles and empty ones: both kinds are there
+        assert counts and any(len(pile) < 2 for pile in game.reserve)
+
+
+@pytest.mark.parametrize("variant", [VIRGINIA_REEL, THREE_UP])
+def test_the_widest_counts_side_by_side_stay_apart(
+    monkeypatch: pytest.MonkeyPatch, variant: Variant
+) -> None:
+    game = Game.new(1, variant)
+    play_line(game, ";".join(["deal"] * 9))  # every reserve pile 10 cards deep
+    counts = [t for t in texts_drawn(monkeypatch, game) if t.text == "10 cards"]
+    assert len(counts) == variant.reserve_piles
+    for left, right in pairwise(counts):
+        assert right.box[0] - left.box[2] >= 6
 
 
 def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
