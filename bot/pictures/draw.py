@@ -40,7 +40,7 @@ BOLD: Final = FONTS / "DejaVuSans-Bold.ttf"
 FELT: Final = (24, 92, 56)
 FELT_DARK: Final = (18, 70, 43)
 FELT_TEXT: Final = (236, 244, 238)
-FELT_DIM: Final = (160, 200, 175)
+FELT_DIM: Final = (176, 212, 189)  # 4.9:1 on FELT: WCAG AA for text, however small
 CARD: Final = (252, 252, 248)
 CARD_EDGE: Final = (120, 120, 120)
 RED: Final = (200, 24, 40)
@@ -52,6 +52,7 @@ WON: Final = (255, 214, 90)
 
 MARGIN: Final = 16  # the felt left bare at each edge of the board
 TITLE_SIZE: Final = 32  # the title's and the score's size; a long title is drawn smaller
+BUILD_SIZE: Final = 24  # a row's build sequence beside it, in bold: 12 px on a phone
 KEY_SIZE: Final = 10  # the side of a card's key patch in ``Style.key`` mode
 FAN_SHOWN: Final = 0.27  # the part of a card's height left showing under the next in a pile
 SEQUENCES: Final = ("2 5 8 J", "3 6 9 Q", "4 7 10 K")
@@ -109,8 +110,8 @@ class Layout:
         return 86
 
     def row_h(self, row: int) -> int:
-        # 140 at least: the row's letter and build sequence are written beside it
-        return max(self.card_h + (self.tallest[row] - 1) * self.fan + 14, 140)
+        # 150 at least: the row's letter and build sequence are written beside it
+        return max(self.card_h + (self.tallest[row] - 1) * self.fan + 14, 150)
 
     @property
     def reserve_top(self) -> int:
@@ -340,7 +341,8 @@ def _row(canvas: Canvas, game: Game, r: int) -> None:
     top = lay.row_y(r)
     canvas.text((lay.left / 2, top + 4), ROW_LETTERS[r], 36, bold=True, anchor="ma")
     for i, step in enumerate(SEQUENCES[r].split()):
-        canvas.text((lay.left / 2, top + 44 + i * 22), step, 20, fill=FELT_DIM, anchor="ma")
+        canvas.text((lay.left / 2, top + 42 + i * 25), step, BUILD_SIZE, bold=True,
+                    fill=FELT_DIM, anchor="ma")  # fmt: skip
     base = r + 1  # card >> 2 of the row's base
     for col, pile in enumerate(game.row(r)):
         x = lay.x(col)

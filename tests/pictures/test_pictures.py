@@ -188,6 +188,45 @@ def test_the_board_in_words_names_the_game_unless_it_is_virginia_reel() -> None:
     assert board_words(None, 0, ROYAL_PARADE) == "board of a Royal Parade position at move 0"
 
 
+def contrast(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours (1 to 21; AA asks 4.5 of text)."""
+
+    def luminance(colour: tuple[int, int, int]) -> float:
+        linear = [v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+                  for v in colour]  # fmt: skip
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_contrast_ratio_is_wcags() -> None:
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+
+
+def test_the_felts_text_colours_meet_wcag_aa_on_the_felt_and_the_footer() -> None:
+    for text in (draw_module.FELT_TEXT, draw_module.FELT_DIM):
+        for felt in (draw_module.FELT, draw_module.FELT_DARK):
+            assert contrast(text, felt) >= 4.5, (text, felt)
+
+
+@pytest.mark.parametrize("variant", [VIRGINIA_REEL, THREE_UP])
+def test_each_rows_build_is_written_beside_it_large_bold_and_in_aa_contrast(
+    monkeypatch: pytest.MonkeyPatch, variant: Variant
+) -> None:
+    game = Game.new(1, variant)
+    layout = draw_board(game, "x").layout
+    beside = [t for t in texts_drawn(monkeypatch, game) if t.box[2] <= layout.left]
+    for r, sequence in enumerate(draw_module.SEQUENCES):
+        top, bottom = layout.row_y(r), layout.row_y(r) + layout.row_h(r)
+        letter, *steps = [t for t in beside if top <= t.box[1] and t.box[3] <= bottom]
+        assert letter.text == "ABC"[r] and [t.text for t in steps] == sequence.split()
+        for step in steps:
+            assert step.bold and step.size >= 24  # 12 px at the half size a phone shows
+            assert contrast(step.fill, draw_module.FELT) >= 4.5
+
+
 def test_a_reserve_pile_is_counted_only_when_it_holds_more_than_one_card() -> None:
     # one card shows itself; an empty pile's dashed outline says "empty"
     assert draw_module.depth_label(0) is None
