@@ -74,7 +74,7 @@ class Layout:
     """Sizes in pixels for a board of ``piles`` piles a row."""
 
     piles: int
-    tallest: tuple[int, ...] = (4, 4, 4)  # the most cards in a pile of each row (1 at least)
+    tallest: int = 4  # the most cards in a pile of any row (1 at least)
 
     @property
     def card_w(self) -> int:
@@ -109,9 +109,11 @@ class Layout:
     def header(self) -> int:
         return 86
 
-    def row_h(self, row: int) -> int:
-        # 150 at least: the row's letter and build sequence are written beside it
-        return max(self.card_h + (self.tallest[row] - 1) * self.fan + 14, 150)
+    @property
+    def row_h(self) -> int:
+        """Every row's height: the tallest pile of the board, wherever it is, so the rows
+        stay the same height, 150 at least (the row's letter and build beside it)."""
+        return max(self.card_h + (self.tallest - 1) * self.fan + 14, 150)
 
     @property
     def reserve_top(self) -> int:
@@ -129,13 +131,12 @@ class Layout:
         return self.left + col * (self.card_w + self.gap)
 
     def row_y(self, row: int) -> int:
-        return self.header + sum(self.row_h(r) for r in range(row))
+        return self.header + row * self.row_h
 
     @classmethod
     def of(cls, game: Game) -> Layout:
-        """The layout of ``game``'s board: each row as tall as its tallest pile."""
-        tallest = tuple(max(1, *map(len, game.row(r))) for r in range(ROWS))
-        return cls(game.width, tallest)
+        """The layout of ``game``'s board: every row as tall as the tallest pile."""
+        return cls(game.width, max(len(pile) for r in range(ROWS) for pile in game.row(r)) or 1)
 
 
 @cache

@@ -31,7 +31,7 @@ from bot.pictures import (
 )
 from bot.pictures import draw as draw_module
 from engine import Game, format_position, play_line, render, variant_by_code
-from engine.variant import BIG_PARADE, ROYAL_PARADE, THREE_UP, VIRGINIA_REEL, Variant
+from engine.variant import BIG_PARADE, ROWS, ROYAL_PARADE, THREE_UP, VIRGINIA_REEL, Variant
 
 # A pixel "differs" when a channel is off by more than this; at most this share may.
 CHANNEL_TOLERANCE = 48
@@ -219,7 +219,7 @@ def test_each_rows_build_is_written_beside_it_large_bold_and_in_aa_contrast(
     layout = draw_board(game, "x").layout
     beside = [t for t in texts_drawn(monkeypatch, game) if t.box[2] <= layout.left]
     for r, sequence in enumerate(draw_module.SEQUENCES):
-        top, bottom = layout.row_y(r), layout.row_y(r) + layout.row_h(r)
+        top, bottom = layout.row_y(r), layout.row_y(r) + layout.row_h
         letter, *steps = [t for t in beside if top <= t.box[1] and t.box[3] <= bottom]
         assert letter.text == "ABC"[r] and [t.text for t in steps] == sequence.split()
         for step in steps:
@@ -264,6 +264,33 @@ def test_the_widest_counts_side_by_side_stay_apart(
     assert len(counts) == variant.reserve_piles
     for left, right in pairwise(counts):
         assert right.box[0] - left.box[2] >= 6
+
+
+@pytest.mark.parametrize(
+    "game",
+    [played(28, WIN_LINE, 3), played(1, STUCK_LINE, 2), played(1, STUCK_LINE, 4)],
+    ids=["row-A-fanned", "row-C-fanned", "rows-B-C-fanned"],
+)
+def test_a_fanned_pile_makes_every_row_as_tall_as_itself(game: Game) -> None:
+    layout = draw_board(game, "x").layout
+    tops = [layout.row_y(r) for r in range(ROWS)] + [layout.reserve_top - 14]
+    assert len({below - above for above, below in pairwise(tops)}) == 1  # all rows alike
+    tallest = max(len(pile) for r in range(ROWS) for pile in game.row(r))
+    assert tallest >= 2 and layout.row_h >= layout.card_h + (tallest - 1) * layout.fan
+    for r in range(ROWS):  # each pile ends inside its row
+        for pile in game.row(r):
+            assert tops[r] + (len(pile) - 1) * layout.fan + layout.card_h < tops[r + 1]
+
+
+def test_the_board_is_as_tall_wherever_its_tallest_pile_is() -> None:
+    # a pile of two in row A or in row C: the same board, rows and reserve in the same
+    # places, so a redraw after a move does not shift the rows under the player's eye
+    row_a, row_c = played(28, WIN_LINE, 3), played(1, STUCK_LINE, 2)
+    assert [max(map(len, g.row(r))) for g in (row_a, row_c) for r in range(ROWS)] == [
+        2, 1, 1, 1, 1, 2]  # fmt: skip
+    one, other = draw_board(row_a, "x"), draw_board(row_c, "x")
+    assert one.layout == other.layout and one.image.size == other.image.size
+    assert draw_board(Game.new(1), "x").image.height < one.image.height  # compact at first
 
 
 def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
