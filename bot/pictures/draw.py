@@ -124,8 +124,14 @@ class Layout:
         return self.reserve_top + self.card_h + 44
 
     @property
+    def last_line(self) -> int:
+        """The top of the footer's last line: the legend, or the win or the dead end."""
+        return self.footer_top + 62
+
+    @property
     def height(self) -> int:
-        return self.footer_top + 92
+        # the last line's text takes 28 px (descenders too), then the margin of every edge
+        return self.last_line + 28 + MARGIN
 
     def x(self, col: int) -> int:
         return self.left + col * (self.card_w + self.gap)
@@ -415,14 +421,15 @@ def _footer(canvas: Canvas, game: Game) -> None:
                                       outline=FELT_DIM, width=2)  # fmt: skip
     canvas.text((sx + 46, top + 12), stock, 28, bold=True)
     status = game.status
+    last = (MARGIN, lay.last_line)
     if status is Status.WON:
-        canvas.text((16, top + 60), f"Won! All {game.variant.card_total} cards home.", 24,
-                    bold=True, fill=WON)  # fmt: skip
+        canvas.text(last, f"Won! All {game.variant.card_total} cards home.", 24, bold=True,
+                    fill=WON)  # fmt: skip
     elif status is Status.STUCK:
-        canvas.text((16, top + 60), "Stuck: no legal move left.", 24, bold=True, fill=AMBER)
+        canvas.text(last, "Stuck: no legal move left.", 24, bold=True, fill=AMBER)
     else:
         legend = "★ amber edge: misplaced · dashed: a space or an empty pile"
-        canvas.text((16, top + 62), legend, 22, fill=FELT_DIM)
+        canvas.text(last, legend, 22, fill=FELT_DIM)
 
 
 def prepare(piles: int) -> None:

@@ -293,6 +293,28 @@ def test_the_board_is_as_tall_wherever_its_tallest_pile_is() -> None:
     assert draw_board(Game.new(1), "x").image.height < one.image.height  # compact at first
 
 
+@pytest.mark.parametrize(
+    "game",
+    [Game.new(1), played(1, STUCK_LINE), played(28, WIN_LINE), Game.new(1, THREE_UP)],
+    ids=["legend", "stuck", "won", "three-up"],
+)
+def test_the_last_line_keeps_the_margin_of_the_other_edges_from_the_bottom(
+    monkeypatch: pytest.MonkeyPatch, game: Game
+) -> None:
+    margin = draw_module.MARGIN
+    assert margin >= 14  # what the title, the score and the piles keep from the edges
+    canvas = draw_board(game, "x")
+    last = max(texts_drawn(monkeypatch, game), key=lambda t: t.box[3])
+    assert last.text.startswith(("★ amber edge", "Stuck:", "Won!"))
+    assert last.box[3] <= canvas.image.height - margin
+    # and in the pixels: the bottom strip is bare footer, the last line just above it
+    width, height = canvas.image.size
+    strip = canvas.image.crop((0, height - margin, width, height))
+    assert strip.getcolors() == [(width * margin, draw_module.FELT_DARK)]
+    above = canvas.image.crop((0, height - margin - 12, width, height - margin))
+    assert len(above.getcolors() or []) > 1
+
+
 def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     opened_paths: list[str] = []
     real = ImageFont.truetype
