@@ -93,8 +93,9 @@ class Layout:
         return int(self.card_h * FAN_SHOWN)
 
     @property
-    def depth_size(self) -> int:
-        """The size of a reserve pile's count: "10 cards" fits its column."""
+    def label_size(self) -> int:
+        """The size of the small words on the felt: a reserve pile's count ("10 cards" fits
+        its column) and the words inside a dashed outline (clear of its dashes)."""
         return 20 if self.piles <= 8 else 17
 
     @property
@@ -355,11 +356,10 @@ def _row(canvas: Canvas, game: Game, r: int) -> None:
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
-            label = ("2", "3", "4")[r]
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 - 12), "space", 20,
-                        fill=FELT_DIM, anchor="mm")  # fmt: skip
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 + 14), f"for a {label}", 20,
-                        fill=FELT_DIM, anchor="mm")  # fmt: skip
+            label, mid, middle = ("2", "3", "4")[r], x + lay.card_w / 2, top + lay.card_h / 2
+            canvas.text((mid, middle - 12), "space", lay.label_size, fill=FELT_DIM, anchor="mm")
+            canvas.text((mid, middle + 14), f"for a {label}", lay.label_size, fill=FELT_DIM,
+                        anchor="mm")  # fmt: skip
             continue
         misplaced = len(pile) == 1 and pile[0] >> 2 != base
         for depth, card in enumerate(pile):
@@ -375,7 +375,7 @@ def _reserve(canvas: Canvas, game: Game) -> None:
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", 20,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", lay.label_size,
                         fill=FELT_DIM, anchor="mm")  # fmt: skip
         else:
             for under in range(min(len(pile) - 1, 3), 0, -1):  # the depth, as edges
@@ -386,7 +386,7 @@ def _reserve(canvas: Canvas, game: Game) -> None:
             canvas.card(pile[-1], x, top)
         count = depth_label(len(pile))
         if count is not None:
-            canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, lay.depth_size,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, lay.label_size,
                         anchor="ma")  # fmt: skip
 
 

@@ -33,6 +33,9 @@ from bot.pictures import draw as draw_module
 from engine import Game, format_position, play_line, render, variant_by_code
 from engine.variant import BIG_PARADE, ROWS, ROYAL_PARADE, THREE_UP, VIRGINIA_REEL, Variant
 
+# Three Up's deal 1 after nine moves: spaces in rows A-C and an empty reserve pile.
+THREE_UP_SPACES = "A7 ACE;A10 ACE;B6 ACE;A6 A1;A3 A1;A9 C1;B10 B1;C3 C1;R4 C1"
+
 # A pixel "differs" when a channel is off by more than this; at most this share may.
 CHANNEL_TOLERANCE = 48
 DIFFERING_SHARE = 0.005
@@ -313,6 +316,24 @@ def test_the_last_line_keeps_the_margin_of_the_other_edges_from_the_bottom(
     assert strip.getcolors() == [(width * margin, draw_module.FELT_DARK)]
     above = canvas.image.crop((0, height - margin - 12, width, height - margin))
     assert len(above.getcolors() or []) > 1
+
+
+@pytest.mark.parametrize(
+    "game",
+    [played(1, STUCK_LINE), played(1, THREE_UP_SPACES, game=Game.new(1, THREE_UP))],
+    ids=["virginia-reel", "three-up"],
+)
+def test_the_words_in_a_dashed_outline_stay_clear_of_its_dashes(
+    monkeypatch: pytest.MonkeyPatch, game: Game
+) -> None:
+    layout = draw_board(game, "x").layout
+    words = [t for t in texts_drawn(monkeypatch, game)
+             if t.text in ("space", "empty") or t.text.startswith("for a ")]  # fmt: skip
+    spaces = sum(not pile for r in range(ROWS) for pile in game.row(r))
+    assert len(words) == 2 * spaces + sum(not pile for pile in game.reserve) > 2 * spaces > 0
+    for word in words:
+        col = (word.box[0] - layout.left) // (layout.card_w + layout.gap)
+        assert layout.x(col) + 6 <= word.box[0] and word.box[2] <= layout.x(col) + layout.card_w - 6
 
 
 def test_the_fonts_are_the_bundled_ones(monkeypatch: pytest.MonkeyPatch) -> None:
