@@ -3,16 +3,20 @@
 A pure function from a position to a Pillow image, then to PNG bytes. Each
 card face is drawn once (per size) and pasted, so a board is a few dozen
 pastes and some text. The layout takes the number of piles a row from the
-variant, so 12-pile games get narrower cards on a wider canvas.
+variant, so 12-pile games get narrower cards on a wider canvas; the three rows
+are as tall as the tallest pile of the board.
 
-    Deal 1 · move 0                      Score 5/104
+    Deal 1 · move 0                      Score 5/104    (another game named first)
        1     2     3   ...
     A  [2♥]  [6♦]  ...    based piles fanned downwards, the top card whole;
-    B  ...                misplaced cards with an amber edge and a ★;
-    C  ...                a space a dashed outline naming the base it takes
+    2                     the row's build sequence under its letter;
+    5  ...                misplaced cards with an amber edge and a ★;
+    B  ...                a space a dashed outline naming the base it takes
+    C  ...
     R  [J♣]  [K♠]  ...    the reserve's top cards, a deeper pile's count under it
-       3 cards ...
-    (A) Aces 0/8   (▒) Stock: 9 deals left   A 2-5-8-J · B 3-6-9-Q · C 4-7-10-K
+             3 cards
+    (A) Aces 0/8          (▒) Stock: 9 deals left
+    ★ amber edge: misplaced · dashed: ...   (or Won! / Stuck:), a margin under it
 
 ``Style.key`` is the test mode: every card on view also gets a small patch in
 a colour of its own (``key_colour``), so a test can count the cards drawn.
