@@ -1,6 +1,7 @@
 """The picture board: drawn as the stored references show it, every card of the position
-on it exactly once, with the bundled fonts only, cached by position and style, and
-written by ``reel board --image``."""
+on it exactly once, its words where the layout promises (the game's name, counts only
+under deeper reserve piles, builds in AA contrast, margins, rows of one height), with the
+bundled fonts only, cached by position and style, and written by ``reel board --image``."""
 
 from __future__ import annotations
 
