@@ -7,15 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import (
-    VIRGINIA_REEL,
-    DealNumberError,
-    Game,
-    LineError,
-    play_line,
-    render,
-    variant_by_code,
-)
+from engine import DealNumberError, Game, LineError, play_line, render, variant_by_code
 
 from .pictures import PLAIN, board_png, board_title, board_words
 
@@ -33,8 +25,6 @@ def show_board(
         print(f"reel board: {exc}", file=sys.stderr)
         return 2
     if image is None:
-        if game.variant.code != VIRGINIA_REEL.code:  # the text board does not name the game
-            print(game.variant.name)
         print(render(game, symbols))
         return 0
     png = board_png(game, board_title(deal, game.move_count, game.variant), PLAIN)

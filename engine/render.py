@@ -38,7 +38,7 @@ from wcwidth import wcswidth
 
 from .cards import CARD_COUNT, board_code, make_card
 from .game import Game, Status
-from .variant import ROW_LETTERS, ROWS
+from .variant import ROW_LETTERS, ROWS, VIRGINIA_REEL
 
 MAX_WIDTH: Final = 30
 MISPLACED_MARK: Final = "*"
@@ -91,15 +91,7 @@ def _blocks(width: int, reserve_piles: int) -> tuple[tuple[int, int], ...]:
 
 def render(game: Game, symbols: bool = True) -> str:
     """The board as text: rows A-C, reserve with depths, Aces, stock, score, moves."""
-    lines: list[str] = []
-    deal = f"Deal {game.deal_number}" if game.deal_number is not None else "Position"
-    header = f"{deal} · move {game.move_count}"
-    # Every character of the header is one column wide (digits, ASCII, "·"),
-    # so its length is its display width.
-    if len(header) <= MAX_WIDTH:
-        lines.append(header)
-    else:  # a 19-digit deal number: the move count gets its own line
-        lines += [deal, f"Move {game.move_count}"]
+    lines = header_lines(game)
     width = game.width
     reserve = game._reserve
     for first, stop in _blocks(width, len(reserve)):
@@ -117,6 +109,25 @@ def render(game: Game, symbols: bool = True) -> str:
     elif status is Status.STUCK:
         lines.append("Stuck: no legal move left.")
     return "\n".join(lines)
+
+
+def header_lines(game: Game) -> list[str]:
+    """The board's first line: ``Deal 1 · move 0``, the game named first when it is not
+    Virginia Reel (``Three Up · deal 1 · move 0``, as the picture board's title); split
+    over lines where it would not fit (a long deal number, a long name)."""
+    deal = f"deal {game.deal_number}" if game.deal_number is not None else "position"
+    if game.variant.code != VIRGINIA_REEL.code:
+        deal = f"{game.variant.name} · {deal}"
+    deal = deal[0].upper() + deal[1:]
+    move = f"move {game.move_count}"
+    # Every character of the header is one column wide (letters, digits, "·"), so its
+    # length is its display width.
+    if len(f"{deal} · {move}") <= MAX_WIDTH:
+        return [f"{deal} · {move}"]
+    if len(deal) <= MAX_WIDTH:  # a long deal number: the move count gets its own line
+        return [deal, move.capitalize()]
+    name, _, number = deal.partition(" · ")
+    return [name, number.capitalize(), move.capitalize()]
 
 
 def _block(game: Game, symbols: bool, first: int, stop: int) -> list[str]:

@@ -16,7 +16,8 @@ from wcwidth import wcswidth
 from engine import DEAL, MAX_DEAL, MAX_WIDTH, MIN_DEAL, Game, Pile, display_width, render
 from engine.cards import board_code, make_card
 from engine.notation import format_position, parse_position
-from engine.variant import BIG_PARADE, THREE_UP, VARIANTS
+from engine.render import header_lines
+from engine.variant import BIG_PARADE, THREE_UP, VARIANTS, variant_by_code
 
 
 def widest(text: str) -> int:
@@ -84,7 +85,7 @@ def test_display_width_counts_columns_not_characters() -> None:
 # ---------------------------------------------------------------- every game of the family
 
 THREE_UP_DEAL_1 = """\
-Deal 1 · move 0
+Three Up · deal 1 · move 0
   1  2  3  4  5  6
 A 2♥ 4♠*8♥*T♥*4♦*5♥*
 B 3♣ K♥*K♥*T♣*3♦ A♠*
@@ -182,7 +183,7 @@ def test_every_pile_is_drawn_once_under_its_own_name_with_its_top_card(code: str
 @pytest.mark.parametrize("code", sorted(VARIANTS))
 def test_the_board_accounts_for_every_card_of_the_packs(code: str) -> None:
     for game in [g for g in SAMPLE if g.variant.code == code][::7]:
-        lines = render(game, symbols=False).splitlines()
+        lines = render(game, symbols=False).splitlines()[len(header_lines(game)) :]
         # the depth lines follow the reserve lines: they count the reserve's cards
         depths = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("R")]
         in_reserve = sum(int(n) for line in depths for n in line.split())
@@ -252,3 +253,23 @@ def test_a_misplaced_cards_star_is_the_character_right_after_its_code_and_only_t
             # and no star stands anywhere else in the rows
             rows = [line for line in text.splitlines() if line[:2] in ("A ", "B ", "C ")]
             assert sum(line.count("*") for line in rows) == stars, text
+
+
+@pytest.mark.parametrize(
+    ("code", "deal", "moves", "expected"),
+    [
+        ("vr", 16, 0, ["Deal 16 · move 0"]),
+        ("tu", 16, 3, ["Three Up · deal 16 · move 3"]),
+        ("bp", 999_999_999, 0, ["Big Parade · deal 999999999", "Move 0"]),
+        ("rp", MAX_DEAL, 2, ["Royal Parade", f"Deal {MAX_DEAL}", "Move 2"]),
+    ],
+)
+def test_the_first_line_names_the_game_unless_it_is_virginia_reel(
+    code: str, deal: int, moves: int, expected: list[str]
+) -> None:
+    game = Game.new(deal, variant_by_code(code))
+    while game.move_count < moves:
+        game.play(next(m for m in game.legal_moves()))
+    assert header_lines(game) == expected
+    assert render(game).splitlines()[: len(expected)] == expected
+    assert all(len(line) <= MAX_WIDTH for line in expected)

@@ -420,7 +420,8 @@ def test_reel_board_draws_any_game_of_the_family(
     assert target.read_bytes() == drawn(Game.new(4, variant_by_code("bp")))
     wrote = capsys.readouterr().out
     assert wrote == f"Wrote the board of Big Parade deal 4 at move 0 to {target}.\n"
-    # the text board does not name the game: a line above it does
+    # the text board names the game in its first line, as the picture's title does
     assert cli.main(["board", "--deal", "4", "--variant", "tu"]) == 0
-    name, board = capsys.readouterr().out.strip().split("\n", 1)
-    assert name == "Three Up" and board == render(Game.new(4, variant_by_code("tu")))
+    board = capsys.readouterr().out.strip()
+    assert board == render(Game.new(4, variant_by_code("tu")))
+    assert board.splitlines()[0] == board_title(4, 0, variant_by_code("tu"))
