@@ -28,12 +28,16 @@ def plain_render(game: Game, symbols: bool) -> str:
     """The board drawn cell by cell, through the public API only: a row's letter and a
     space, then each pile's card followed by its mark (``*`` or a space)."""
     lines: list[str] = []
-    deal = f"Deal {game.deal_number}" if game.deal_number is not None else "Position"
+    deal = f"deal {game.deal_number}" if game.deal_number is not None else "position"
+    named = game.variant.code != "vr"  # another game of the family is named first
+    deal = f"{game.variant.name} · {deal}" if named else deal.capitalize()
     header = f"{deal} · move {game.move_count}"
     if display_width(header) <= MAX_WIDTH:
         lines.append(header)
-    else:
+    elif display_width(deal) <= MAX_WIDTH:
         lines += [deal, f"Move {game.move_count}"]
+    else:
+        lines += [game.variant.name, f"Deal {game.deal_number}", f"Move {game.move_count}"]
     # At most 9 cells fit a line after the row letter: 12 piles are drawn as two halves.
     halves = 1 if game.width <= 9 else 2
     size = game.width // halves
