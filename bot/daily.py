@@ -30,6 +30,7 @@ from typing import Final
 from engine import Game, Move, format_line, variant_by_code
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
+from engine.solver.blind_study import play_blind
 
 from .store import DailyDeal
 
@@ -101,6 +102,41 @@ def first_proven(
     return None
 
 
+RATING_GAMES: Final = 4
+"""Blind games (seeds 0, 1, 2...) a daily's difficulty is rated from (docs/daily.md)."""
+RATINGS: Final = ("Easy", "Medium", "Hard", "Expert")
+MEDIUM_SHARE: Final = 0.55  # the blind player's mean share of the cards home: Medium from
+HARD_SHARE: Final = 0.30  # ... Hard from this, Expert below
+
+
+def rate_deal(deal_number: int, variant: str = "vr", games: int = RATING_GAMES) -> str | None:
+    """How hard the deal is for a player who can't see the stock (docs/daily.md): the blind
+    player (``engine.solver.blind``) plays it ``games`` times, each with its own seed;
+    Easy if it wins any, else Medium, Hard or Expert by the share of the cards it gets
+    home on average. None with no game to rate it by. Deterministic (node budgets, no
+    time): the same rating on every machine. A few seconds compiled."""
+    if games < 1:
+        return None
+    played = [
+        play_blind(Game.new(deal_number, variant_by_code(variant)), seed=seed)
+        for seed in range(games)
+    ]
+    total = variant_by_code(variant).card_total
+    return rating_of([p.won for p in played], [p.score for p in played], total)
+
+
+def rating_of(wins: list[bool], scores: list[int], card_total: int) -> str:
+    """The rating of a deal from its blind games: won in any, Easy; else by the mean
+    share of the cards home, Medium from ``MEDIUM_SHARE``, Hard from ``HARD_SHARE``,
+    Expert below."""
+    if any(wins):
+        return "Easy"
+    share = sum(scores) / len(scores) / card_total
+    if share >= MEDIUM_SHARE:
+        return "Medium"
+    return "Hard" if share >= HARD_SHARE else "Expert"
+
+
 def find_daily_deal(
     day: date,
     *,
@@ -108,7 +144,8 @@ def find_daily_deal(
     max_nodes: int = DAILY_NODE_BUDGET,
     variant: str = "vr",
 ) -> DailyDeal:
-    """The daily deal of ``day``: the first candidate the solver wins within ``max_nodes``.
+    """The daily deal of ``day``: the first candidate the solver wins within ``max_nodes``
+    (not rated: ``rate_deal`` is the next step, which the service takes in the background).
 
     If none of the ``candidates`` is proven, the starting number itself, with no
     proof (the caller logs it). Deterministic: no time budget. Slow (up to a second or so,
@@ -147,6 +184,7 @@ def share_text(
     card_total: int = 104,
     assisted: bool = False,
     game_name: str = GAME_NAME,
+    rating: str | None = None,
 ) -> str:
     """The spoiler-free one line a player can post after their scored daily.
 
@@ -156,8 +194,10 @@ def share_text(
     'Virginia Reel daily 2026-11-29: won in 112 moves'
     >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95, assisted=True)
     'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves, with a hint'
+    >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112, rating="Hard")
+    'Virginia Reel daily 2026-11-29 (Hard): won in 112 moves'
     """
-    head = f"{game_name} daily {day.isoformat()}"
+    head = f"{game_name} daily {day.isoformat()}" + ("" if rating is None else f" ({rating})")
     tail = f"in {moves} {'move' if moves == 1 else 'moves'}" + (", with a hint" if assisted else "")
     if won:
         return f"{head}: won {tail}"

@@ -168,6 +168,7 @@ class TerminalGame:
         if view.daily_date is not None:
             replay = " (unscored replay: your first game of the day is the one that counts)"
             par = "" if view.par is None else f" · par {view.par} moves"
+            par += "" if view.rating is None else f" · {view.rating}"
             self.say(
                 f"Daily challenge {view.daily_date.isoformat()}{par}"
                 + ("" if view.scored else replay)

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 import bot.service.games as games_module
-from bot.daily import daily_start_number
+from bot.daily import RATING_GAMES, daily_start_number
 from bot.service import Settings
 from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal
@@ -50,6 +50,20 @@ def plain_new_players(monkeypatch: pytest.MonkeyPatch) -> None:
 def product_defaults(plain_new_players: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Undo ``plain_new_players``: a new player has the product's settings."""
     monkeypatch.setattr(games_module, "DEFAULT_SETTINGS", Settings())
+
+
+@pytest.fixture(autouse=True)
+def unrated_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every service in these tests leaves its dailies unrated (the rating plays four blind
+    games, seconds compiled, a minute in the pure Python the tests run). Tests of the
+    rating ask for ``rated_dailies``."""
+    monkeypatch.setattr(games_module, "DAILY_RATING_GAMES", 0)
+
+
+@pytest.fixture
+def rated_dailies(unrated_dailies: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo ``unrated_dailies``: a daily found by the solver is rated as the product does."""
+    monkeypatch.setattr(games_module, "DAILY_RATING_GAMES", RATING_GAMES)
 
 
 @pytest.fixture

@@ -111,6 +111,7 @@ def board_embed(view: GameView, picture: str | None = None) -> discord.Embed:
             share_text=view.share_text,
             par=view.par,
             later_daily=view.later_daily,
+            rating=view.rating,
         )
         tail = "\n".join([tail, *notes] if tail else notes) or None
         title = daily_title(view.daily_date) + (" · practice" if view.practice else "")
@@ -277,6 +278,11 @@ def par_text(par: int) -> str:
     return f"Par {par} moves (the solver's winning line: this deal can be won)"
 
 
+def rating_text(rating: str) -> str:
+    """``Difficulty: Hard`` and what the rating says (docs/daily.md)."""
+    return f"Difficulty: **{rating}** (how a player who can't see the stock fares with it)"
+
+
 def daily_notes(
     *,
     next_daily_at: datetime | None,
@@ -286,9 +292,13 @@ def daily_notes(
     par: int | None = None,
     later_daily: date | None = None,
     practice: bool = False,
+    rating: str | None = None,
 ) -> list[str]:
-    """The lines under a daily's board: the par, unscored replay, the share line, the next."""
+    """The lines under a daily's board: the difficulty, the par, unscored replay, the share
+    line, the next."""
     lines = []
+    if rating is not None:
+        lines.append(f"{rating_text(rating)}.")
     if par is not None:
         lines.append(f"{par_text(par)}.")
     if practice:
@@ -403,6 +413,8 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
             note += f" {ASSISTED_MARK} used a hint."
         if page.par is not None:
             note = f"{par_text(page.par)}. {note}"
+        if page.rating is not None:
+            note = f"Difficulty: **{page.rating}**. {note}"
         here = " here" if page.scope == "server" else ""
         empty = f"No one has finished this daily{here} yet."
         if page.today:

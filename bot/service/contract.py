@@ -107,6 +107,7 @@ class GameView:
     picture: bool = False
     variant: str = "vr"  # the game of the family (``engine.VARIANTS``) this one is of
     undoable: int = 0  # commands that undo can take back now (as ``redo_count`` counts)
+    rating: str | None = None  # for a daily: its difficulty (docs/daily.md); None: unrated
 
     @property
     def in_progress(self) -> bool:
@@ -163,6 +164,7 @@ class LeaderboardPage:
     today: bool = False  # daily: the date is today (UTC), the daily that ``daily`` deals
     last_day: date | None = None  # weekly, seasonal: the period's last date (``day``: its first)
     variant: str = "vr"  # the game whose board this is (each game has its own)
+    rating: str | None = None  # daily: the deal's difficulty (docs/daily.md), None unrated
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,11 @@
 """The daily deals: THE deal of each date and game, found once by the solver and stored.
 
 Each game of the family (``engine.VARIANTS``) has its own daily; Virginia Reel's (``"vr"``)
-is the default everywhere a game is not named."""
+is the default everywhere a game is not named.
+
+Once a deal is chosen, its difficulty is rated in the background (``bot.daily.rate_deal``:
+a few blind games, seconds with the compiled solver) and stored with it: the daily is
+dealt at once, and its rating shows from the board drawn after it is known."""
 
 from __future__ import annotations
 
@@ -9,9 +13,9 @@ import asyncio
 import logging
 from collections import OrderedDict
 from datetime import date, timedelta
-from typing import Final
+from typing import Any, Final
 
-from ..daily import DAILY_CANDIDATES, OTHER_GAMES_CANDIDATES
+from ..daily import DAILY_CANDIDATES, OTHER_GAMES_CANDIDATES, RATING_GAMES
 from ..store import DailyDeal, GameStore, StoreError
 from . import jobs
 from .errors import DailyUnavailableError, StorageError
@@ -27,7 +31,8 @@ class DailyDeals:
 
     ``candidates``: deals the search tries before it falls back
     (``bot.daily.find_daily_deal``); ``warm``: after a daily is dealt, find
-    tomorrow's in the background (the bot does; tests and the terminal don't).
+    tomorrow's in the background (the bot does; tests and the terminal don't);
+    ``rating_games``: blind games the deal's difficulty is rated from (``rate_deal``).
     """
 
     def __init__(
@@ -36,13 +41,16 @@ class DailyDeals:
         pool: SolverPool,
         candidates: int = DAILY_CANDIDATES,
         warm: bool = False,
+        rating_games: int = RATING_GAMES,
     ) -> None:
         self._store = store
         self._pool = pool
         self._candidates = candidates
+        self._rating_games = rating_games
         self._warm = warm
         self._known: OrderedDict[tuple[date, str], DailyDeal] = OrderedDict()
         self._pending: dict[tuple[date, str], asyncio.Future[DailyDeal]] = {}
+        self._rating: dict[tuple[date, str], asyncio.Future[None]] = {}
 
     async def get(self, day: date, variant: str = "vr") -> DailyDeal:
         """THE deal of ``day``'s daily of the game ``variant``.
@@ -75,8 +83,14 @@ class DailyDeals:
     def par(self, day: date | None, deal_number: int, variant: str = "vr") -> int | None:
         """The par of the daily of ``day`` of ``variant`` if that is the deal being played
         and it is known in memory."""
+        known = self.known(day, deal_number, variant)
+        return None if known is None else known.par
+
+    def known(self, day: date | None, deal_number: int, variant: str = "vr") -> DailyDeal | None:
+        """The daily of ``day`` of ``variant`` if that is the deal being played and it is
+        known in memory (its par, its rating)."""
         known = None if day is None else self._known.get((day, variant))
-        return known.par if known is not None and known.deal_number == deal_number else None
+        return known if known is not None and known.deal_number == deal_number else None
 
     async def find(self, day: date, variant: str = "vr") -> DailyDeal:
         """The proof search for ``day``'s daily of ``variant`` in the solver pool (tests
@@ -96,8 +110,8 @@ class DailyDeals:
         )
 
     async def close(self) -> None:
-        """Stop the searches under way and forget the deals."""
-        waiting = list(self._pending.values())
+        """Stop the searches and ratings under way and forget the deals."""
+        waiting: list[asyncio.Future[Any]] = [*self._pending.values(), *self._rating.values()]
         for task in waiting:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
@@ -137,7 +151,42 @@ class DailyDeals:
             log.error("database failure choosing the daily of %s: %s", day, exc, exc_info=exc)
             raise StorageError("Today's daily can't be dealt just now. Try again.") from exc
         self._remember(stored)
+        self._rate_later(stored)
         return stored
+
+    def _rate_later(self, deal: DailyDeal) -> None:
+        """Rate ``deal`` in the background if it is not rated yet (one rating at a time per
+        date and game; none with no rating games)."""
+        key = (deal.day, deal.variant)
+        if deal.rating is not None or self._rating_games < 1 or key in self._rating:
+            return
+        task = asyncio.ensure_future(self._rate(deal))
+        self._rating[key] = task
+        task.add_done_callback(lambda _: self._rating.pop(key, None))
+
+    async def _rate(self, deal: DailyDeal) -> None:
+        """The blind games of ``deal`` in the pool, and the rating stored (the first one
+        stored stays); a failure is logged, and the next day's first board tries again."""
+        try:
+            rating = await self._pool.run(
+                jobs.rating_job, deal.deal_number, deal.variant, self._rating_games
+            )
+            if rating is None:
+                return
+            stored = await self._store.save_daily_rating(deal.day, deal.variant, rating)
+        except asyncio.CancelledError:
+            raise
+        except (StoreError, *POOL_FAILURES) as exc:
+            log.error("rating the daily of %s (%s) failed: %s", deal.day, deal.variant, exc)
+            return
+        if stored is not None:
+            self._remember(stored)
+
+    async def rated(self, day: date, variant: str = "vr") -> None:
+        """Wait for the rating of ``day``'s daily of ``variant`` under way, if one is."""
+        task = self._rating.get((day, variant))
+        if task is not None:
+            await asyncio.shield(task)
 
     def _remember(self, deal: DailyDeal) -> None:
         key = (deal.day, deal.variant)

@@ -35,7 +35,7 @@ from engine import (
 )
 from engine.notation import describe_move
 
-from ..daily import DAILY_CANDIDATES
+from ..daily import DAILY_CANDIDATES, RATING_GAMES
 from ..store import (
     CorruptRowError,
     DailyDeal,
@@ -90,6 +90,7 @@ from .wording import no_safe_move, played, sentence, too_many, with_aces
 log = logging.getLogger(__name__)
 
 MAX_MOVE_TEXT: Final = 100
+DAILY_RATING_GAMES = RATING_GAMES  # blind games a daily is rated from (tests set 0: none)
 DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
@@ -112,6 +113,7 @@ class GameService(NewGames):
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
         new_player: Settings | None = None,
+        daily_rating_games: int | None = None,
     ) -> None:
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
@@ -121,7 +123,9 @@ class GameService(NewGames):
         for a winnable random deal too; ``warm_next_daily``: after a daily is
         dealt, find tomorrow's in the background (the bot does; tests and the
         terminal don't); ``new_player``: the settings of a player who has chosen none
-        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces)."""
+        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces);
+        ``daily_rating_games``: blind games each daily's difficulty is rated from (default
+        ``DAILY_RATING_GAMES``; 0: not rated)."""
         self._store = store
         self._clock = clock
         self._rng = rng or random.Random()
@@ -130,7 +134,8 @@ class GameService(NewGames):
         self.locks = PlayerLocks()
         self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
         self._pool = SolverPool(executor, solver_workers)
-        self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily)
+        rating = DAILY_RATING_GAMES if daily_rating_games is None else daily_rating_games
+        self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily, rating)
         self._proofs = DealProofs(self._pool, daily_candidates)
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
@@ -145,6 +150,13 @@ class GameService(NewGames):
         self.replays.register(RACE_KIND, self.race_replays.recorded)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
+
+    async def daily_rating(self, day: date, variant: str = DEFAULT_VARIANT) -> str | None:
+        """The difficulty of ``day``'s daily of ``variant`` (docs/daily.md), once the rating
+        under way (if one is) has ended; None if it is not rated."""
+        await self._dailies.rated(day, variant)
+        known = await self._dailies.stored(day, variant)
+        return None if known is None else known.rating
 
     def on_change(self, listener: Callable[[int, int], None]) -> None:
         """Call ``listener(user_id, version)`` each time a player's game is saved changed
@@ -620,6 +632,8 @@ class GameService(NewGames):
         self, user_id: int, entry: Entry, message: str | None, warning: str | None = None
     ) -> GameView:
         settings = await self._get_settings(user_id)
-        par = self._dailies.par(entry.daily_date, entry.deal_number, entry.variant)
-        view = game_view(user_id, entry, settings, self._clock(), par, message, warning)
+        daily = self._dailies.known(entry.daily_date, entry.deal_number, entry.variant)
+        par, rating = (None, None) if daily is None else (daily.par, daily.rating)
+        now = self._clock()
+        view = game_view(user_id, entry, settings, now, par, message, warning, rating)
         return await self.ghosts.decorate(user_id, view)

@@ -23,6 +23,7 @@ from ..daily import (
     find_daily_deal,
     first_proven,
     numbers_from,
+    rate_deal,
 )
 from ..store import DailyDeal
 
@@ -47,6 +48,11 @@ def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
 def daily_job(day: str, candidates: int, variant: str = "vr") -> DailyDeal:
     """The daily deal of the ISO date ``day`` of ``variant`` (``bot.daily.find_daily_deal``)."""
     return find_daily_deal(date.fromisoformat(day), candidates=candidates, variant=variant)
+
+
+def rating_job(deal_number: int, variant: str, games: int) -> str | None:
+    """The difficulty of a deal for a player who can't see the stock (``rate_deal``)."""
+    return rate_deal(deal_number, variant, games)
 
 
 def verdict_job(deal_number: int, variant: str = "vr") -> tuple[str, tuple[Move, ...]]:

@@ -12,7 +12,15 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 from ..daily import utc_date
-from ..store import MIN_GAMES_FOR_RATE, DailyResult, GameStore, PeriodResult, StoreError, Totals
+from ..store import (
+    MIN_GAMES_FOR_RATE,
+    DailyDeal,
+    DailyResult,
+    GameStore,
+    PeriodResult,
+    StoreError,
+    Totals,
+)
 from .contract import (
     MAX_PAGE_SIZE,
     LeaderboardKind,
@@ -65,7 +73,7 @@ class Rankings:
             page = page_count - 1
             total, rows = await self._board(where, span, page, page_size, variant)
             page_count = max(1, -(-total // page_size))
-        daily = kind == "daily" and day is not None
+        known = await self._daily(day, variant) if kind == "daily" and day is not None else None
         return LeaderboardPage(
             kind=kind,
             scope=scope,
@@ -75,7 +83,8 @@ class Rankings:
             page_count=page_count,
             total=total,
             rows=tuple(rows),
-            par=await self._par(day, variant) if daily and day is not None else None,
+            par=None if known is None else known.par,
+            rating=None if known is None else known.rating,
             today=span is not None and span[0] <= today <= span[1],
             last_day=span[1] if span is not None and kind != "daily" else None,
             variant=variant,
@@ -115,13 +124,13 @@ class Rankings:
             variant=variant,
         )
 
-    async def _par(self, day: date, variant: str) -> int | None:
+    async def _daily(self, day: date, variant: str) -> DailyDeal | None:
+        """The daily deal of ``day`` of ``variant``, if known (for its par and rating)."""
         try:
-            known = await self._dailies.stored(day, variant)
+            return await self._dailies.stored(day, variant)
         except StoreError as exc:
             log.error("database failure reading the daily of %s: %s", day, exc, exc_info=exc)
             raise StorageError(UNREADABLE_BOARD) from exc
-        return None if known is None else known.par
 
     async def _board(
         self,

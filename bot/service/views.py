@@ -32,8 +32,10 @@ def game_view(
     par: int | None,
     message: str | None,
     warning: str | None = None,
+    rating: str | None = None,
 ) -> GameView:
-    """``entry``'s game for ``user_id`` at ``now``; ``par``, its daily's, if known."""
+    """``entry``'s game for ``user_id`` at ``now``; ``par`` and ``rating``, its daily's, if
+    known."""
     game = entry.game
     open_ = not entry.finished
     assert game.deal_number is not None
@@ -58,7 +60,7 @@ def game_view(
         finished=entry.finished,
         daily_date=day,
         scored=entry.scored,
-        share_text=_shared(entry),
+        share_text=_shared(entry, rating),
         next_daily_at=None if day is None else next_daily_start(now),
         later_daily=today if day is not None and today > day else None,
         assisted=entry.assisted,
@@ -73,6 +75,7 @@ def game_view(
         can_redo=open_ and bool(entry.undone),
         redo_count=entry.redoable if open_ else 0,
         undoable=entry.undoable if open_ else 0,
+        rating=rating if day is not None else None,
         practice=practised(entry),
         position=format_position(game),
         picture=settings.picture,
@@ -80,8 +83,8 @@ def game_view(
     )
 
 
-def _shared(entry: Entry) -> str | None:
-    """After a scored daily ends: the spoiler-free line to post."""
+def _shared(entry: Entry, rating: str | None = None) -> str | None:
+    """After a scored daily ends: the spoiler-free line to post (its rating, if known)."""
     day = entry.daily_date
     if day is None or not entry.scored or not entry.finished:
         return None
@@ -94,6 +97,7 @@ def _shared(entry: Entry) -> str | None:
         card_total=game.variant.card_total,
         assisted=entry.assisted,
         game_name=game.variant.name,
+        rating=rating,
     )
 
 

@@ -283,6 +283,11 @@ class GameStore(ABC):
         """
 
     @abstractmethod
+    async def save_daily_rating(self, day: date, variant: str, rating: str) -> DailyDeal | None:
+        """Rate the stored deal of ``day``'s daily of ``variant``, unless it is rated already
+        (the first rating stays: it never changes); the deal as stored, None if none is."""
+
+    @abstractmethod
     async def daily_finished(
         self, user_id: int, day: date, variant: str = "vr"
     ) -> FinishedGame | None:

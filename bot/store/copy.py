@@ -70,7 +70,7 @@ TABLES: Final = (
         "user_id, symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints",
         "user_id",
     ),
-    Table("daily_deals", "day, deal_number, line, par, variant", "day, variant"),
+    Table("daily_deals", "day, deal_number, line, par, variant, rating", "day, variant"),
     Table("races", RACE_COLUMNS, "race_id", identity="race_id"),
     # racer_key is SQLite's rowid of racers: a racer's game's number (replays)
     Table("racers", RACER_COLUMNS + ", racer_key", "race_id, user_id", identity="racer_key"),

@@ -169,6 +169,7 @@ class DailyDeal:
     line: str | None  # the winning line, moves in notation joined by ";" (None: no proof)
     par: int | None  # the number of moves of that line (None: no proof)
     variant: str = "vr"  # the game (each game of the family has its own daily)
+    rating: str | None = None  # v15: Easy, Medium, Hard or Expert (None: not rated)
 
     @property
     def proven(self) -> bool:

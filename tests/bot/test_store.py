@@ -564,6 +564,19 @@ def _written_by_v14(path: Path) -> None:
         )
 
 
+def _written_by_v15(path: Path) -> None:
+    """Version 15 keeps each daily's difficulty, ``rating``."""
+    _written_by_v14(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE daily_deals ADD COLUMN rating TEXT;
+            UPDATE daily_deals SET rating = 'Medium' WHERE day = '2025-03-01';
+            PRAGMA user_version = 15;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -580,6 +593,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     12: _written_by_v12,
     13: _written_by_v13,
     14: _written_by_v14,
+    15: _written_by_v15,
 }
 
 

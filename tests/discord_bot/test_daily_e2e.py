@@ -26,6 +26,7 @@ from harness import START, Clock, Launch, description, footer, resigned
 
 from bot.daily import daily_start_number
 from bot.service import GameService, GameView
+from bot.store import DailyDeal
 
 DAY = START.date()  # "today" on the ``clock`` fixture
 NEXT_MIDNIGHT = datetime(2026, 11, 30, tzinfo=UTC)
@@ -164,6 +165,24 @@ async def test_reel_new_does_not_spend_the_scored_daily_in_play(
     await public(await resigned(fake, alice))
     board = await public(await fake.slash(alice, "reel", sub="new", options={"deal": "5"}))
     assert footer(board).startswith("Deal 5 · moves 0 ·")
+
+
+async def test_a_rated_daily_shows_its_difficulty_on_the_board_and_the_leaderboard(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    # the deal of the day, chosen and rated before (the bot rates it in the background)
+    deal = DailyDeal(DAY, daily_start_number(DAY), None, None, "vr", "Expert")
+    await running.store.save_daily_deal(deal)
+    alice = fake.user("alice")
+    board = await daily(fake, alice)
+    assert "Difficulty: **Expert** (how a player who can't see the stock fares" in description(
+        board
+    )
+    assert footer(board).startswith(f"Deal {deal.deal_number} ·")
+    await public(await resigned(fake, alice))
+    shown = await leaderboard(fake, alice)
+    assert "Difficulty: **Expert**." in description(shown)
 
 
 async def test_the_daily_over_a_game_in_progress_is_asked_about_first(

@@ -184,12 +184,17 @@ MARK_ASSISTED: Final = Named(
 )
 
 DAILY_DEAL_SQL: Final = (
-    "SELECT deal_number, line, par FROM daily_deals WHERE day = $1 AND variant = $2"
+    "SELECT deal_number, line, par, rating FROM daily_deals WHERE day = $1 AND variant = $2"
 )
 # The first writer of a date wins: a second one waits for its commit, then inserts nothing.
 SAVE_DAILY_DEAL_SQL: Final = (
-    "INSERT INTO daily_deals (day, variant, deal_number, line, par) VALUES ($1, $2, $3, $4, $5) "
+    "INSERT INTO daily_deals (day, variant, deal_number, line, par, rating) "
+    "VALUES ($1, $2, $3, $4, $5, $6) "
     "ON CONFLICT (day, variant) DO NOTHING"
+)
+
+RATE_DAILY_SQL: Final = (
+    "UPDATE daily_deals SET rating = $1 WHERE day = $2 AND variant = $3 AND rating IS NULL"
 )
 
 HAS_DAILY_ATTEMPT_SQL: Final = (

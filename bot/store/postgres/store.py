@@ -455,7 +455,9 @@ class PostgresStore(GameStore):
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
         """The first writer of a date and game wins; every process reads back the one stored."""
-        params = (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par)
+        params = (
+            deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating
+        )
 
         async def body(conn: Conn) -> tuple[Any, ...]:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, *params)
@@ -464,6 +466,15 @@ class PostgresStore(GameStore):
 
         row = await self._op(body, transaction=True)
         return daily_deal_from_row(deal.day, row, deal.variant)
+
+    async def save_daily_rating(self, day: date, variant: str, rating: str) -> DailyDeal | None:
+        async def body(conn: Conn) -> tuple[Any, ...] | None:
+            await conn.execute(q.RATE_DAILY_SQL, rating, day.isoformat(), variant)
+            row = await conn.fetchrow(q.DAILY_DEAL_SQL, day.isoformat(), variant)
+            return None if row is None else tuple(row)
+
+        row = await self._op(body, transaction=True)
+        return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def daily_finished(
         self, user_id: int, day: date, variant: str = "vr"

@@ -153,11 +153,16 @@ MARK_ASSISTED_SQL: Final = (
 )
 
 DAILY_DEAL_SQL: Final = (
-    "SELECT deal_number, line, par FROM daily_deals WHERE day = ? AND variant = ?"
+    "SELECT deal_number, line, par, rating FROM daily_deals WHERE day = ? AND variant = ?"
 )
 SAVE_DAILY_DEAL_SQL: Final = (
-    "INSERT INTO daily_deals (day, variant, deal_number, line, par) VALUES (?, ?, ?, ?, ?) "
+    "INSERT INTO daily_deals (day, variant, deal_number, line, par, rating) "
+    "VALUES (?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (day, variant) DO NOTHING"
+)
+
+RATE_DAILY_SQL: Final = (
+    "UPDATE daily_deals SET rating = ? WHERE day = ? AND variant = ? AND rating IS NULL"
 )
 
 HAS_DAILY_ATTEMPT_SQL: Final = (

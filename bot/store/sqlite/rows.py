@@ -106,13 +106,14 @@ def current_from_row(row: Row) -> CurrentGame:
 
 
 def daily_deal_from_row(day: date, row: Row, variant: str = "vr") -> DailyDeal:
-    deal_number, line, par = row
+    deal_number, line, par, rating = row
     return DailyDeal(
         day=day,
         deal_number=as_int(deal_number, "deal_number"),
         line=None if line is None else as_text(line, "line"),
         par=opt_int(par, "par"),
         variant=variant,
+        rating=None if rating is None else as_text(rating, "rating"),
     )
 
 

@@ -637,7 +637,9 @@ class SQLiteStore(GameStore):
         return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
-        params = (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par)
+        params = (
+            deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating
+        )
 
         async def body(conn: Conn) -> Any:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, params)
@@ -646,6 +648,15 @@ class SQLiteStore(GameStore):
 
         row = await self._op(lambda conn: transaction(conn, body))
         return daily_deal_from_row(deal.day, row, deal.variant)
+
+    async def save_daily_rating(self, day: date, variant: str, rating: str) -> DailyDeal | None:
+        async def body(conn: Conn) -> Any:
+            await conn.execute(q.RATE_DAILY_SQL, (rating, day.isoformat(), variant))
+            rows = await conn.execute_fetchall(q.DAILY_DEAL_SQL, (day.isoformat(), variant))
+            return next(iter(rows), None)
+
+        row = await self._op(lambda conn: transaction(conn, body))
+        return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def daily_finished(
         self, user_id: int, day: date, variant: str = "vr"
