@@ -35,11 +35,11 @@ from discord.ext import commands
 
 from ..config import DEFAULT_DB_PATH, Config
 from ..service import GameService
+from ..service.cooldown import Cooldown
 from ..store import StoreError
 from ..store.open import describe, open_store
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
-from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
 from .practice import PracticeButton
