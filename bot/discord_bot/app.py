@@ -265,7 +265,9 @@ class StopSignals:
             self.urgent.set()
 
 
-async def _serve(config: Config, token: str, sync_global: bool, beside: Beside | None) -> int:
+async def _serve(
+    config: Config, token: str, sync_global: bool, beside: Beside | None = None
+) -> int:
     use_endpoints(config)
     try:
         store = await open_store(config.database)
