@@ -53,7 +53,7 @@ from .watching import StopButton
 
 log = logging.getLogger(__name__)
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[None]]
+Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[object]]
 """A server run beside the bot over its service and cooldown (``bot.web.local.beside_bot``)."""
 
 EXIT_OK: Final = 0

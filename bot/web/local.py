@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sys
 import webbrowser
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
@@ -31,8 +32,9 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
 LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[None]]
-"""Started by ``reel bot`` over its service and cooldown, stopped before the service."""
+Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[str]]
+"""Started by ``reel bot`` over its service and cooldown (it gives the board's address),
+stopped before the service."""
 
 
 def address(host: str, port: int) -> str:
@@ -70,7 +72,7 @@ async def serve(service: GameService, host: str, port: int, *, open_browser: boo
     try:
         runner = await start(service, Sessions(LOCAL_USER_ID), Cooldown(), host, port)
     except OSError as exc:
-        print(f"reel web: cannot listen on {host}:{port}: {exc.strerror or exc}")
+        print(f"reel web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     url = address(host, bound_port(runner))
     print(f"Virginia Reel is on the web board at {url} (Ctrl-C to stop)", flush=True)
@@ -97,18 +99,19 @@ def beside_bot(host: str, port: int, local_user: int | None) -> Beside:
     without a session, unless ``local_user`` (``REEL_WEB_LOCAL_USER``) plays for all."""
 
     @contextlib.asynccontextmanager
-    async def running(service: GameService, cooldown: Cooldown | None) -> AsyncIterator[None]:
+    async def running(service: GameService, cooldown: Cooldown | None) -> AsyncIterator[str]:
         runner = await start(service, Sessions(local_user), cooldown, host, port)
-        log.info("web board at %s", address(host, bound_port(runner)))
+        url = address(host, bound_port(runner))
+        log.info("web board at %s", url)
         if local_user is not None:
             log.warning(
                 "REEL_WEB_LOCAL_USER is set: whoever reaches the web board at %s plays as "
                 "user %s, with no sign-in",
-                address(host, port),
+                url,
                 local_user,
             )
         try:
-            yield
+            yield url
         finally:
             await runner.cleanup()
             log.info("web board stopped")
