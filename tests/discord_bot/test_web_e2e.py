@@ -12,13 +12,16 @@ import time
 from pathlib import Path
 
 import aiohttp
+import pytest
 from fake_discord import FakeDiscord
 from harness import DEAL_NUMBER, Launch, new_game, public_board
+from playwright.async_api import Browser
 from test_process_e2e import BotProcess, version
 
 from bot.discord_bot.app import EXIT_OK
 from bot.service.cooldown import Cooldown
 from bot.web.local import beside_bot
+from tests.web.browser import browser, version_after  # noqa: F401
 from tests.web.pages import Page
 
 
@@ -108,3 +111,27 @@ async def test_reel_bot_with_reel_web_port_serves_the_board_in_its_own_process(
     finally:
         if process.proc.poll() is None:
             process.kill()
+
+
+@pytest.mark.browser
+async def test_a_chat_button_shows_on_the_web_board_in_the_browser(
+    fake_discord: FakeDiscord,
+    launch: Launch,
+    browser: Browser,  # noqa: F811
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    board = await new_game(fake, alice)
+    async with beside_bot("127.0.0.1", 0, alice.id)(running.service, None) as url:
+        page = await browser.new_page()
+        await page.goto(url)
+        await version_after(page, version(board))
+        clicked = await fake.click(alice, board, board.custom_ids[0])  # Deal (9 left)
+        dealt = await clicked.wait_message()
+        since = time.monotonic()
+        await version_after(page, version(dealt), timeout=1000)
+        assert time.monotonic() - since < 1.0
+        view = await running.service.show(alice.id)
+        assert await page.get_attribute("#board", "data-position") == view.position
+        await page.close()

@@ -8,14 +8,16 @@ import type { Board } from "./types";
 
 export interface Hooks {
   board(): Board | null;
-  /** Send a move in the notation; resolves with the refusal's reason, or null if played. */
-  play(move: string): Promise<string | null>;
+  /** Send a move in the notation, made on the board of ``version``; resolves with the
+   * refusal's reason, or null if played. */
+  play(move: string, version: number): Promise<string | null>;
   deal(): void;
   say(text: string, kind?: "error" | "note"): void;
 }
 
 interface Held {
   pointer: number;
+  version: number; // the board's when the card was picked up: a move crossed by another is stale
   source: string;
   card: HTMLElement;
   x: number;
@@ -34,6 +36,7 @@ export function reducedMotion(): boolean {
 export class Hands {
   private held: Held | null = null;
   private selected: string | null = null;
+  private selectedAt = 0; // the board's version when the card was chosen
   private lastTap = { pile: "", at: 0 };
 
   constructor(private readonly root: HTMLElement, private readonly hooks: Hooks) {
@@ -58,7 +61,8 @@ export class Hands {
     const pile = this.pileOf(card);
     if (card === null || pile === null) return;
     event.preventDefault();
-    this.held = { pointer: event.pointerId, source: pile.dataset.pile ?? "", card, x: event.clientX, y: event.clientY, ghost: null };
+    const version = this.hooks.board()?.version ?? 0;
+    this.held = { pointer: event.pointerId, version, source: pile.dataset.pile ?? "", card, x: event.clientX, y: event.clientY, ghost: null };
   }
 
   private move(event: PointerEvent): void {
@@ -107,7 +111,7 @@ export class Hands {
     } else if (target === held.source) {
       this.giveBack(held, ghost, null);
     } else {
-      const reason = await this.hooks.play(`${held.source} ${target}`);
+      const reason = await this.hooks.play(`${held.source} ${target}`, held.version);
       if (reason === null) ghost.remove();
       else this.giveBack(held, ghost, reason);
     }
@@ -154,7 +158,7 @@ export class Hands {
     if (again && onCard) {
       this.deselect();
       this.lastTap = { pile: "", at: 0 };
-      void this.send(name); // a card alone: its only place (the server says if there are more)
+      void this.hooks.play(name, this.version()); // a card alone: its only place (or the server says which)
       return;
     }
     const chosen = this.selected;
@@ -171,15 +175,17 @@ export class Hands {
       this.select(name);
       return;
     }
+    const version = this.selectedAt;
     this.deselect();
-    void this.send(`${chosen} ${name}`);
+    void this.hooks.play(`${chosen} ${name}`, version);
   }
 
-  private async send(move: string): Promise<void> {
-    await this.hooks.play(move);
+  private version(): number {
+    return this.hooks.board()?.version ?? 0;
   }
 
   private select(source: string): void {
+    if (this.selected !== source) this.selectedAt = this.version();
     this.selected = source;
     this.highlight(source);
   }

@@ -15,6 +15,8 @@ const screen = byId<HTMLDivElement>("screen");
 
 let board: Board | null = null;
 let clock = { seconds: 0, at: 0 };
+let hint: Hint | null = null; // the last hint, shown while the board is at its version
+let refused: number | null = null; // the id of the last request refused
 let dismissed = -1; // the version whose won/stuck screen the player closed
 const waiting = new Map<number, (reason: string | null) => void>();
 const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
@@ -36,8 +38,8 @@ function request(frame: { type: string; [field: string]: unknown }): Promise<str
   return new Promise((resolve) => waiting.set(id, resolve));
 }
 
-function play(move: string): Promise<string | null> {
-  return request({ type: "move", move, version: board?.version ?? 0 });
+function play(move: string, version?: number): Promise<string | null> {
+  return request({ type: "move", move, version: version ?? board?.version ?? 0 });
 }
 
 function command(kind: string): void {
@@ -59,15 +61,18 @@ function clockText(seconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
 }
 
-function show(b: Board): void {
+/** Draw ``b``; ``keep``: the status line keeps the refusal that came with it (a stale
+ * request is answered with an error and the current board). */
+function show(b: Board, keep = false): void {
   board = b;
   clock = { seconds: b.elapsed_s ?? 0, at: performance.now() };
   drawBoard(root, b, { symbols: b.settings.symbols });
   hands.redrawn();
+  if (hint !== null && hint.version !== b.version) hint = null;
   byId("title").textContent = `${b.game} · deal ${b.deal}`;
   figures.textContent = figuresText(b);
   const note = [b.message, b.warning === null ? null : `Warning: ${b.warning}`].filter(Boolean).join(" · ");
-  say(note, b.warning === null ? "" : "note");
+  if (!keep) say(note, b.warning === null ? "" : "note");
   const can: Record<string, boolean> = { ...b.can, hint: b.playing, resign: b.playing };
   for (const button of document.querySelectorAll<HTMLButtonElement>("nav [data-command]")) {
     button.disabled = !can[button.dataset.command ?? ""];
@@ -77,6 +82,7 @@ function show(b: Board): void {
   byId<HTMLInputElement>("set-winnable").checked = b.settings.winnable;
   byId<HTMLSelectElement>("variant").value = b.variant;
   showScreen(b);
+  if (hint !== null) showHint(hint);
 }
 
 function showScreen(b: Board): void {
@@ -109,7 +115,7 @@ function received(frame: Frame): void {
       return;
     }
     case "board":
-      show(frame.board);
+      show(frame.board, frame.id !== null && frame.id === refused);
       settle(frame.id, null);
       return;
     case "no-game":
@@ -120,10 +126,12 @@ function received(frame: Frame): void {
       say(frame.message);
       return;
     case "hint":
+      hint = frame.hint; // shown now, and again on the board that follows (same version)
+      showHint(frame.hint);
       settle(frame.id, null);
-      window.setTimeout(() => showHint(frame.hint), 0); // after the board that follows
       return;
     case "error":
+      refused = frame.id;
       say(frame.message, "error");
       settle(frame.id, frame.message);
       return;
