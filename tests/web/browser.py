@@ -38,14 +38,21 @@ def chromium() -> str | None:
     return None
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+def required_chromium() -> str:
+    """Chromium's path; where there is none, the test skips naming the install command,
+    or fails if ``REEL_REQUIRE_BROWSER=1``."""
     path = chromium()
     if path is None:
         reason = f"no Chromium found: install Debian's with `{INSTALL}`"
         if os.environ.get("REEL_REQUIRE_BROWSER") == "1":
             pytest.fail(f"{reason} (REEL_REQUIRE_BROWSER=1 requires it)")
         pytest.skip(reason)
+    return path
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    path = required_chromium()
     async with async_playwright() as playwright:  # each launch has a fresh profile
         launched = await playwright.chromium.launch(executable_path=path, headless=True, args=FLAGS)
         try:
