@@ -79,9 +79,14 @@ async def position(page: Page) -> str:
 async def drag(page: Page, source: str, target: str) -> None:
     """Drag the available card of pile ``source`` onto pile ``target`` with the mouse."""
     card = page.locator(f'[data-pile="{source}"] .card.movable').last
+    await card.scroll_into_view_if_needed()
     box = await card.bounding_box()
     goal = await page.locator(f'[data-pile="{target}"]').bounding_box()
     assert box is not None and goal is not None, f"{source} or {target} is not on the board"
+    size = page.viewport_size
+    assert size is not None and goal["y"] >= 0 and goal["y"] + 10 <= size["height"], (
+        f"{target} is off the screen while {source} is on it"
+    )
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 4
     await page.mouse.move(x, y)
     await page.mouse.down()

@@ -4,56 +4,24 @@ server over it on 127.0.0.1 (``serve``), with the sessions and cooldown a test a
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp import web
 
 # Tests run with --import-mode=importlib: make `import pages` work from test files.
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from pages import Page  # noqa: E402
+from webserver import Serve, Served  # noqa: E402
 
 from bot.service import LOCAL_USER_ID, GameService  # noqa: E402
 from bot.service.cooldown import Cooldown  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.web import Sessions  # noqa: E402
 from bot.web.local import bound_port, start  # noqa: E402
-
-DEAL = 16  # a deal the solver wins in well under a second
-
-
-@dataclass
-class Served:
-    """A running web server, its service and sessions, and an HTTP client session."""
-
-    service: GameService
-    sessions: Sessions
-    runner: web.AppRunner
-    http: aiohttp.ClientSession
-    base: str  # http://127.0.0.1:PORT
-    clients: list[aiohttp.ClientSession] = field(default_factory=list)  # one per session
-
-    @property
-    def ws_url(self) -> str:
-        return self.base.replace("http://", "ws://") + "/ws"
-
-    async def page(self, token: str | None = None, **kwargs: object) -> Page:
-        """A new board's socket (as the session of ``token``, if given)."""
-        cookies = {"reel_session": token} if token else None
-        if cookies:
-            session = aiohttp.ClientSession(cookies=cookies)
-            self.clients.append(session)
-            return await Page.open(session, self.ws_url, **kwargs)
-        return await Page.open(self.http, self.ws_url, **kwargs)
-
-
-Serve = Callable[..., Awaitable[Served]]
 
 
 @pytest.fixture

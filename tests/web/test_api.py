@@ -8,8 +8,8 @@ import json
 
 import aiohttp
 import pytest
-from conftest import DEAL, Serve
 from pages import Page
+from webserver import DEAL, Serve
 
 from bot.service import LOCAL_USER_ID, GameService
 from bot.service.cooldown import BURST, Cooldown

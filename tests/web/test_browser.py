@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 from browser import ARTIFACTS, browser, drag, position, version_after  # noqa: F401
-from conftest import DEAL, Serve, Served
 from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
+from webserver import DEAL, Serve, Served
 
 from bot.service import LOCAL_USER_ID, GameService
 from engine import VARIANTS, Game, IllegalMoveError, Pile, format_position, parse_move
@@ -46,7 +47,11 @@ async def test_a_whole_deal_is_won_by_dragging_along_the_solvers_line(
             await drag(page, str(move.src), str(move.dst))
         game.play(move)
         version += 1
-        await version_after(page, version)
+        try:
+            await version_after(page, version)
+        except PlaywrightError:
+            status = await page.inner_text("#status")
+            raise AssertionError(f"{move} was not played: the page says {status!r}") from None
         assert await position(page) == format_position(game), f"after {move}"
     assert game.is_won()
     assert await page.get_attribute("#board", "data-status") == "won"

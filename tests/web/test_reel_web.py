@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import aiohttp
-from conftest import DEAL
 from pages import Page
+from webserver import DEAL
 
 from bot.cli import build_parser
 from bot.service import LOCAL_USER_ID, GameService

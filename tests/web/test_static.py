@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 import re
 
-from conftest import Serve
+from webserver import Serve
 
 from bot.service import GameService
 from bot.web.app import LONG_CACHE, STATIC
