@@ -54,10 +54,10 @@ def measure(games: list[Game]) -> tuple[list[float], list[float]]:
     """Each board's drawing time (ms) and PNG size (KB)."""
     prepare(games[0].width)
     for game in games[:20]:  # the labels' masks too
-        board_png(game, board_title(game.deal_number, game.move_count))
+        board_png(game, board_title(game.deal_number, game.move_count, game.variant))
     times, sizes = [], []
     for game in games:
-        title = board_title(game.deal_number, game.move_count)
+        title = board_title(game.deal_number, game.move_count, game.variant)
         start = time.perf_counter()
         png = board_png(game, title)
         times.append((time.perf_counter() - start) * 1000)

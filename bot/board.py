@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine import DealNumberError, Game, LineError, play_line, render, variant_by_code
 
-from .pictures import PLAIN, board_png, board_title
+from .pictures import PLAIN, board_png, board_title, board_words
 
 
 def show_board(
@@ -27,11 +27,11 @@ def show_board(
     if image is None:
         print(render(game, symbols))
         return 0
-    png = board_png(game, board_title(deal, game.move_count), PLAIN)
+    png = board_png(game, board_title(deal, game.move_count, game.variant), PLAIN)
     try:
         Path(image).write_bytes(png)
     except OSError as exc:
         print(f"reel board: can't write {image}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"Wrote the board of deal {deal} at move {game.move_count} to {image}.")
+    print(f"Wrote the {board_words(deal, game.move_count, game.variant)} to {image}.")
     return 0

@@ -99,6 +99,12 @@ def _add_play(sub: Any) -> None:
         action="store_true",
         help="end a game in progress without asking (for scripts; it is recorded as abandoned)",
     )
+    _add_saved_settings(play)
+    play.add_argument("--db", metavar="PATH", help=DB_HELP)
+
+
+def _add_saved_settings(play: Any) -> None:
+    """``reel play``'s flags that change a saved setting, each with its opposite."""
     suits = play.add_mutually_exclusive_group()
     suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
     suits.add_argument("--symbols", action="store_true", help="suits as symbols ♠ ♥ ♦ ♣ (saved)")
@@ -120,7 +126,17 @@ def _add_play(sub: Any) -> None:
     aces.add_argument(
         "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
     )
-    play.add_argument("--db", metavar="PATH", help=DB_HELP)
+    hints = play.add_mutually_exclusive_group()
+    hints.add_argument(
+        "--fair-hints",
+        action="store_true",
+        help="hints by a player who can't see the stock's order either (the default; saved)",
+    )
+    hints.add_argument(
+        "--solver-hints",
+        action="store_true",
+        help="hints by the solver, which knows the stock's order (saved)",
+    )
 
 
 def _add_board(sub: Any) -> None:
@@ -204,6 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _choice(args, "symbols", "ascii"),
             winnable=_choice(args, "winnable", "any_deal"),
             auto_aces=_choice(args, "auto_aces", "no_auto_aces"),
+            fair_hints=_choice(args, "fair_hints", "solver_hints"),
             daily=getattr(args, "daily", False),
             log_level=config.log_level,
             variant=_game_to_play(args),

@@ -663,6 +663,7 @@ def play(
     daily: bool = False,
     winnable: bool | None = None,
     auto_aces: bool | None = None,
+    fair_hints: bool | None = None,
     log_level: str = "WARNING",
     variant: str | None = None,
     assume_yes: bool = False,
@@ -670,10 +671,11 @@ def play(
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
-    ``symbols``, ``winnable`` (random new games proven winnable) and ``auto_aces``,
-    when given, are saved as the player's settings first; ``assume_yes``: end a game in
-    progress without asking (``--yes``). The log goes to a file beside the database
-    (``reel.log`` for ``reel.db``), not to the screen the game is played on.
+    ``symbols``, ``winnable`` (random new games proven winnable), ``auto_aces`` and
+    ``fair_hints``, when given, are saved as the player's settings first;
+    ``assume_yes``: end a game in progress without asking (``--yes``). The log goes to a
+    file beside the database (``reel.log`` for ``reel.db``), not to the screen the game
+    is played on.
     """
     path = Path(db_path)
     first_start = not path.exists()
@@ -689,7 +691,10 @@ def play(
         game = TerminalGame(service, runner.run, assume_yes=assume_yes, program=invoked_as())
         line_editing(game)
         try:
-            chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
+            chosen = {
+                "symbols": symbols, "winnable": winnable, "auto_aces": auto_aces,
+                "fair_hints": fair_hints,
+            }  # fmt: skip
             if any(value is not None for value in chosen.values()):
                 runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             game.reopen()

@@ -33,15 +33,16 @@ def quick_daily_search(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(DailyDeals, "find", _quick_daily)
 
 
-PLAIN_SETTINGS = Settings(symbols=True, auto_aces=False, winnable=False)
+PLAIN_SETTINGS = Settings(symbols=True, auto_aces=False, winnable=False, fair_hints=False)
 
 
 @pytest.fixture(autouse=True)
 def plain_new_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every service in these tests starts a new player with automatic Aces and winnable
     deals off (the product turns both on), so a test plays exactly the moves it names and
-    a random deal is dealt with no search. Tests of the defaults ask for
-    ``product_defaults``."""
+    a random deal is dealt with no search; and with the solver's hints (the product's are
+    fair, the blind player's), which the tests of hints were written for. Tests of the
+    defaults ask for ``product_defaults``."""
     monkeypatch.setattr(games_module, "DEFAULT_SETTINGS", PLAIN_SETTINGS)
 
 

@@ -16,7 +16,9 @@ from typing import Final
 
 import discord
 
-from ..pictures import BOARDS, board_title
+from engine import variant_by_code
+
+from ..pictures import BOARDS, board_title, board_words
 from ..service import GameView
 from .embeds import board_embed
 
@@ -27,9 +29,10 @@ async def board_picture(view: GameView) -> discord.File | None:
     """The PNG of ``view``'s board as a file to attach, or None for a text board."""
     if not view.picture or not view.position:
         return None
-    title = board_title(view.deal_number, view.move_count)
+    variant = variant_by_code(view.variant)
+    title = board_title(view.deal_number, view.move_count, variant)
     png = await asyncio.to_thread(BOARDS.png, view.position, title)
-    words = f"The board of deal {view.deal_number} at move {view.move_count}"
+    words = "The " + board_words(view.deal_number, view.move_count, variant)
     return discord.File(io.BytesIO(png), filename=PICTURE_NAME, description=words)
 
 

@@ -95,6 +95,10 @@ BOARD_CHOICES: Final = [
     app_commands.Choice(name="Text", value="text"),
     app_commands.Choice(name="Picture", value="picture"),
 ]
+HINT_CHOICES: Final = [
+    app_commands.Choice(name="Fair: it can't see the stock either", value="fair"),
+    app_commands.Choice(name="The solver's: it knows the stock's order", value="solver"),
+]
 
 
 def deal_number_from_text(text: str | int) -> int:
@@ -545,7 +549,7 @@ class ReelCommands(app_commands.Group):
 
     @app_commands.command(
         name="settings",
-        description="Suits; automatic Aces; winnable deals; who may watch; streak reminder; board",
+        description="Suits; automatic Aces; winnable deals; who may watch; reminder; board; hints",
     )
     @app_commands.describe(
         suits="Show suits as symbols (♠ ♥ ♦ ♣) or letters (S H D C)",
@@ -554,8 +558,9 @@ class ReelCommands(app_commands.Group):
         watchable="Others may watch your games live with /reel watch",
         streak_reminder="A reminder before the day ends (UTC) when your daily streak would break",
         board="Your board as monospace text (the default) or drawn as a picture",
+        hints="Fair hints that can't see the stock's order (the default), or the solver's",
     )
-    @app_commands.choices(suits=SUIT_CHOICES, board=BOARD_CHOICES)
+    @app_commands.choices(suits=SUIT_CHOICES, board=BOARD_CHOICES, hints=HINT_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -565,11 +570,13 @@ class ReelCommands(app_commands.Group):
         watchable: bool | None = None,
         streak_reminder: bool | None = None,
         board: app_commands.Choice[str] | None = None,
+        hints: app_commands.Choice[str] | None = None,
     ) -> None:
         user = interaction.user.id
         symbols = None if suits is None else suits.value == "symbols"
         picture = None if board is None else board.value == "picture"
-        chosen = (symbols, auto_aces, winnable_deals, watchable, streak_reminder, picture)
+        fair = None if hints is None else hints.value == "fair"
+        chosen = (symbols, auto_aces, winnable_deals, watchable, streak_reminder, picture, fair)
         asked = any(choice is not None for choice in chosen)
 
         async def change() -> tuple[Settings, Settings]:
@@ -584,6 +591,7 @@ class ReelCommands(app_commands.Group):
                 watchable=watchable,
                 reminders=streak_reminder,
                 picture=picture,
+                fair_hints=fair,
             )
             return before, saved
 

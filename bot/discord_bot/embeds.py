@@ -141,6 +141,7 @@ HINT_TITLES: Final = {
     "heuristic": "💡 Hint: by rule of thumb",
     "lost": "💡 Hint: no win from here",
     "none": "💡 Hint",
+    "blind": "💡 Hint (fair: it can't see the stock either)",
 }
 
 
@@ -184,6 +185,7 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
     suits = "symbols (♠ ♥ ♦ ♣)" if settings.symbols else "letters (S H D C)"
     aces = "on" if settings.auto_aces else "off"
     winnable = "on" if settings.winnable else "off"
+    hints = "fair" if settings.fair_hints else "the solver's"
     lines = [
         f"**Suits:** {suits}",
         f"**Automatic Aces:** {aces} (reserve Aces go to the Ace pile after each move)",
@@ -195,6 +197,8 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
         "day ends, UTC, when your daily streak would break)",
         f"**Board:** {'picture' if settings.picture else 'text'} (your board drawn as a picture, "
         "or as text)",
+        f"**Hints:** {hints} (fair: "
+        "they can't see the stock's order, as you can't; the solver's know it)",
     ]
     if changed:
         lines.append("Your next board shows the change.")
@@ -206,8 +210,8 @@ RULES_TEXT: Final = (
     "**Rows:** row A builds 2-5-8-J, row B 3-6-9-Q, row C 4-7-10-K, each pile in one suit, "
     "four cards high. A pile is *based* when its bottom card is its row's base rank "
     "(a Two in row A, a Three in B, a Four in C); based cards never move again.\n"
-    "**Misplaced cards** (marked `*`) sit alone in a row pile that is not based. "
-    "Nothing is built on them.\n"
+    "**Misplaced cards** (a `*` after the card: `7♠*`) sit alone in a row pile that is not "
+    "based. Nothing is built on them.\n"
     "**Available cards:** the top card of each reserve pile (R1-R8) and every misplaced card.\n"
     "**Moves:**\n"
     "• **Build** an available card on a based pile of its suit, three ranks higher.\n"

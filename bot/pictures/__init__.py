@@ -5,7 +5,7 @@ it once per position string and style (an LRU cache). Only the front ends import
 this package: the engine stays free of Pillow, the store and the service never draw.
 """
 
-from .cache import BOARDS, CACHE_SIZE, PictureCache, board_title
+from .cache import BOARDS, CACHE_SIZE, PictureCache, board_title, board_words
 from .draw import FONTS, KEYED, PLAIN, Style, board_png, cards_on_view, draw_board, key_colour
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Style",
     "board_png",
     "board_title",
+    "board_words",
     "cards_on_view",
     "draw_board",
     "key_colour",

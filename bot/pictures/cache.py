@@ -7,7 +7,7 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Final
 
-from engine import parse_position
+from engine import VIRGINIA_REEL, Variant, parse_position
 
 from .draw import PLAIN, Style, board_png
 
@@ -18,7 +18,7 @@ class PictureCache:
     """The PNGs of the last ``size`` boards drawn, least recently used dropped first.
 
     The key is what a board shows: the position string (``engine.format_position``),
-    the title line (the deal and the move) and the style."""
+    the title line (the game, the deal and the move) and the style."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         if size < 1:
@@ -54,7 +54,19 @@ BOARDS: Final = PictureCache()
 """The process's cache, shared by every front end."""
 
 
-def board_title(deal_number: int | None, move_count: int) -> str:
-    """The board's first line, as the text board has it: ``Deal 1 · move 0``."""
-    deal = f"Deal {deal_number}" if deal_number is not None else "Position"
-    return f"{deal} · move {move_count}"
+def board_title(deal_number: int | None, move_count: int, variant: Variant = VIRGINIA_REEL) -> str:
+    """The board's first line: as the text board has it for Virginia Reel (``Deal 1 ·
+    move 0``), the game named first for another (``Three Up · deal 1 · move 0``)."""
+    deal = f"deal {deal_number}" if deal_number is not None else "position"
+    if variant.code == VIRGINIA_REEL.code:
+        return f"{deal.capitalize()} · move {move_count}"
+    return f"{variant.name} · {deal} · move {move_count}"
+
+
+def board_words(deal_number: int | None, move_count: int, variant: Variant = VIRGINIA_REEL) -> str:
+    """The board in words, for an alt text or a message: ``board of deal 1 at move 0``,
+    ``board of Three Up deal 1 at move 0`` (the game named when not Virginia Reel)."""
+    deal = f"deal {deal_number}" if deal_number is not None else "a position"
+    if variant.code != VIRGINIA_REEL.code:
+        deal = f"{variant.name} {deal}" if deal_number is not None else f"a {variant.name} position"
+    return f"board of {deal} at move {move_count}"

@@ -3,16 +3,20 @@
 A pure function from a position to a Pillow image, then to PNG bytes. Each
 card face is drawn once (per size) and pasted, so a board is a few dozen
 pastes and some text. The layout takes the number of piles a row from the
-variant, so 12-pile games get narrower cards on a wider canvas.
+variant, so 12-pile games get narrower cards on a wider canvas; the three rows
+are as tall as the tallest pile of the board.
 
-    Deal 1 · move 0                      Score 5/104
+    Deal 1 · move 0                      Score 5/104    (another game named first)
        1     2     3   ...
     A  [2♥]  [6♦]  ...    based piles fanned downwards, the top card whole;
-    B  ...                misplaced cards with an amber edge and a ★;
-    C  ...                a space a dashed outline naming the base it takes
-    R  [J♣]  [K♠]  ...    the reserve's top cards, each pile's depth under it
-       1 card ...
-    (A) Aces 0/8   (▒) Stock: 9 deals left   A 2-5-8-J · B 3-6-9-Q · C 4-7-10-K
+    2                     the row's build sequence under its letter;
+    5  ...                misplaced cards with an amber edge and a ★;
+    B  ...                a space a dashed outline naming the base it takes
+    C  ...
+    R  [J♣]  [K♠]  ...    the reserve's top cards, a deeper pile's count under it
+             3 cards
+    (A) Aces 0/8          (▒) Stock: 9 deals left
+    ★ amber edge: misplaced · dashed: ...   (or Won! / Stuck:), a margin under it
 
 ``Style.key`` is the test mode: every card on view also gets a small patch in
 a colour of its own (``key_colour``), so a test can count the cards drawn.
@@ -40,7 +44,7 @@ BOLD: Final = FONTS / "DejaVuSans-Bold.ttf"
 FELT: Final = (24, 92, 56)
 FELT_DARK: Final = (18, 70, 43)
 FELT_TEXT: Final = (236, 244, 238)
-FELT_DIM: Final = (160, 200, 175)
+FELT_DIM: Final = (176, 212, 189)  # 4.9:1 on FELT: WCAG AA for text, however small
 CARD: Final = (252, 252, 248)
 CARD_EDGE: Final = (120, 120, 120)
 RED: Final = (200, 24, 40)
@@ -50,6 +54,9 @@ MISPLACED_CARD: Final = (255, 243, 214)
 BACK: Final = (44, 84, 160)
 WON: Final = (255, 214, 90)
 
+MARGIN: Final = 16  # the felt left bare at each edge of the board
+TITLE_SIZE: Final = 32  # the title's and the score's size; a long title is drawn smaller
+BUILD_SIZE: Final = 24  # a row's build sequence beside it, in bold: 12 px on a phone
 KEY_SIZE: Final = 10  # the side of a card's key patch in ``Style.key`` mode
 FAN_SHOWN: Final = 0.27  # the part of a card's height left showing under the next in a pile
 SEQUENCES: Final = ("2 5 8 J", "3 6 9 Q", "4 7 10 K")
@@ -71,7 +78,7 @@ class Layout:
     """Sizes in pixels for a board of ``piles`` piles a row."""
 
     piles: int
-    tallest: tuple[int, ...] = (4, 4, 4)  # the most cards in a pile of each row (1 at least)
+    tallest: int = 4  # the most cards in a pile of any row (1 at least)
 
     @property
     def card_w(self) -> int:
@@ -90,6 +97,12 @@ class Layout:
         return int(self.card_h * FAN_SHOWN)
 
     @property
+    def label_size(self) -> int:
+        """The size of the small words on the felt: a reserve pile's count ("10 cards" fits
+        its column) and the words inside a dashed outline (clear of its dashes)."""
+        return 20 if self.piles <= 8 else 17
+
+    @property
     def left(self) -> int:  # the row letters' column
         return 50
 
@@ -101,9 +114,11 @@ class Layout:
     def header(self) -> int:
         return 86
 
-    def row_h(self, row: int) -> int:
-        # 140 at least: the row's letter and build sequence are written beside it
-        return max(self.card_h + (self.tallest[row] - 1) * self.fan + 14, 140)
+    @property
+    def row_h(self) -> int:
+        """Every row's height: the tallest pile of the board, wherever it is, so the rows
+        stay the same height, 150 at least (the row's letter and build beside it)."""
+        return max(self.card_h + (self.tallest - 1) * self.fan + 14, 150)
 
     @property
     def reserve_top(self) -> int:
@@ -114,20 +129,25 @@ class Layout:
         return self.reserve_top + self.card_h + 44
 
     @property
+    def last_line(self) -> int:
+        """The top of the footer's last line: the legend, or the win or the dead end."""
+        return self.footer_top + 62
+
+    @property
     def height(self) -> int:
-        return self.footer_top + 92
+        # the last line's text takes 28 px (descenders too), then the margin of every edge
+        return self.last_line + 28 + MARGIN
 
     def x(self, col: int) -> int:
         return self.left + col * (self.card_w + self.gap)
 
     def row_y(self, row: int) -> int:
-        return self.header + sum(self.row_h(r) for r in range(row))
+        return self.header + row * self.row_h
 
     @classmethod
     def of(cls, game: Game) -> Layout:
-        """The layout of ``game``'s board: each row as tall as its tallest pile."""
-        tallest = tuple(max(1, *map(len, game.row(r))) for r in range(ROWS))
-        return cls(game.width, tallest)
+        """The layout of ``game``'s board: every row as tall as the tallest pile."""
+        return cls(game.width, max(len(pile) for r in range(ROWS) for pile in game.row(r)) or 1)
 
 
 @cache
@@ -306,11 +326,23 @@ def board_png(game: Game, title: str, style: Style = PLAIN) -> bytes:
     return draw_board(game, title, style).png()
 
 
+@lru_cache(maxsize=256)
+def title_size(title: str, room: float) -> int:
+    """The size of ``title`` (bold): ``TITLE_SIZE``, or smaller until it fits in ``room``
+    px (a game's name and a nine-digit deal would run into the score)."""
+    size = TITLE_SIZE
+    while size > 12 and font(size, bold=True).getlength(title) > room:
+        size -= 1
+    return size
+
+
 def _header(canvas: Canvas, game: Game, title: str) -> None:
     lay = canvas.layout
-    canvas.text((16, 14), title, 32, bold=True)
+    baseline = 44  # the title and the score share it, whatever the title's size
     score = f"Score {game.score}/{game.variant.card_total}"
-    canvas.text((lay.width - 16, 14), score, 32, bold=True, anchor="ra")
+    canvas.text((lay.width - MARGIN, baseline), score, TITLE_SIZE, bold=True, anchor="rs")
+    room = lay.width - 2 * MARGIN - font(TITLE_SIZE, bold=True).getlength(score) - 24
+    canvas.text((MARGIN, baseline), title, title_size(title, room), bold=True, anchor="ls")
     for col in range(lay.piles):
         canvas.text((lay.x(col) + lay.card_w / 2, lay.header - 10), str(col + 1), 22,
                     fill=FELT_DIM, anchor="ms")  # fmt: skip
@@ -321,17 +353,17 @@ def _row(canvas: Canvas, game: Game, r: int) -> None:
     top = lay.row_y(r)
     canvas.text((lay.left / 2, top + 4), ROW_LETTERS[r], 36, bold=True, anchor="ma")
     for i, step in enumerate(SEQUENCES[r].split()):
-        canvas.text((lay.left / 2, top + 44 + i * 22), step, 20, fill=FELT_DIM, anchor="ma")
+        canvas.text((lay.left / 2, top + 42 + i * 25), step, BUILD_SIZE, bold=True,
+                    fill=FELT_DIM, anchor="ma")  # fmt: skip
     base = r + 1  # card >> 2 of the row's base
     for col, pile in enumerate(game.row(r)):
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
-            label = ("2", "3", "4")[r]
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 - 12), "space", 20,
-                        fill=FELT_DIM, anchor="mm")  # fmt: skip
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2 + 14), f"for a {label}", 20,
-                        fill=FELT_DIM, anchor="mm")  # fmt: skip
+            label, mid, middle = ("2", "3", "4")[r], x + lay.card_w / 2, top + lay.card_h / 2
+            canvas.text((mid, middle - 12), "space", lay.label_size, fill=FELT_DIM, anchor="mm")
+            canvas.text((mid, middle + 14), f"for a {label}", lay.label_size, fill=FELT_DIM,
+                        anchor="mm")  # fmt: skip
             continue
         misplaced = len(pile) == 1 and pile[0] >> 2 != base
         for depth, card in enumerate(pile):
@@ -347,7 +379,7 @@ def _reserve(canvas: Canvas, game: Game) -> None:
         x = lay.x(col)
         if not pile:
             dashed_outline(canvas.draw, (x, top, x + lay.card_w - 1, top + lay.card_h - 1))
-            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", 20,
+            canvas.text((x + lay.card_w / 2, top + lay.card_h / 2), "empty", lay.label_size,
                         fill=FELT_DIM, anchor="mm")  # fmt: skip
         else:
             for under in range(min(len(pile) - 1, 3), 0, -1):  # the depth, as edges
@@ -356,8 +388,17 @@ def _reserve(canvas: Canvas, game: Game) -> None:
                      top + lay.card_h - 1 - 3 * under), lay.card_w // 9, fill=CARD,
                     outline=CARD_EDGE, width=1)  # fmt: skip
             canvas.card(pile[-1], x, top)
-        count = f"{len(pile)} card{'' if len(pile) == 1 else 's'}"
-        canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, 22, anchor="ma")
+        count = depth_label(len(pile))
+        if count is not None:
+            canvas.text((x + lay.card_w / 2, top + lay.card_h + 8), count, lay.label_size,
+                        anchor="ma")  # fmt: skip
+
+
+def depth_label(cards: int) -> str | None:
+    """The count under a reserve pile of ``cards`` cards, where it tells something: none
+    under a single card (the card shows it) or an empty pile (its dashed outline says
+    "empty"); "3 cards" under a deeper one, whose edges show only that there are more."""
+    return f"{cards} cards" if cards >= 2 else None
 
 
 def _footer(canvas: Canvas, game: Game) -> None:
@@ -384,14 +425,15 @@ def _footer(canvas: Canvas, game: Game) -> None:
                                       outline=FELT_DIM, width=2)  # fmt: skip
     canvas.text((sx + 46, top + 12), stock, 28, bold=True)
     status = game.status
+    last = (MARGIN, lay.last_line)
     if status is Status.WON:
-        canvas.text((16, top + 60), f"Won! All {game.variant.card_total} cards home.", 24,
-                    bold=True, fill=WON)  # fmt: skip
+        canvas.text(last, f"Won! All {game.variant.card_total} cards home.", 24, bold=True,
+                    fill=WON)  # fmt: skip
     elif status is Status.STUCK:
-        canvas.text((16, top + 60), "Stuck: no legal move left.", 24, bold=True, fill=AMBER)
+        canvas.text(last, "Stuck: no legal move left.", 24, bold=True, fill=AMBER)
     else:
         legend = "★ amber edge: misplaced · dashed: a space or an empty pile"
-        canvas.text((16, top + 62), legend, 22, fill=FELT_DIM)
+        canvas.text(last, legend, 22, fill=FELT_DIM)
 
 
 def prepare(piles: int) -> None:

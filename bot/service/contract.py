@@ -195,6 +195,10 @@ class HintView:
     # goes back to (``undo_target``), when the solver found one looking back; None otherwise
     winnable_at: int | None = None
     back_to: str | None = None  # ``winnable_at`` for the player: "move 5", or "the start"
+    # source "blind" (a fair hint): of the ``worlds`` stock orders the blind player tried,
+    # the ``wins`` the move was shown to win (None for the solver's hints)
+    wins: int | None = None
+    worlds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +234,9 @@ class Settings:
     watchable: bool = True  # others may watch this player's games (/reel watch)
     reminders: bool = False  # a reminder before the UTC rollover when a streak would break
     picture: bool = False  # the board drawn as a picture (PNG) instead of monospace text
+    # hints by the blind player, who can't see the stock's order either (the default: a
+    # fair hint); False: the solver's, which knows it (docs/solver.md, "Fair hints")
+    fair_hints: bool = True
 
 
 class SettingsChange(TypedDict, total=False):
@@ -241,3 +248,4 @@ class SettingsChange(TypedDict, total=False):
     watchable: bool | None
     reminders: bool | None
     picture: bool | None
+    fair_hints: bool | None

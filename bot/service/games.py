@@ -413,7 +413,8 @@ class GameService(NewGames):
                 entry = await self._playable(user_id, expected_version)
             except StaleVersionError:
                 raise StaleVersionError(STALE_HINT_MESSAGE) from None
-            found, learned = await self._hints.find(user_id, entry, on_search)
+            fair = (await self._get_settings(user_id)).fair_hints
+            found, learned = await self._hints.find(user_id, entry, on_search, fair)
             newly = not entry.assisted
             if newly or learned is not None:
                 line = None if learned is None else learned.line

@@ -1,6 +1,12 @@
 """Hints for the service: the solver's search in the pool, what the service learns from
 it and keeps with the game, and the answer in words.
 
+Two kinds (the player's ``fair_hints`` setting, on by default): a fair hint is the blind
+player's move (``engine.solver.blind``), chosen without the stock's order, as the player
+must, with how many of the stock orders it tried the move wins; it learns nothing to
+keep. The solver's hint knows the order, which its words say; the rest of this
+docstring is about it.
+
 The game in memory keeps the winning line a hint found (or the moves played
 when the game was proven lost): while the game follows the line, with moves
 taken back or Aces played by the setting on the way, the next hints come from
@@ -40,6 +46,8 @@ log = logging.getLogger(__name__)
 
 HINT_SECONDS: Final = 1.0  # the solver's time budget for a hint
 HINT_NODES: Final = 1_000_000  # and its node budget (the time runs out first)
+FAIR_SAMPLES: Final = 8  # a fair hint: the stock orders it tries
+FAIR_NODES: Final = 2_000  # and the positions searched in each
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +71,21 @@ class Hints:
         self._nodes = nodes
 
     async def find(
-        self, user_id: int, entry: Entry, on_search: Callable[[], None] | None
+        self,
+        user_id: int,
+        entry: Entry,
+        on_search: Callable[[], None] | None,
+        fair: bool = False,
     ) -> tuple[Hint, Learned | None]:
         """The hint for ``entry``'s game, and what to store that it taught (None: nothing
         new); ``entry`` keeps it at once. ``on_search`` is called just before a search
-        starts, not when the answer is known already."""
+        starts, not when the answer is known already. ``fair``: the blind player's hint,
+        which teaches nothing to keep."""
         game = entry.game
+        if fair:
+            if game.legal_moves() and on_search is not None:
+                on_search()
+            return await self._fair(user_id, game), None
         history = game.history
         # No search when an earlier hint settles it: the rest of its winning line
         # still wins from here (replayed to make sure), or the game is a
@@ -105,6 +122,16 @@ class Hints:
             self._pool.reset()
             raise HintUnavailableError() from exc
 
+    async def _fair(self, user_id: int, game: Game) -> Hint:
+        try:
+            return await self._pool.run(
+                jobs.blind_hint_job, format_position(game), FAIR_SAMPLES, FAIR_NODES
+            )
+        except POOL_FAILURES as exc:
+            log.error("fair hint for user %s failed in the solver pool: %s", user_id, exc)
+            self._pool.reset()
+            raise HintUnavailableError() from exc
+
     async def _look_back(self, user_id: int, game: Game) -> LookBack | None:
         """The last move of a lost ``game`` from which it can still be won, or that it is
         lost from its start, searched in the pool (``engine.solver.hints.look_back``);
@@ -132,17 +159,50 @@ def answer(entry: Entry, found: Hint, view: GameView, symbols: bool, newly: bool
     from_start = (
         found.source == "lost" and proof is not None and all(entry.chained[: len(proof[0])])
     )
+    if found.source == "blind":
+        message = fair_message(found, label, view)
+    else:
+        message = hint_message(found.source, label, found.remaining, view, back_to, from_start)
     return HintView(
         move=None if move is None else str(move),
         label=label,
         source=found.source,
         remaining=found.remaining,
-        message=hint_message(found.source, label, found.remaining, view, back_to, from_start),
+        message=message,
         newly_assisted=newly,
         game=view,
         winnable_at=back,
         back_to=back_to,
+        wins=found.wins if found.source == "blind" else None,
+        worlds=found.worlds if found.source == "blind" else None,
     )
+
+
+def fair_message(found: Hint, label: str | None, view: GameView) -> str:
+    """A fair hint in words: the blind player's move, and how sure it is."""
+    tried = f"{found.worlds} stock order{'' if found.worlds == 1 else 's'} I tried"
+    if found.why == "only":
+        text = f"{label} is the only move."
+    elif found.why == "safe":
+        text = f"Try {label}: a safe move, it never costs a win, whatever the stock holds."
+    elif found.why == "search":
+        text = (
+            f"Try {label}: it wins in {found.wins} of the {tried}. Like you, I can't see "
+            "the stock's order: I tried orders it could have."
+        )
+    elif found.lost == found.worlds and found.worlds:
+        text = (
+            f"None of the {tried} can be won from here, so this is the best move by rule of "
+            f"thumb: try {label}."
+        )
+    else:
+        text = (
+            f"I found no win in the {tried} within my budget, so this is the best move by "
+            f"rule of thumb: try {label}."
+        )
+    if view.daily_date is not None and view.scored:
+        text += " This daily is now marked as assisted on the leaderboard."
+    return text
 
 
 def hint_message(
@@ -157,7 +217,10 @@ def hint_message(
     the game is proven lost from its deal."""
     if source == "solver":
         left = f"{remaining} move{'' if remaining == 1 else 's'}"
-        text = f"Try {label}: it starts a winning line ({left} to the end)."
+        text = (
+            f"Try {label}: it starts a winning line ({left} to the end). The solver sees "
+            "the stock's order, which you can't: fair hints don't."
+        )
     elif source == "heuristic":
         text = (
             f"Try {label}. The solver found no winning line in the time it had, so this is "

@@ -14,6 +14,7 @@ from datetime import date
 from engine import Game, Move, variant_by_code
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
+from engine.solver.blind import blind_hint
 from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
@@ -29,6 +30,11 @@ from ..store import DailyDeal
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     """The hint for the position (``Game.position()``), rebuilt here in the worker."""
     return hint(parse_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def blind_hint_job(position: str, samples: int, max_nodes: int) -> Hint:
+    """The fair hint for the position: the blind player's move (``blind_hint``)."""
+    return blind_hint(parse_position(position), samples=samples, max_nodes=max_nodes)
 
 
 def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:

@@ -67,7 +67,7 @@ TABLES: Final = (
     ),
     Table(
         "user_settings",
-        "user_id, symbols, auto_aces, winnable, watchable, reminders, picture",
+        "user_id, symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints",
         "user_id",
     ),
     Table("daily_deals", "day, deal_number, line, par, variant", "day, variant"),

@@ -157,6 +157,7 @@ class UserSettings:
     watchable: bool = True  # v9: others may watch the player's games (/reel watch)
     reminders: bool = False  # v9: a reminder before the rollover when a streak would break
     picture: bool = False  # v11: the board drawn as a picture instead of text
+    fair_hints: bool = True  # v14: hints by the blind player (False: the solver's)
 
 
 @dataclass(frozen=True, slots=True)

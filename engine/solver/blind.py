@@ -28,7 +28,8 @@ and its hints peek. ``blind_move`` chooses as a player must, by sampling:
 
 ``blind_choice`` gives the move with its evidence (wins in how many of the worlds
 tried), for a fair hint: "wins in 6 of the 8 stock orders I tried". With ``samples=0``
-it is the casual player of the baseline: safe moves, then the rule of thumb alone.
+it is the casual player of the baseline: safe moves, then the rule of thumb alone, never
+opening a space that stops the deal while another move is left (``casual_move``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from ..game import Game
 from ..moves import Move
 from ..notation import format_position
 from ..variant import ROWS
-from .hints import heuristic_move, move_rank
+from .hints import Hint, heuristic_move, move_rank
 from .model import Model, Options, models
 from .search import replay, solve
 from .verdict import Verdict
@@ -111,11 +112,39 @@ def blind_choice(
     safe = safe_move(game)
     if safe is not None and safe in legal:
         return BlindChoice(safe, "safe")
-    if samples == 0:  # no search: the rule of thumb's move
-        fallback = heuristic_move(game)
-        return BlindChoice(fallback if fallback in legal else legal[0], "heuristic")
+    if samples == 0:  # no search: the casual player's move
+        return BlindChoice(casual_move(game, legal), "heuristic")
     worlds = sample_worlds(game, seed, samples)
     return _searched(game, worlds, legal, max_nodes)
+
+
+def blind_hint(
+    game: Game,
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    max_nodes: int = DEFAULT_NODES,
+) -> Hint:
+    """The fair hint: the blind player's move and its evidence (``Hint`` of source "blind"),
+    "none" when the game is won, "lost" when no move is left."""
+    if game.is_won():
+        return Hint(None, "none", 0)
+    if not game.legal_moves():
+        return Hint(None, "lost")
+    choice = blind_choice(game, seed=seed, samples=samples, max_nodes=max_nodes)
+    return Hint(
+        choice.move, "blind", why=choice.reason, wins=choice.wins, lost=choice.lost,
+        worlds=choice.worlds,
+    )  # fmt: skip
+
+
+def casual_move(game: Game, legal: list[Move]) -> Move:
+    """A casual player's move, with no search: the hints' rule of thumb (``move_rank``),
+    except that a move opening a space nothing can fill while the stock has cards (the
+    space warning, which stops the deal) is played only when nothing else is left."""
+    calm = [m for m in legal if game.space_warning(m) is None] or legal
+    order = {m: i for i, m in enumerate(calm)}
+    return min(calm, key=lambda m: (move_rank(game, m), order[m]))
 
 
 def _searched(game: Game, worlds: list[Game], legal: list[Move], max_nodes: int) -> BlindChoice:
@@ -232,6 +261,7 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "BlindChoice",
     "blind_choice",
+    "blind_hint",
     "blind_move",
     "hidden_key",
     "safe_move",

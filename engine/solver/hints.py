@@ -62,7 +62,7 @@ from ..moves import IllegalMoveError, Move, MoveKind
 from .search import solve
 from .verdict import Verdict
 
-HintSource = Literal["solver", "heuristic", "lost", "none"]
+HintSource = Literal["solver", "heuristic", "lost", "none", "blind"]
 
 DEFAULT_MAX_NODES = 1_000_000
 DEFAULT_MAX_SECONDS = 1.0
@@ -77,6 +77,13 @@ class Hint:
     source: HintSource
     remaining: int | None = None  # moves left in the winning line (source "solver")
     line: tuple[Move, ...] = ()  # that winning line, ``move`` first (source "solver")
+    # source "blind" (the fair hint, ``engine.solver.blind.blind_hint``): why the blind
+    # player chose it (``BlindChoice.reason``), and of the stock orders it tried, how
+    # many the move was shown to win and how many were lost whatever is played
+    why: str = ""
+    wins: int = 0
+    lost: int = 0
+    worlds: int = 0
 
 
 def hint(

@@ -353,9 +353,12 @@ async def test_settings_change_only_what_is_given_and_persist(
 
 
 async def test_letters_setting_renders_suits_as_letters(service: GameService) -> None:
-    assert await service.get_settings(USER) == Settings(True, False, False)  # plain (conftest)
-    assert await service.update_settings(USER, symbols=False) == Settings(False, False, False)
-    assert await service.update_settings(USER, auto_aces=True) == Settings(False, True, False)
+    plain = Settings(True, False, False, fair_hints=False)  # conftest's plain new player
+    assert await service.get_settings(USER) == plain
+    assert await service.update_settings(USER, symbols=False) == replace(plain, symbols=False)
+    assert await service.update_settings(USER, auto_aces=True) == replace(
+        plain, symbols=False, auto_aces=True
+    )
     view = await service.new_game(USER, GUILD, 28)
     game = Game.new(28)
     game.play_safe_moves()
@@ -512,7 +515,7 @@ async def test_everything_survives_a_restart(db_target: str, clock: Any) -> None
     service = GameService(await open_store(db_target), clock=clock)
     try:
         assert await service.show(USER) == before
-        assert await service.get_settings(USER) == Settings(False, False, False)
+        assert await service.get_settings(USER) == Settings(False, False, False, fair_hints=False)
         assert (await service.show(OTHER)).finished
         assert (await service.move(USER, "b5 ace", before.version)).move_count == 2
     finally:

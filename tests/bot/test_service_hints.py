@@ -23,11 +23,13 @@ from bot.service import (
     NoGameError,
     StaleVersionError,
 )
+from bot.service.hints import FAIR_NODES, FAIR_SAMPLES
 from bot.service.pool import SolverPool
 from bot.store import Store
 from engine import Game, Status, parse_position
 from engine.notation import describe_move, format_position
 from engine.solver import Verdict, solve
+from engine.solver.blind import blind_choice
 from engine.solver.hints import Hint, LookBack, hint
 
 USER, OTHER = 11, 12
@@ -507,3 +509,31 @@ async def test_on_search_is_called_only_when_the_solver_searches(
     view = await service.move(USER, first.move, view.version)
     await service.hint(USER, view.version, on_search=lambda: calls.append(len(searched)))
     assert calls == [0] and len(searched) == 1  # the next move of the line: no search
+
+
+async def test_a_new_player_gets_fair_hints_that_never_depend_on_the_stock_order(
+    product_defaults: None, store: Store, clock: Any
+) -> None:
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    try:
+        start = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        before = await store.load_game(USER)
+        answer = await service.hint(USER, start.version)
+        assert answer.source == "blind" and answer.move is not None
+        game = parse_position(start.position)
+        expected = blind_choice(game, samples=FAIR_SAMPLES, max_nodes=FAIR_NODES)
+        assert answer.move == str(expected.move)
+        assert (answer.wins, answer.worlds) == (expected.wins, expected.worlds)
+        if expected.reason == "search":
+            tried = f"it wins in {expected.wins} of the {expected.worlds} stock orders I tried"
+            assert tried in answer.message
+        assert answer.remaining is None and answer.winnable_at is None  # nothing it can't know
+        row = await store.load_game(USER)
+        assert row is not None and before is not None
+        assert row.hint_line == before.hint_line  # a fair hint teaches nothing to keep
+        # the solver's hints, chosen: they say they know the stock's order
+        await service.update_settings(USER, fair_hints=False)
+        solver = await service.hint(USER, start.version)
+        assert solver.source == "solver" and "The solver sees the stock's order" in solver.message
+    finally:
+        await service.close()

@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -550,6 +551,19 @@ def _written_by_v13(path: Path) -> None:
         )
 
 
+def _written_by_v14(path: Path) -> None:
+    """Version 14 keeps the kind of hint a player chose, ``fair_hints``."""
+    _written_by_v13(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE user_settings ADD COLUMN fair_hints INTEGER NOT NULL DEFAULT 1;
+            UPDATE user_settings SET fair_hints = 0 WHERE user_id = 7;
+            PRAGMA user_version = 14;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -565,6 +579,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     11: _written_by_v11,
     12: _written_by_v12,
     13: _written_by_v13,
+    14: _written_by_v14,
 }
 
 
@@ -617,6 +632,21 @@ async def test_v13_gives_a_game_in_play_the_clock_it_showed_and_keeps_it_after(
     async with Store(other) as store:
         game = await store.load_game(7)
         assert game is not None and game.played_ms == 123456
+
+
+async def test_v14_gives_every_player_fair_hints_and_keeps_a_choice(db_path: Path) -> None:
+    _written_by_v13(db_path)
+    async with Store(db_path) as store:
+        before = await store.load_settings(7)
+        assert before is not None and before.fair_hints  # fair for everyone at the upgrade
+        await store.save_settings(7, replace(before, fair_hints=False))
+        after = await store.load_settings(7)
+        assert after is not None and not after.fair_hints and after.picture == before.picture
+    other = db_path.with_name("v14.db")
+    _written_by_v14(other)
+    async with Store(other) as store:
+        chosen = await store.load_settings(7)
+        assert chosen is not None and not chosen.fair_hints
 
 
 async def test_a_v1_database_keeps_its_data(db_path: Path) -> None:

@@ -17,10 +17,11 @@ import pytest
 import bot.terminal as terminal_module
 from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
+from bot.service.hints import FAIR_NODES, FAIR_SAMPLES
 from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
 from engine import Game, render, variant_by_code
-from engine.solver import Verdict, solve
+from engine.solver import Verdict, blind_move, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes
 
@@ -234,7 +235,8 @@ def test_daily_and_deal_together_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_hint_at_the_prompt_names_a_move_that_then_plays(tmp_path: Path) -> None:
-    first = run_reel(["play", "--deal", str(WINNABLE_DEAL)], "hint\nquit\n", tmp_path)
+    args = ["play", "--deal", str(WINNABLE_DEAL), "--solver-hints"]
+    first = run_reel(args, "hint\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
     assert "Thinking…" in first.stdout and "it starts a winning line" in first.stdout
     found = re.search(r"Type '([^']+)' to play it\.", first.stdout)
@@ -248,6 +250,23 @@ def test_a_hint_at_the_prompt_names_a_move_that_then_plays(tmp_path: Path) -> No
     assert found.group(1) in {move.lower() for move in firsts}
     second = run_reel(["play"], f"{found.group(1)}\nquit\n", tmp_path)
     assert f"Deal {WINNABLE_DEAL} · move 1" in second.stdout
+
+
+def test_a_fair_hint_is_the_default_and_says_how_sure_it_is(tmp_path: Path) -> None:
+    first = run_reel(["play", "--deal", str(WINNABLE_DEAL)], "hint\nquit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    found = re.search(r"Type '([^']+)' to play it\.", first.stdout)
+    assert found is not None, first.stdout
+    game = Game.new(WINNABLE_DEAL)
+    expected = blind_move(game, samples=FAIR_SAMPLES, max_nodes=FAIR_NODES)
+    assert found.group(1) == str(expected).lower()
+    said = re.search(r"wins in (\d+) of the (\d+) stock orders I tried", first.stdout)
+    safe = "a safe move, it never costs a win" in first.stdout
+    assert said is not None or safe, first.stdout
+    assert "it starts a winning line" not in first.stdout
+    # the setting is saved: the solver's hint from then on
+    second = run_reel(["play", "--solver-hints"], "hint\nquit\n", tmp_path)
+    assert "The solver sees the stock's order" in second.stdout
 
 
 def test_help_names_hint(db_path: Path, clock: FakeClock) -> None:

@@ -803,7 +803,8 @@ async def test_suit_letters_setting_changes_the_board_to_letters(
 
     shown = await public_board(await fake.slash(alice, "reel", sub="show"))
     assert not SUIT_SIGNS & set(board_text(shown))
-    assert "2C*" in board_text(shown)  # A1 holds the 2 of clubs, misplaced
+    # A1 holds the 2 of clubs (based), A2 the 7 of hearts (misplaced: the star after it)
+    assert "\nA 2C 7H*" in board_text(shown)
     # The old board's Refresh button redraws it with letters too.
     click = await fake.click(alice, board, label="Refresh")
     assert click.callback_type == UPDATE_MESSAGE

@@ -68,6 +68,25 @@ async def test_reel_hint_answers_privately_with_a_move_of_a_winning_line(
     assert public and not any("Hint" in str((m.embed or {}).get("title")) for m in public)
 
 
+async def test_fair_hints_chosen_in_the_settings_say_how_often_the_move_wins(
+    fake_discord: FakeDiscord, service: GameService
+) -> None:
+    fake = fake_discord
+    carol = fake.user("bob")
+    chosen = await fake.slash(carol, "reel", sub="settings", options={"hints": "fair"})
+    assert "**Hints:** fair" in description(await chosen.wait_message())
+    await (await fake.slash(carol, "reel", sub="new", options={"deal": "16"})).wait_message()
+    while (view := await service.show(carol.id)).can_auto:  # past the safe Aces, to a choice
+        await service.auto(carol.id)
+    result = await fake.slash(carol, "reel", sub="hint")
+    message = await result.wait_message(timeout=60)  # the blind player, in pure Python here
+    assert message.embed is not None
+    assert message.embed["title"] == "💡 Hint (fair: it can't see the stock either)"
+    text = description(message)
+    assert re.search(r"wins in \d+ of the 8 stock orders I tried", text) or "safe move" in text
+    assert (await service.show(carol.id)).version == view.version  # nothing played
+
+
 async def test_reel_hint_in_a_scored_daily_warns_before_marking_it_assisted(
     fake_discord: FakeDiscord, service: GameService
 ) -> None:

@@ -18,13 +18,14 @@ from fake_discord import (
     FakeDiscord,
     FakeMessage,
 )
-from harness import DEAL_NUMBER, Launch, description, new_game, private_text
+from harness import DEAL_NUMBER, Launch, description, new_game, private_text, public_board
 from PIL import Image
 
 import bot.discord_bot.replies as replies_module
-from bot.discord_bot.board_pictures import PICTURE_NAME
+from bot.discord_bot.board_pictures import PICTURE_NAME, board_picture
 from bot.pictures import BOARDS, board_title
 from bot.service import GameService
+from engine import variant_by_code
 
 
 def picture(message: FakeMessage) -> bytes:
@@ -40,7 +41,8 @@ def picture(message: FakeMessage) -> bytes:
 async def drawn_now(service: GameService, user_id: int) -> bytes:
     """The picture of the player's game as it stands."""
     view = await service.show(user_id)
-    return BOARDS.png(view.position, board_title(view.deal_number, view.move_count))
+    title = board_title(view.deal_number, view.move_count, variant_by_code(view.variant))
+    return BOARDS.png(view.position, title)
 
 
 def deal_button(message: FakeMessage) -> str:
@@ -104,6 +106,26 @@ async def test_back_on_text_the_next_redraw_drops_the_picture(
     assert await fake.wait_until(lambda: board.version >= 1)
     assert board.attachments == [] and board.files == {}
     assert "image" not in (board.embed or {}) and "```" in description(board)
+
+
+async def test_the_picture_and_its_alt_text_name_the_game_unless_virginia_reel(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    chosen = await fake.slash(alice, "reel", sub="settings", options={"board": "picture"})
+    await chosen.wait_message()
+    await new_game(fake, alice)
+    reel = await board_picture(await running.service.show(alice.id))
+    assert reel is not None and reel.description == f"The board of deal {DEAL_NUMBER} at move 0"
+
+    result = await fake.slash(alice, "reel", sub="new", options={"deal": "7", "variant": "tu"})
+    board = await public_board(result)
+    three_up = await board_picture(await running.service.show(alice.id))
+    assert three_up is not None and three_up.description == "The board of Three Up deal 7 at move 0"
+    # the picture sent is the one titled with the game's name
+    view = await running.service.show(alice.id)
+    assert picture(board) == BOARDS.png(view.position, "Three Up · deal 7 · move 0")
 
 
 def slowed(monkeypatch: pytest.MonkeyPatch, service: GameService, name: str) -> None:

@@ -235,7 +235,7 @@ async def test_sigkill_after_a_hint_leaves_no_process_of_the_bots(
     alice = fake.user("alice")
     await new_game(fake, alice, DEAL_NUMBER)
     hint = await fake.slash(alice, "reel", sub="hint")
-    await hint.wait_followups()
+    await hint.wait_followups(timeout=60)  # a fair hint, searched by the pure Python solver
     workers = descendants(bot_process.proc.pid)
     assert len(workers) >= 2  # the solver's workers (and multiprocessing's resource tracker)
     bot_process.signal(signal.SIGKILL)

@@ -399,7 +399,8 @@ def test_help_lists_every_command_with_its_options() -> None:
     assert "/reel new [deal] [variant]" in usages
     assert "/reel move from [to]" in usages
     settings = (
-        "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder] [board]"
+        "/reel settings [suits] [auto_aces] [winnable_deals] [watchable] [streak_reminder] [board] "
+        "[hints]"
     )
     assert settings in usages
     assert "/reel daily [date] [variant]" in usages

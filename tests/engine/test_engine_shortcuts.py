@@ -16,7 +16,7 @@ import pytest
 from positions import random_play
 
 from engine import DEAL, MAX_WIDTH, Game, Move, MoveKind, SpaceWarning, Status, display_width
-from engine.cards import board_code, rank_of
+from engine.cards import board_code, make_card, rank_of
 from engine.notation import format_position, parse_pile, parse_position
 from engine.render import render
 from engine.variant import ROW_LETTERS, ROWS, VARIANTS
@@ -25,41 +25,46 @@ SEQUENCES = ("2-5-8-J", "3-6-9-Q", "4-7-T-K")
 
 
 def plain_render(game: Game, symbols: bool) -> str:
-    """The board as the first renderer drew it, through the public API only."""
+    """The board drawn cell by cell, through the public API only: a row's letter and a
+    space, then each pile's card followed by its mark (``*`` or a space)."""
     lines: list[str] = []
-    deal = f"Deal {game.deal_number}" if game.deal_number is not None else "Position"
+    deal = f"deal {game.deal_number}" if game.deal_number is not None else "position"
+    named = game.variant.code != "vr"  # another game of the family is named first
+    deal = f"{game.variant.name} · {deal}" if named else deal.capitalize()
     header = f"{deal} · move {game.move_count}"
     if display_width(header) <= MAX_WIDTH:
         lines.append(header)
-    else:
+    elif display_width(deal) <= MAX_WIDTH:
         lines += [deal, f"Move {game.move_count}"]
+    else:
+        lines += [game.variant.name, f"Deal {game.deal_number}", f"Move {game.move_count}"]
     # At most 9 cells fit a line after the row letter: 12 piles are drawn as two halves.
     halves = 1 if game.width <= 9 else 2
     size = game.width // halves
     for first in range(0, game.width, size):
         columns = range(first, first + size)
-        lines.append(" " + "".join(f" {c + 1:<2}" for c in columns).rstrip())
+        lines.append(("  " + "".join(f"{c + 1:<3}" for c in columns)).rstrip())
         for r in range(ROWS):
             cells = []
             for c in columns:
                 pile = game.row(r)[c]
                 if not pile:
-                    cells.append(" --")
+                    cells.append("-- ")
                 elif len(pile) == 1 and rank_of(pile[0]) != r + 2:
-                    cells.append("*" + board_code(pile[0], symbols))
+                    cells.append(board_code(pile[0], symbols) + "*")
                 else:
-                    cells.append(" " + board_code(pile[-1], symbols))
-            lines.append(ROW_LETTERS[r] + "".join(cells))
+                    cells.append(board_code(pile[-1], symbols) + " ")
+            lines.append((ROW_LETTERS[r] + " " + "".join(cells)).rstrip())
         reserve = [game.reserve[c] for c in columns]
-        tops = (" " + board_code(p[-1], symbols) if p else "  ." for p in reserve)
-        lines.append("R" + "".join(tops))
-        lines.append(" " + "".join(f"{len(p):>3}" for p in reserve))
+        tops = (board_code(p[-1], symbols) + " " if p else " . " for p in reserve)
+        lines.append(("R " + "".join(tops)).rstrip())
+        lines.append(("  " + "".join(f"{len(p):>2} " for p in reserve)).rstrip())
     deals = game.deals_left
     stock = f"stock {deals} deal{'s' if deals != 1 else ''}" if deals else "stock empty"
     lines.append(f"Aces {game.aces}/{game.variant.ace_total} · {stock}")
     lines.append(f"Score {plain_score(game)}/{game.variant.card_total}")
     lines.append(" ".join(f"{ROW_LETTERS[r]}:{SEQUENCES[r]}" for r in range(ROWS)))
-    lines.append("*misplaced  --space")
+    lines.append(f"{board_code(make_card(7, 0), symbols)}* misplaced  -- space")
     if game.is_won():
         lines.append(f"Won! All {game.variant.card_total} cards home.")
     elif not game.legal_moves():

@@ -53,7 +53,7 @@ def positions() -> dict[str, Game]:
 
 
 def drawn(game: Game) -> bytes:
-    return board_png(game, board_title(game.deal_number, game.move_count))
+    return board_png(game, board_title(game.deal_number, game.move_count, game.variant))
 
 
 def write_references() -> None:

@@ -157,19 +157,20 @@ START_DAILY: Final = Named("""
 
 SAVE_SETTINGS_SQL: Final = """
     INSERT INTO user_settings (
-        user_id, symbols, auto_aces, winnable, watchable, reminders, picture
-    ) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        user_id, symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints
+    ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
     ON CONFLICT (user_id) DO UPDATE SET
         symbols = excluded.symbols, auto_aces = excluded.auto_aces, winnable = excluded.winnable,
-        watchable = excluded.watchable, reminders = excluded.reminders, picture = excluded.picture
+        watchable = excluded.watchable, reminders = excluded.reminders, picture = excluded.picture,
+        fair_hints = excluded.fair_hints
 """
 LOAD_SETTINGS_SQL: Final = (
-    "SELECT symbols, auto_aces, winnable, watchable, reminders, picture "
+    "SELECT symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints "
     "FROM user_settings WHERE user_id = $1"
 )
 VERSION_AND_SETTINGS_SQL: Final = (
     "SELECT (SELECT version FROM current_games WHERE user_id = $1),"
-    " s.symbols, s.auto_aces, s.winnable, s.watchable, s.reminders, s.picture"
+    " s.symbols, s.auto_aces, s.winnable, s.watchable, s.reminders, s.picture, s.fair_hints"
     " FROM (SELECT 1) AS one LEFT JOIN user_settings AS s ON s.user_id = $1"
 )
 

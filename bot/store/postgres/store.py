@@ -491,6 +491,7 @@ class PostgresStore(GameStore):
             int(settings.watchable),
             int(settings.reminders),
             int(settings.picture),
+            int(settings.fair_hints),
         )
 
     # ------------------------------------------------------------------ bulk

@@ -129,16 +129,17 @@ START_DAILY_SQL: Final = """
 
 SAVE_SETTINGS_SQL: Final = """
     INSERT INTO user_settings (
-        user_id, symbols, auto_aces, winnable, watchable, reminders, picture
-    ) VALUES (?, ?, ?, ?, ?, ?, ?)
+        user_id, symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints
+    ) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (user_id) DO UPDATE SET
         symbols = excluded.symbols, auto_aces = excluded.auto_aces, winnable = excluded.winnable,
-        watchable = excluded.watchable, reminders = excluded.reminders, picture = excluded.picture
+        watchable = excluded.watchable, reminders = excluded.reminders, picture = excluded.picture,
+        fair_hints = excluded.fair_hints
 """
 
 
 LOAD_SETTINGS_SQL: Final = (
-    "SELECT symbols, auto_aces, winnable, watchable, reminders, picture "
+    "SELECT symbols, auto_aces, winnable, watchable, reminders, picture, fair_hints "
     "FROM user_settings WHERE user_id = ?"
 )
 

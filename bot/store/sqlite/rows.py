@@ -222,4 +222,5 @@ def settings_from_row(row: Row) -> UserSettings:
         watchable=bool(row[3]),
         reminders=bool(row[4]),
         picture=bool(row[5]),
+        fair_hints=bool(row[6]),
     )

@@ -672,6 +672,7 @@ class SQLiteStore(GameStore):
             int(settings.watchable),
             int(settings.reminders),
             int(settings.picture),
+            int(settings.fair_hints),
         )
         await self._write_one(q.SAVE_SETTINGS_SQL, params)
 

@@ -24,8 +24,8 @@ import pytest
 
 from engine import Game
 from engine import solver as source_solver
+from engine.solver import blind_choice, solve
 from engine.solver import search as source_search
-from engine.solver import solve
 
 # (deal, node budget) for the search alone: won quickly, lost at the root, out of
 # budget, and proven lost by the probe after a deal (not at the root)
@@ -88,7 +88,7 @@ import json
 import random
 from engine import Game
 from engine.notation import format_position
-from engine.solver import solve
+from engine.solver import blind_choice, solve
 from engine.solver.closure import bounds
 from engine.solver.model import Model
 from engine.solver.phase import can_end_phase, due_by
@@ -265,3 +265,26 @@ def test_the_c_module_refuses_bad_arguments_with_an_exception(tmp_path: Path) ->
     errors = run_installed(tmp_path, BAD_ARGUMENTS_SCRIPT).strip().split(",")
     expected = ["ValueError", "TypeError", "TypeError", "TypeError", "TypeError", "ValueError"]
     assert errors == expected
+
+
+BLIND_SCRIPT = """
+from engine import Game
+from engine.solver import blind_choice
+game, moves = Game.new(1), []
+for _ in range(15):
+    choice = blind_choice(game, samples=4, max_nodes=1_000)
+    moves.append(f"{choice.move}/{choice.reason}/{choice.wins}/{choice.lost}")
+    game.play(choice.move)
+print(";".join(moves))
+"""
+
+
+def test_the_compiled_blind_player_plays_as_the_source(tmp_path: Path) -> None:
+    # the blind player's searches probe at every deal in both builds, so the same games
+    installed = run_installed(tmp_path, BLIND_SCRIPT).strip()
+    game, moves = Game.new(1), []
+    for _ in range(15):
+        choice = blind_choice(game, samples=4, max_nodes=1_000)
+        moves.append(f"{choice.move}/{choice.reason}/{choice.wins}/{choice.lost}")
+        game.play(choice.move)
+    assert installed == ";".join(moves)
