@@ -50,17 +50,22 @@ class Page:
     async def send(self, frame: Frame | str) -> None:
         await self.ws.send_str(frame if isinstance(frame, str) else json.dumps(frame))
 
-    async def ask(self, frame: Frame, count: int = 1) -> list[Frame]:
-        """Send ``frame`` with a fresh id; the ``count`` frames that answer it."""
+    async def ask(self, frame: Frame) -> list[Frame]:
+        """Send ``frame`` with a fresh id; the frames that answer it: a board (after a hint
+        or a stale refusal), no game, or a refusal alone."""
         request_id = next(self._ids)
         await self.send({**frame, "id": request_id})
         answers: list[Frame] = []
         async with asyncio.timeout(WAIT):
-            while len(answers) < count:
+            while True:
                 got = await self.receive()
-                if got.get("id") == request_id:
-                    answers.append(got)
-        return answers
+                if got.get("id") != request_id:
+                    continue
+                answers.append(got)
+                if got["type"] in ("board", "no-game"):
+                    return answers
+                if got["type"] == "error" and got["code"] != "stale":
+                    return answers
 
     async def board(self) -> Frame:
         """The current board, asked for."""
