@@ -1,4 +1,5 @@
-"""The ``reel`` command: ``reel play`` (terminal game), ``reel bot`` (Discord bot),
+"""The ``reel`` command: ``reel play`` (terminal game), ``reel web`` (the board in a
+browser), ``reel bot`` (Discord bot; with ``REEL_WEB_PORT``, the web board beside it),
 ``reel backup`` (a copy of the database), ``reel solve`` and ``reel study`` (the solver).
 
 With no subcommand, ``reel`` runs the bot when a Discord token is configured
@@ -11,13 +12,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import VARIANTS
 from engine.solver.cli import add_solve_commands, run_solve_command
 
 from .config import Config, ConfigError
 from .db_command import add_db_commands, run_db_command
+from .web_command import add_web_command, run_web_command
+
+if TYPE_CHECKING:
+    from .discord_bot.app import Beside
 
 DB_HELP = "SQLite file (default: REEL_DB, else reel.db in your data folder)"
 
@@ -52,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reel {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_play(sub)
+    add_web_command(sub, DB_HELP)
     _add_bot_and_backup(sub)
     add_db_commands(sub)
     _add_board(sub)
@@ -203,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     db_path = str(getattr(args, "db", None) or config.db_path)
     if command == "backup":
         return _backup(db_path, args.file)
+    if command == "web":
+        return run_web_command(args, db_path, config.log_level)
     if command == "play":
         from .terminal import play
 
@@ -224,7 +232,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if getattr(args, "db", None):  # --db: that SQLite file, whatever the settings say
         config = config.with_db_file(Path(db_path), "--db")
-    return run_bot(config, sync_global=getattr(args, "sync_global", False))
+    return run_bot(config, sync_global=getattr(args, "sync_global", False), beside=_web(config))
+
+
+def _web(config: Config) -> Beside | None:
+    """The web board to run beside the bot (``REEL_WEB_PORT``), or None."""
+    if config.web_port is None:
+        return None
+    from .web.local import beside_bot
+
+    return beside_bot(config.web_host, config.web_port, config.web_local_user)
 
 
 def _game_to_play(args: argparse.Namespace) -> str | None:

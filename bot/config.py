@@ -104,6 +104,27 @@ def _database_url(values: Mapping[str, str]) -> str | None:
     return text
 
 
+def _web_port(values: Mapping[str, str]) -> int | None:
+    """``REEL_WEB_PORT``: the web board's port beside the bot (1-65535), None when empty."""
+    text = values.get("REEL_WEB_PORT", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"REEL_WEB_PORT must be a port number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _web_local_user(values: Mapping[str, str]) -> int | None:
+    """``REEL_WEB_LOCAL_USER``: the Discord user id the web board plays for without a
+    sign-in; None when empty (nobody: every play request refused)."""
+    text = values.get("REEL_WEB_LOCAL_USER", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ConfigError(f"REEL_WEB_LOCAL_USER must be a Discord user id (digits), not {text!r}")
+    return int(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord_token: str | None
@@ -121,6 +142,12 @@ class Config:
     """The shards this process runs (``REEL_SHARD_IDS``); None: every one."""
     database_url: str | None = None
     """A PostgreSQL database (``REEL_DATABASE_URL``) instead of the SQLite file ``db_path``."""
+    web_port: int | None = None
+    """The web board's port beside the bot (``REEL_WEB_PORT``); None: no web board."""
+    web_host: str = "127.0.0.1"
+    """The address it listens on (``REEL_WEB_HOST``)."""
+    web_local_user: int | None = None
+    """The user the web board plays for with no sign-in (``REEL_WEB_LOCAL_USER``)."""
     db_from: str = "the default"
     """Where the database setting came from, for the start-up log: "REEL_DB in the
     environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
@@ -137,7 +164,9 @@ class Config:
             f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, "
             f"discord_api={self.discord_api!r}, discord_gateway={self.discord_gateway!r}, "
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
-            f"database_url=<{'set' if self.database_url else 'unset'}>)"
+            f"database_url=<{'set' if self.database_url else 'unset'}>, "
+            f"web_port={self.web_port}, web_host={self.web_host!r}, "
+            f"web_local_user={self.web_local_user})"
         )
 
     @classmethod
@@ -182,6 +211,9 @@ class Config:
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
             database_url=_database_url(values),
+            web_port=_web_port(values),
+            web_host=values.get("REEL_WEB_HOST", "").strip() or "127.0.0.1",
+            web_local_user=_web_local_user(values),
             db_from=_database_origin(values, origin),
         )
 

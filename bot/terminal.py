@@ -2,7 +2,8 @@
 
 It goes through the same ``GameService`` and SQLite file as the bot, so a game
 left with ``quit`` (or Ctrl-C, or the end of input) resumes on the next
-``reel play``. The terminal player is one local user, ``LOCAL_USER_ID``.
+``reel play``. The terminal player is one local user, ``LOCAL_USER_ID`` (``reel web``'s
+player too).
 ``reel play --daily`` (or ``daily`` at the prompt) plays today's daily
 challenge, the same deal as on Discord; ``stats`` shows the player's record;
 ``hint`` suggests a move (the solver runs in a worker process).
@@ -29,6 +30,7 @@ from engine.notation import ACE_PILE_NAMES, echo
 
 from .service import (
     CONFIRM_UNDO,
+    LOCAL_USER_ID,
     Commands,
     CorruptGameError,
     GameService,
@@ -44,7 +46,6 @@ from .store import GameStore, StoreError, StoreReadOnlyError
 
 log = logging.getLogger(__name__)
 
-LOCAL_USER_ID = 0
 NOTICE_AFTER = 0.5  # seconds a call may take before the player is told what it is doing
 COMMAND_WORDS = Commands(new="'new'", resign="'resign'")  # as the service's messages name them
 T = TypeVar("T")

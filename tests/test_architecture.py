@@ -115,11 +115,19 @@ def test_only_the_discord_adapter_imports_discord() -> None:
 @pytest.mark.parametrize(
     ("room", "never"),
     [
-        ("bot/store/", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli")),
+        ("bot/store/", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web")),
         # the service speaks to the store's contract, never to one backend
-        ("bot/service/", ("bot.discord_bot", "bot.terminal", "bot.cli", "bot.store.sqlite")),
-        ("bot/daily.py", ("bot.service", "bot.discord_bot", "bot.terminal")),
-        ("bot/terminal.py", ("bot.discord_bot", "bot.store.sqlite")),
+        (
+            "bot/service/",
+            ("bot.discord_bot", "bot.terminal", "bot.cli", "bot.store.sqlite", "bot.web"),
+        ),
+        ("bot/daily.py", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.web")),
+        ("bot/terminal.py", ("bot.discord_bot", "bot.store.sqlite", "bot.web")),
+        # the third front end: the web board calls the service, never the store (whoever
+        # starts it opens the store: bot/web_command.py, reel bot), and no other front end
+        ("bot/web/", ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board")),
+        # the Discord adapter knows nothing of the web board: bot/cli.py puts them together
+        ("bot/discord_bot/", ("bot.web", "bot.web_command", "bot.terminal")),
     ],
 )
 def test_the_lower_rooms_never_import_the_upper_ones(room: str, never: tuple[str, ...]) -> None:
@@ -226,4 +234,7 @@ def test_the_rules_find_what_they_look_for() -> None:
     assert any(i.path.startswith("bot/store/") and top(i.module) == "aiosqlite" for i in found)
     assert any(i.path.startswith("bot/discord_bot/") and top(i.module) == "discord" for i in found)
     assert any(within(i.module, "engine.solver") for i in found if i.path.startswith("bot/"))
+    web = [i for i in found if i.path.startswith("bot/web/")]
+    assert any(within(i.module, "bot.service") for i in web)
+    assert any(top(i.module) == "aiohttp" for i in web)
     assert len(sources()) > 40

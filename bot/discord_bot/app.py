@@ -25,6 +25,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, Literal
 
 import aiohttp
@@ -35,11 +36,11 @@ from discord.ext import commands
 
 from ..config import DEFAULT_DB_PATH, Config
 from ..service import GameService
+from ..service.cooldown import Cooldown
 from ..store import StoreError
 from ..store.open import describe, open_store
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
-from .cooldown import Cooldown
 from .gate import Gate
 from .leaderboards import PageButton
 from .practice import PracticeButton
@@ -51,6 +52,9 @@ from .views import BoardButton, MoveMenu, RewindButton
 from .watching import StopButton
 
 log = logging.getLogger(__name__)
+
+Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[object]]
+"""A server run beside the bot over its service and cooldown (``bot.web.local.beside_bot``)."""
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
@@ -211,15 +215,17 @@ def use_endpoints(config: Config) -> None:
         log.info("Discord gateway: %s", gateway.with_user(None))
 
 
-def run_bot(config: Config, sync_global: bool = False) -> int:
-    """Run the bot until it is stopped; the exit code (2: no token or a rejected one)."""
+def run_bot(config: Config, sync_global: bool = False, beside: Beside | None = None) -> int:
+    """Run the bot until it is stopped; the exit code (2: no token or a rejected one).
+    ``beside``: a server to run in the same loop over the bot's service and cooldown (the
+    web board, ``REEL_WEB_PORT``), started before the bot and stopped before the service."""
     token = config.discord_token
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_BAD_TOKEN
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level))
     try:
-        return asyncio.run(_serve(config, token, sync_global))
+        return asyncio.run(_serve(config, token, sync_global, beside))
     except KeyboardInterrupt:  # Ctrl-C before the stop's signal handlers were in place
         return EXIT_OK
 
@@ -259,7 +265,9 @@ class StopSignals:
             self.urgent.set()
 
 
-async def _serve(config: Config, token: str, sync_global: bool) -> int:
+async def _serve(
+    config: Config, token: str, sync_global: bool, beside: Beside | None = None
+) -> int:
     use_endpoints(config)
     try:
         store = await open_store(config.database)
@@ -283,7 +291,14 @@ async def _serve(config: Config, token: str, sync_global: bool) -> int:
     )
     with StopSignals() as signals:
         try:
-            return await _run(bot, token, signals)
+            async with contextlib.AsyncExitStack() as stack:
+                if beside is not None:
+                    try:
+                        await stack.enter_async_context(beside(service, bot.cooldown))
+                    except OSError as exc:  # its port taken
+                        print(f"reel bot: cannot start the web board: {exc}", file=sys.stderr)
+                        return EXIT_FAILED
+                return await _run(bot, token, signals)
         finally:
             if not bot.is_closed():
                 await bot.close()

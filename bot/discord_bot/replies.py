@@ -23,7 +23,7 @@ from typing import Any, Final, TypeVar
 import discord
 
 from ..service import Commands, GameService, ServiceError
-from .cooldown import Cooldown, slow_down
+from ..service.cooldown import Cooldown, slow_down
 from .embeds import error_embed
 from .gate import RESTARTING, Gate
 

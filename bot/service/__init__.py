@@ -25,6 +25,7 @@ The daily challenge, the leaderboards and the figures are described in
 from ..store import MIN_GAMES_FOR_RATE
 from .contract import (
     CONFIRM_UNDO,
+    LOCAL_USER_ID,
     MAX_PAGE_SIZE,
     GameView,
     HintView,
@@ -60,6 +61,7 @@ from .movelist import encode_moves, move_tokens, replay
 
 __all__ = [
     "CONFIRM_UNDO",
+    "LOCAL_USER_ID",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "STALE_HINT_MESSAGE",

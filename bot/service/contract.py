@@ -18,6 +18,7 @@ from ..store import MIN_GAMES_FOR_RATE
 
 __all__ = [
     "CONFIRM_UNDO",
+    "LOCAL_USER_ID",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",
     "GameView",
@@ -33,6 +34,8 @@ __all__ = [
     "utcnow",
 ]
 
+LOCAL_USER_ID: Final = 0
+"""The one local player of the terminal game and of ``reel web``: one save, both ways."""
 CONFIRM_UNDO: Final = 10  # an undo of more moves than this is asked about first
 MAX_PAGE_SIZE: Final = 50  # rows on a leaderboard page, at most
 LeaderboardKind = Literal["daily", "all-time", "weekly", "seasonal"]

@@ -29,9 +29,9 @@ from fake_discord import FakeDiscord  # noqa: E402
 from harness import Clock, Launch, Running  # noqa: E402
 
 from bot.discord_bot.app import create_bot  # noqa: E402
-from bot.discord_bot.cooldown import Cooldown  # noqa: E402
 from bot.discord_bot.replies import DEFAULT_PAGE_SIZE  # noqa: E402
 from bot.service import GameService  # noqa: E402
+from bot.service.cooldown import Cooldown  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 StartBot = Callable[..., Awaitable[discord.Client]]

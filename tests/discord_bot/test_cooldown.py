@@ -9,7 +9,7 @@ import pytest
 from fake_discord import FakeDiscord
 from harness import Launch, footer, new_game, private_text
 
-from bot.discord_bot.cooldown import BURST, PRUNE_AT, RATE, Cooldown, slow_down
+from bot.service.cooldown import BURST, PRUNE_AT, RATE, Cooldown, slow_down
 
 
 class Ticks:

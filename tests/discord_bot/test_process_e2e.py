@@ -52,7 +52,10 @@ STOPPING = ": stopping;"  # the bot's log line when a stop begins
 class BotProcess:
     """``reel bot`` as a subprocess on the fake; its stdout and stderr go to one file."""
 
-    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+    def __init__(
+        self, fake: FakeDiscord, tmp_path: Path, settings: dict[str, str] | None = None
+    ) -> None:
+        """``settings``: more of the bot's settings (``REEL_WEB_PORT``...) in its environment."""
         self.fake = fake
         self.db = tmp_path / "reel.db"
         self.token = "reel-test-token-" + secrets.token_hex(12)
@@ -66,6 +69,7 @@ class BotProcess:
             REEL_LOG_LEVEL="DEBUG",
             PYTHONPATH=str(ROOT),
         )
+        env.update(settings or {})
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "bot.cli", "bot", "--db", str(self.db)],

@@ -1,11 +1,15 @@
-"""Abuse control: a per-user cooldown on commands and clicks.
+"""Abuse control: a per-user cooldown on commands and clicks, shared by the front ends.
 
-Each user has a bucket of ``burst`` actions that refills at ``rate`` a second
-(a token bucket). A player clicking as fast as a person can never meets it;
-a player mashing a button, or a script sending fifty commands a second, is
-slowed: the action over the limit is answered privately with how long to
-wait, and nothing is done. Each user has their own bucket, so nobody else is
-slowed. Typing in an autocomplete costs nothing (Discord sends one per keystroke).
+The Discord bot and the web board (``bot.web``) take from one ``Cooldown`` when they run
+in one process (``reel bot`` with ``REEL_WEB_PORT``), so a player's actions count
+alike wherever they are made.
+
+Each user has a bucket of ``burst`` actions that refills at ``rate`` a second (a token
+bucket). A player clicking as fast as a person can never meets it; a player mashing a
+button, or a script sending fifty commands a second, is slowed: the action over the
+limit is answered with how long to wait, and nothing is done. Each user has their own
+bucket, so nobody else is slowed. Typing in an autocomplete costs nothing (Discord sends
+one per keystroke).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ PRUNE_AT: Final = 10_000
 
 
 def slow_down(wait: float) -> str:
-    """The private answer to an action over the limit."""
+    """The answer to an action over the limit (private in Discord, an error frame on the web)."""
     seconds = max(0.1, math.ceil(wait * 10) / 10)
     return f"You're going a little fast: that wasn't done. Try again in {seconds:.1f} s."
 

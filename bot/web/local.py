@@ -1,0 +1,119 @@
+"""Running the web board: alone (``reel web``, one local player), or beside the bot.
+
+``serve`` runs the server over a service until SIGINT or SIGTERM (``reel web``, from
+``bot.web_command``, which opens the store). ``beside_bot`` is what ``reel bot`` runs
+in its own event loop when ``REEL_WEB_PORT`` is set: the same application over the
+bot's service and the bot's cooldown, so a move in chat and a move on the page go
+through one service, one lock per player, one version counter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import webbrowser
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Final
+
+from aiohttp import web
+
+from ..service import LOCAL_USER_ID, GameService
+from ..service.cooldown import Cooldown
+from .app import create_app
+from .sessions import Sessions
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 8080
+LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+
+Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[str]]
+"""Started by ``reel bot`` over its service and cooldown (it gives the board's address),
+stopped before the service."""
+
+
+def address(host: str, port: int) -> str:
+    """The board's address as a browser takes it."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+async def start(
+    service: GameService, sessions: Sessions, cooldown: Cooldown | None, host: str, port: int
+) -> web.AppRunner:
+    """The server listening on ``host``:``port`` (port 0: any free one); stop it with
+    ``runner.cleanup()``. ``OSError`` when the address can't be had."""
+    app = create_app(service, sessions, cooldown, loopback=host in LOOPBACK)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+def bound_port(runner: web.AppRunner) -> int:
+    """The port the server listens on (the one chosen, for port 0)."""
+    for address_ in runner.addresses:
+        if isinstance(address_, tuple):
+            return int(address_[1])
+    raise RuntimeError("the web server listens on no TCP port")
+
+
+async def serve(service: GameService, host: str, port: int, *, open_browser: bool = False) -> int:
+    """``reel web``: the board for the local player until a signal; the exit code."""
+    try:
+        runner = await start(service, Sessions(LOCAL_USER_ID), Cooldown(), host, port)
+    except OSError as exc:
+        print(f"reel web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    url = address(host, bound_port(runner))
+    print(f"Virginia Reel is on the web board at {url} (Ctrl-C to stop)", flush=True)
+    if host not in LOOPBACK:
+        print(f"Warning: listening on {host}, not the loopback address: anyone who can reach "
+              "it plays your game.", flush=True)  # fmt: skip
+    if open_browser:
+        webbrowser.open(url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+    print("Stopped: your game is saved.", flush=True)
+    return 0
+
+
+def beside_bot(host: str, port: int, local_user: int | None) -> Beside:
+    """The web board for ``reel bot`` (``REEL_WEB_PORT``): every play request refused
+    without a session, unless ``local_user`` (``REEL_WEB_LOCAL_USER``) plays for all."""
+
+    @contextlib.asynccontextmanager
+    async def running(service: GameService, cooldown: Cooldown | None) -> AsyncIterator[str]:
+        runner = await start(service, Sessions(local_user), cooldown, host, port)
+        url = address(host, bound_port(runner))
+        log.info("web board at %s", url)
+        if local_user is not None:
+            log.warning(
+                "REEL_WEB_LOCAL_USER is set: whoever reaches the web board at %s plays as "
+                "user %s, with no sign-in",
+                url,
+                local_user,
+            )
+        try:
+            yield url
+        finally:
+            await runner.cleanup()
+            log.info("web board stopped")
+
+    return running

@@ -1,0 +1,172 @@
+"""The web board's messages: what a page may send, read strictly, and the frames it gets.
+
+Every message is one JSON object with a ``type``; a page may add an ``id`` (a number, or
+text of up to 40 characters) that the answer carries back. The server takes:
+
+- ``{"type": "board"}``: the current board;
+- ``{"type": "move", "move": "R3 A5", "version": 12}``: a move in the notation
+  (``docs/notation.md``), from the board of that version;
+- ``{"type": T, "version": 12}`` for ``deal``, ``undo``, ``redo``, ``restart``, ``auto``
+  (the safe Aces), ``hint`` and ``resign``;
+- ``{"type": "new", "version": 12, "variant": "vr", "deal": 16}``: a new game (every
+  field but the type may be left out; ``version``: the board it was asked from);
+- ``{"type": "daily", "version": 12, "variant": "vr"}``: today's daily;
+- ``{"type": "settings", "symbols": true, "auto_aces": false, "winnable": true}``: any
+  of the three.
+
+Anything else (over ``MAX_FRAME`` bytes, not JSON, no type or an unknown one, a field the
+type does not take, a value of the wrong kind) is refused with an error frame that says
+which, and nothing is done. ``docs/web.md`` lists the frames the server sends back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+MAX_FRAME: Final = 2048
+"""Bytes in one message, at most: a move is a few dozen."""
+MAX_ID: Final = 40
+VERSIONED: Final = ("deal", "undo", "redo", "restart", "auto", "hint", "resign")
+FIELDS: Final[dict[str, frozenset[str]]] = {
+    "board": frozenset(),
+    "move": frozenset({"move", "version"}),
+    **{kind: frozenset({"version"}) for kind in VERSIONED},
+    "new": frozenset({"version", "variant", "deal"}),
+    "daily": frozenset({"version", "variant"}),
+    "settings": frozenset({"symbols", "auto_aces", "winnable"}),
+}
+"""The fields each type takes, besides ``type`` and ``id``."""
+REQUIRED: Final[dict[str, frozenset[str]]] = {
+    "move": frozenset({"move", "version"}),
+    **{kind: frozenset({"version"}) for kind in VERSIONED},
+}
+SETTINGS: Final = ("symbols", "auto_aces", "winnable")
+TYPES_TEXT: Final = ", ".join(FIELDS)
+
+RequestId = int | str | None
+
+
+class FrameError(ValueError):
+    """A message the server does not take: ``code`` says why, the message in words."""
+
+    def __init__(self, code: str, message: str, request_id: RequestId = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One message of a page, read and checked."""
+
+    type: str
+    id: RequestId = None
+    version: int | None = None
+    move: str | None = None
+    variant: str | None = None
+    deal: int | None = None
+    settings: dict[str, bool] = field(default_factory=dict)
+
+
+def parse_frame(text: str | bytes) -> Request:
+    """The request in ``text``; ``FrameError`` when the server does not take it."""
+    size = len(text if isinstance(text, bytes) else text.encode("utf-8"))
+    if size > MAX_FRAME:
+        raise FrameError(
+            "too-large", f"That message is {size} bytes: the server takes at most {MAX_FRAME}."
+        )
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise FrameError(
+            "bad-json", 'That message is not JSON: send an object like {"type": "board"}.'
+        ) from None
+    if not isinstance(data, dict):
+        raise FrameError("bad-frame", 'A message is a JSON object like {"type": "board"}.')
+    request_id = _request_id(data.get("id"))
+    kind = data.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise FrameError("bad-frame", f"A message needs a type: one of {TYPES_TEXT}.", request_id)
+    if kind not in FIELDS:
+        shown = kind if len(kind) <= MAX_ID else kind[:MAX_ID] + "…"
+        raise FrameError(
+            "unknown-type",
+            f"The server takes no message of type {shown!r}: the types are {TYPES_TEXT}.",
+            request_id,
+        )
+    return _fields(kind, data, request_id)
+
+
+def _request_id(value: Any) -> RequestId:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, str) and len(value) <= MAX_ID:
+        return value
+    raise FrameError("bad-frame", f"A message's id is a number or text of {MAX_ID} characters.")
+
+
+def _fields(kind: str, data: dict[str, Any], request_id: RequestId) -> Request:
+    """The fields of a message of type ``kind``, each checked."""
+    allowed = FIELDS[kind]
+    extra = sorted(set(data) - allowed - {"type", "id"})
+    if extra:
+        takes = ", ".join(sorted(allowed)) or "none"
+        raise FrameError(
+            "bad-frame",
+            f"A {kind!r} message has no field {extra[0][:MAX_ID]!r}: its fields are {takes} "
+            "(and id).",
+            request_id,
+        )
+    given = {name for name, value in data.items() if value is not None}
+    missing = sorted(REQUIRED.get(kind, frozenset()) - given)
+    if missing:
+        raise FrameError("bad-frame", f"A {kind!r} message needs its {missing[0]!r}.", request_id)
+
+    def number(name: str, low: int) -> int | None:
+        value = data.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise FrameError(
+                "bad-frame", f"{name!r} is a whole number from {low} up, not {value!r}.", request_id
+            )
+        return value
+
+    def text(name: str) -> str | None:
+        value = data.get(name)
+        if value is None or isinstance(value, str):
+            return value
+        raise FrameError("bad-frame", f"{name!r} is text, not {type(value).__name__}.", request_id)
+
+    settings: dict[str, bool] = {}
+    for name in SETTINGS if kind == "settings" else ():
+        value = data.get(name)
+        if value is not None and not isinstance(value, bool):
+            raise FrameError("bad-frame", f"{name!r} is true or false.", request_id)
+        if value is not None:
+            settings[name] = value
+    return Request(
+        type=kind,
+        id=request_id,
+        version=number("version", 0),
+        move=text("move"),
+        variant=text("variant"),
+        deal=number("deal", 1),
+        settings=settings,
+    )
+
+
+def error_frame(
+    code: str, message: str, request_id: RequestId = None, version: int | None = None
+) -> dict[str, Any]:
+    """A refusal: nothing was done. ``version``: the game's, when one is known."""
+    return {"type": "error", "id": request_id, "code": code, "message": message,
+            "version": version}  # fmt: skip
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as the wire carries it (compact JSON, the card signs as they are)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,171 @@
+"""One WebSocket per open board: the page's requests in, its boards out, live.
+
+A page opens ``/ws``; the server answers with a ``hello`` frame (the games of the
+family, whether someone is signed in, the limits) and the board. Each request then gets
+its answer (``play.answer``), under the same per-user cooldown as the Discord bot's.
+``LiveBoards`` follows the service's changes (``GameService.on_change``): when a
+player's game changes by any road (a chat move, another tab), each of that player's
+open boards is sent the new board at once, so a move in chat shows on the web board
+within a moment. A board is never sent an older version than it has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from ..service import GameService
+from ..service.cooldown import Cooldown, slow_down
+from .board import games
+from .play import Frame, answer, current
+from .protocol import MAX_FRAME, FrameError, encode, error_frame, parse_frame
+from .sessions import NO_SESSION
+
+log = logging.getLogger(__name__)
+
+SOCKET_CAP: Final = 64 * 1024
+"""Bytes aiohttp reads of one message before it closes the socket (1009, too big); a
+message between ``MAX_FRAME`` and this gets an error frame and the socket lives on."""
+HEARTBEAT: Final = 30.0
+
+
+class OpenBoard:
+    """One page's socket: its player, and the newest version it was sent."""
+
+    def __init__(self, ws: web.WebSocketResponse, user_id: int | None) -> None:
+        self.ws = ws
+        self.user_id = user_id
+        self.sent = -1  # the version of the last board sent
+        self.wanted = -1  # the newest version heard of for this player
+        self.pushing = False
+        self._lock = asyncio.Lock()
+
+    async def send(self, frame: Frame) -> None:
+        """Send ``frame``; a board older than one already sent is dropped (a push and an
+        answer may cross)."""
+        async with self._lock:
+            version = frame.get("version")
+            if frame["type"] == "board" and isinstance(version, int):
+                if version < self.sent:
+                    return
+                self.sent = version
+            if not self.ws.closed:
+                await self.ws.send_str(encode(frame))
+
+
+class LiveBoards:
+    """The open boards by player, sent each new board when the player's game changes."""
+
+    def __init__(self, service: GameService) -> None:
+        self._service = service
+        self._open: dict[int, set[OpenBoard]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        service.on_change(self._changed)
+
+    def add(self, board: OpenBoard) -> None:
+        if board.user_id is not None:
+            self._open.setdefault(board.user_id, set()).add(board)
+
+    def remove(self, board: OpenBoard) -> None:
+        if board.user_id is None:
+            return
+        boards = self._open.get(board.user_id)
+        if boards is not None:
+            boards.discard(board)
+            if not boards:
+                del self._open[board.user_id]
+
+    def __len__(self) -> int:
+        return sum(len(boards) for boards in self._open.values())
+
+    def _changed(self, user_id: int, version: int) -> None:
+        """The service saved a change of ``user_id``'s game: push it to their boards."""
+        for board in self._open.get(user_id, ()):
+            board.wanted = max(board.wanted, version)
+            if board.pushing or board.sent >= version:
+                continue
+            board.pushing = True
+            task = asyncio.get_running_loop().create_task(self._push(board))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _push(self, board: OpenBoard) -> None:
+        """Send ``board`` the current board until it has the newest version heard of."""
+        assert board.user_id is not None
+        try:
+            while board.sent < board.wanted and not board.ws.closed:
+                frame = await current(self._service, board.user_id)
+                if not isinstance(frame.get("version"), int) or frame["version"] <= board.sent:
+                    break
+                await board.send(frame)
+        except Exception:  # a closed socket, a store fault: the page asks again on reconnect
+            log.warning("a live board could not be sent to user %s", board.user_id, exc_info=True)
+        finally:
+            board.pushing = False
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+async def serve_socket(
+    request: web.Request,
+    service: GameService,
+    live: LiveBoards,
+    cooldown: Cooldown | None,
+    user_id: int | None,
+) -> web.WebSocketResponse:
+    """Run one page's socket until it closes."""
+    ws = web.WebSocketResponse(max_msg_size=SOCKET_CAP, heartbeat=HEARTBEAT)
+    await ws.prepare(request)
+    board = OpenBoard(ws, user_id)
+    hello = {"type": "hello", "games": games(), "signed_in": user_id is not None,
+             "max_frame": MAX_FRAME, "version": None}  # fmt: skip
+    await board.send(hello)
+    live.add(board)
+    try:
+        if user_id is None:
+            await board.send(error_frame("no-session", NO_SESSION))
+        else:
+            await board.send(await current(service, user_id))
+        async for message in ws:
+            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                for frame in await handle(message.data, service, cooldown, user_id):
+                    await board.send(frame)
+            elif message.type is WSMsgType.ERROR:
+                log.info("a web board's socket failed: %s", ws.exception())
+    finally:
+        live.remove(board)
+    return ws
+
+
+async def handle(
+    data: str | bytes, service: GameService, cooldown: Cooldown | None, user_id: int | None
+) -> list[Frame]:
+    """The answer to one message of a page (which the socket and the JSON API share)."""
+    try:
+        request = parse_frame(data)
+    except FrameError as exc:
+        return [error_frame(exc.code, exc.message, exc.request_id)]
+    if user_id is None:
+        return [error_frame("no-session", NO_SESSION, request.id)]
+    if cooldown is not None and (wait := cooldown.take(user_id)) > 0:
+        return [error_frame("too-fast", slow_down(wait), request.id)]
+    try:
+        return await answer(service, user_id, request)
+    except Exception:
+        log.exception("a web request of user %s failed", user_id)
+        message = "That didn't work, and nothing changed: the server failed. Try again."
+        return [error_frame("failed", message, request.id)]
+
+
+def first_frame(frames: list[Frame]) -> dict[str, Any]:
+    """The JSON API's answer: the frames of a request, the first one's type on top."""
+    return {"type": frames[0]["type"], "frames": frames}

@@ -1,0 +1,293 @@
+"""The web board's server without a browser: its WebSocket and JSON API over a real
+service and SQLite file, as a page (or a hostile script) would use them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+from pages import Page
+from webserver import DEAL, Serve
+
+from bot.service import LOCAL_USER_ID, GameService
+from bot.service.cooldown import BURST, Cooldown
+from bot.web.protocol import MAX_FRAME
+from bot.web.socket import SOCKET_CAP
+from engine import Game, format_position, parse_move
+
+OTHER_USER = 4242
+
+
+async def stored_version(service: GameService, user_id: int) -> int:
+    row = await service.store.load_game(user_id)
+    assert row is not None
+    return row.version
+
+
+async def test_a_page_is_greeted_and_shown_the_whole_board(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    page = await served.page()
+    hello = page.frames[0]
+    assert hello["type"] == "hello" and hello["signed_in"] is True
+    assert [g["code"] for g in hello["games"]] == ["vr", "rp", "tu", "bj", "bp"]
+    frame = await page.next("board")
+    board = frame["board"]
+    assert frame["version"] == view.version == board["version"]
+    assert board["position"] == format_position(Game.new(DEAL))
+    assert [row["row"] for row in board["rows"]] == ["A", "B", "C"]
+    assert [p["pile"] for p in board["rows"][1]["piles"]] == [f"B{i}" for i in range(1, 9)]
+    assert [p["pile"] for p in board["reserve"]] == [f"R{i}" for i in range(1, 9)]
+    game = Game.new(DEAL)
+    assert board["stock"]["deals_left"] == game.deals_left
+    assert board["score"] == game.score and board["moves"] == 0
+    # every legal move but the deal, grouped by its source pile
+    legal = {m["move"] for moves in board["legal"].values() for m in moves}
+    assert legal == {str(m) for m in game.legal_moves() if not m.is_deal}
+    await page.close()
+
+
+async def test_a_move_is_played_and_answered_with_the_new_board(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    game = Game.new(DEAL)
+    move = next(m for m in game.legal_moves() if not m.is_deal)
+    (answer,) = await page.ask({"type": "move", "move": str(move), "version": view.version})
+    game.play(move)
+    assert answer["type"] == "board" and answer["version"] == view.version + 1
+    assert answer["board"]["position"] == format_position(game)
+    assert await stored_version(service, LOCAL_USER_ID) == view.version + 1
+
+
+async def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    game = Game.new(DEAL)
+    illegal = next(
+        f"{src} {dst}"
+        for src in ("R1", "R2", "R3", "R4")
+        for dst in ("A2", "A3", "B2", "C3")
+        if not game.is_legal(parse_move(game, f"{src} {dst}"))
+    )
+    (error,) = await page.ask({"type": "move", "move": illegal, "version": view.version})
+    assert error["type"] == "error" and error["code"] == "bad-move"
+    assert error["version"] == view.version and len(error["message"]) > 20
+    assert await stored_version(service, LOCAL_USER_ID) == view.version
+
+
+async def test_without_a_session_every_play_request_is_refused(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(OTHER_USER, None, DEAL)
+    served = await serve(local_user=None)  # the bot's mode, with no local player
+    page = await served.page()
+    assert page.frames[0]["signed_in"] is False
+    refusal = await page.next("error")
+    assert refusal["code"] == "no-session" and "REEL_WEB_LOCAL_USER" in refusal["message"]
+    for frame in ({"type": "board"}, {"type": "deal", "version": view.version}):
+        (error,) = await page.ask(frame)
+        assert error["code"] == "no-session"
+    async with served.http.get(served.base + "/api/board") as got:
+        assert got.status == 401 and (await got.json())["code"] == "no-session"
+    body = {"type": "move", "move": "R1 A2", "version": view.version}
+    async with served.http.post(served.base + "/api/play", json=body) as got:
+        assert got.status == 401
+    assert await stored_version(service, OTHER_USER) == view.version
+
+
+async def test_a_session_plays_its_own_users_game_and_no_other(
+    serve: Serve, service: GameService
+) -> None:
+    mine = await service.new_game(LOCAL_USER_ID + 1, None, DEAL)
+    theirs = await service.new_game(OTHER_USER, None, DEAL)
+    served = await serve(local_user=None)
+    token = served.sessions.open(LOCAL_USER_ID + 1)
+    page = await served.page(token)
+    board = await page.next("board")
+    assert board["version"] == mine.version
+    # a page can't name another player: the server takes no such field
+    deal = {"type": "deal", "version": theirs.version, "user": OTHER_USER}
+    (error,) = await page.ask(deal)
+    assert error["code"] == "bad-frame" and "'user'" in error["message"]
+    # a forged token is nobody
+    forged = await served.page("not-a-token")
+    assert (await forged.next("error"))["code"] == "no-session"
+    (played,) = await page.ask({"type": "deal", "version": mine.version})
+    assert played["type"] == "board"
+    assert await stored_version(service, OTHER_USER) == theirs.version
+    assert await stored_version(service, LOCAL_USER_ID + 1) == mine.version + 1
+
+
+@pytest.mark.parametrize(
+    ("sent", "code", "words"),
+    [
+        ("{not json", "bad-json", "not JSON"),
+        ("[1, 2]", "bad-frame", "JSON object"),
+        ('{"move": "R1 A2"}', "bad-frame", "needs a type"),
+        ('{"type": "teleport"}', "unknown-type", "no message of type 'teleport'"),
+        ('{"type": "move", "version": 1}', "bad-frame", "needs its 'move'"),
+        ('{"type": "move", "move": "R1 A2", "version": "1"}', "bad-frame", "whole number"),
+        ('{"type": "deal", "version": true}', "bad-frame", "whole number"),
+        ('{"type": "settings", "symbols": "yes"}', "bad-frame", "true or false"),
+        ('{"type": "board", "id": {"a": 1}}', "bad-frame", "id is a number"),
+    ],
+)
+async def test_a_malformed_message_gets_an_error_frame_and_changes_nothing(
+    serve: Serve, service: GameService, sent: str, code: str, words: str
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    await page.send(sent)
+    error = await page.next("error")
+    assert error["code"] == code and words in error["message"]
+    assert await stored_version(service, LOCAL_USER_ID) == view.version
+    assert (await page.board())["version"] == view.version  # the socket lives on
+
+
+async def test_an_oversized_frame_is_refused_and_a_huge_one_closes_the_socket(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    page = await served.page()
+    await page.next("board")
+    big = json.dumps({"type": "move", "move": "R1 A2" + " " * MAX_FRAME, "version": 1})
+    await page.send(big)
+    error = await page.next("error")
+    assert error["code"] == "too-large" and f"at most {MAX_FRAME}" in error["message"]
+    assert (await page.board())["version"] == view.version
+    await page.send("x" * (SOCKET_CAP + 1))
+    closed = await page.ws.receive(timeout=5)
+    assert (
+        closed.type is aiohttp.WSMsgType.CLOSE
+        and closed.data == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    )
+    assert await stored_version(service, LOCAL_USER_ID) == view.version
+
+
+async def test_a_stale_request_is_refused_and_answered_with_the_current_board(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    moved = await service.deal(LOCAL_USER_ID, view.version)  # another front end moves first
+    error, board = await page.ask({"type": "undo", "version": view.version})
+    assert error["code"] == "stale" and "out of date" in error["message"]
+    assert error["version"] == moved.version
+    assert board["type"] == "board" and board["version"] == moved.version
+    assert await stored_version(service, LOCAL_USER_ID) == moved.version
+
+
+async def test_two_tabs_never_both_apply_a_move_and_the_second_catches_up(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    first, second = await served.page(), await served.page()
+    await first.next("board")
+    await second.next("board")
+    deal = {"type": "deal", "version": view.version}
+    answers = await asyncio.gather(first.ask(deal), second.ask(deal))  # either may win
+    kinds = sorted(frame["type"] for frames in answers for frame in frames)
+    assert kinds == ["board", "board", "error"]
+    assert await stored_version(service, LOCAL_USER_ID) == view.version + 1
+    for tab in answers:  # the winner's board, or the loser's refusal and current board
+        assert tab[-1]["type"] == "board" and tab[-1]["version"] == view.version + 1
+
+
+async def test_a_move_made_elsewhere_reaches_an_open_board_within_a_second(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    moved = await service.deal(LOCAL_USER_ID, view.version)  # as a chat button would
+    pushed = await page.next("board", timeout=1.0)
+    assert pushed["version"] == moved.version and pushed["board"]["position"] == moved.position
+
+
+async def test_a_flood_is_slowed_by_the_cooldown_and_plays_one_move(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve(cooldown=Cooldown())).page()
+    await page.next("board")
+    for _ in range(30):
+        await page.send({"type": "deal", "version": view.version})
+    errors = [await page.next("error") for _ in range(29)]
+    codes = [e["code"] for e in errors]
+    assert codes.count("stale") == BURST - 1 and codes.count("too-fast") == 30 - BURST
+    assert "going a little fast" in errors[-1]["message"]
+    assert await stored_version(service, LOCAL_USER_ID) == view.version + 1
+
+
+async def test_the_json_api_answers_as_the_socket_does(serve: Serve, service: GameService) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    async with served.http.get(served.base + "/api/board") as got:
+        assert got.status == 200 and (await got.json())["version"] == view.version
+    async with served.http.post(
+        served.base + "/api/play", json={"type": "deal", "version": view.version}
+    ) as got:
+        answer = await got.json()
+    assert answer["type"] == "board" and answer["frames"][0]["version"] == view.version + 1
+    async with served.http.post(served.base + "/api/play", data="deal") as got:
+        assert got.status == 415
+
+
+async def test_new_daily_settings_and_hint_through_the_socket(
+    serve: Serve, service: GameService
+) -> None:
+    page = await (await serve()).page()
+    assert (await page.next("no-game"))["version"] is None
+    (board,) = await page.ask({"type": "new", "variant": "tu", "deal": 5})
+    assert board["board"]["variant"] == "tu" and len(board["board"]["reserve"]) == 12
+    (board,) = await page.ask({"type": "settings", "symbols": False})
+    assert board["board"]["settings"]["symbols"] is False
+    assert (await service.get_settings(LOCAL_USER_ID)).symbols is False
+    (error,) = await page.ask({"type": "new", "variant": "xx"})
+    assert error["code"] == "bad-input" and "no game 'xx'" in error["message"]
+    version = board["version"]
+    (daily,) = await page.ask({"type": "daily", "version": version})
+    assert daily["board"]["daily"] is not None
+    hint, shown = await page.ask({"type": "hint", "version": daily["version"]})
+    assert hint["type"] == "hint" and hint["hint"]["message"]
+    assert shown["board"]["assisted"] is True
+
+
+async def test_every_answer_carries_the_security_policy(serve: Serve, service: GameService) -> None:
+    served = await serve()
+    async with served.http.get(served.base + "/") as got:
+        policy = got.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert got.headers["Cache-Control"] == "no-cache"
+        assert got.headers["X-Content-Type-Options"] == "nosniff"
+    async with served.http.get(served.base + "/assets/nothing.js") as got:
+        assert got.status == 404 and "Content-Security-Policy" in got.headers
+
+
+async def test_a_page_of_another_origin_or_host_is_refused(
+    serve: Serve, service: GameService
+) -> None:
+    served = await serve()
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await Page.open(served.http, served.ws_url, origin="http://evil.example")
+    assert refused.value.status == 403
+    async with served.http.get(served.base + "/", headers={"Host": "evil.example"}) as got:
+        assert got.status == 403 and "loopback" in (await got.json())["message"]
+    async with served.http.post(
+        served.base + "/api/play", json={"type": "board"}, headers={"Origin": "http://x.test"}
+    ) as got:
+        assert got.status == 403

@@ -1,0 +1,22 @@
+"""bench/web.py, run small: its clients play through the real server process, and it
+reads every game back (the figures themselves are for a person, not asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def test_the_web_bench_plays_reads_back_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "web.py"), "--clients", "3", "--seconds", "2",
+         "--think", "0.3", "--no-browser"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "errors 0" in out and "lost or extra moves: 0" in out
+    assert "round trip p50" in out and "load average" in out and "gzipped" in out

@@ -1,0 +1,264 @@
+"""The web board in a real browser (Debian's Chromium through Playwright), played through
+its hooks as a player and as a tool would: ``data-position`` on the board's root compared
+with the engine's position after every move."""
+
+from __future__ import annotations
+
+import pytest
+from browser import ARTIFACTS, browser, drag, position, version_after  # noqa: F401
+from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
+from webserver import DEAL, Serve, Served
+
+from bot.service import LOCAL_USER_ID, GameService
+from engine import VARIANTS, Game, IllegalMoveError, Pile, format_position, parse_move
+from engine.solver import solve
+
+pytestmark = pytest.mark.browser
+
+
+async def opened(browser: Browser, served: Served, **options: object) -> Page:  # noqa: F811
+    page = await browser.new_page(**options)  # type: ignore[arg-type]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    await page.goto(served.base + "/")
+    await page.wait_for_selector("#board[data-version]")
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+async def test_a_whole_deal_is_won_by_dragging_along_the_solvers_line(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve())
+    game = Game.new(DEAL)
+    solution = solve(game.copy(), max_nodes=500_000)
+    assert solution.verdict == "won"
+    assert await position(page) == format_position(game)
+    version = view.version
+    for move in solution.line:
+        if move.is_deal:
+            await page.click('[data-pile="STOCK"]')
+        else:
+            await drag(page, str(move.src), str(move.dst))
+        game.play(move)
+        version += 1
+        try:
+            await version_after(page, version)
+        except PlaywrightError:
+            status = await page.inner_text("#status")
+            raise AssertionError(f"{move} was not played: the page says {status!r}") from None
+        assert await position(page) == format_position(game), f"after {move}"
+    assert game.is_won()
+    assert await page.get_attribute("#board", "data-status") == "won"
+    assert "You won deal" in await page.inner_text("#screen")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_an_illegal_drop_returns_the_card_with_the_reason(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve())
+    game = Game.new(DEAL)
+    source, target, reason = next(
+        (src, dst, str(exc))
+        for src in (f"R{i}" for i in range(1, 9))
+        if game.pile(parse_move(game, f"{src} ACE").src)  # type: ignore[arg-type]
+        for dst in ("A3", "B4", "C5", "A6")
+        for exc in [_refusal(game, f"{src} {dst}")]
+        if exc is not None
+    )
+    card = await page.get_attribute(f'[data-pile="{source}"] .card', "data-card")
+    await drag(page, source, target)
+    status = page.locator("#status.error")
+    await status.wait_for()
+    assert reason.split(":")[0].lower()[:20] in (await status.inner_text()).lower()
+    await page.wait_for_function("() => !document.querySelector('.ghost')")
+    assert await page.get_attribute(f'[data-pile="{source}"] .card', "data-card") == card
+    assert await page.locator(".lifted").count() == 0
+    assert await position(page) == format_position(game)
+    assert (await service.show(LOCAL_USER_ID)).version == view.version
+    # dropped off the board: returned too, with the reason
+    await drag(page, source, "STOCK")
+    await page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('off')"
+    )
+    assert await position(page) == format_position(game)
+
+
+def _refusal(game: Game, text: str) -> IllegalMoveError | None:
+    try:
+        game.kind(parse_move(game, text))
+    except IllegalMoveError as exc:
+        return exc
+    return None
+
+
+async def test_a_move_made_in_chat_shows_on_the_open_board(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve())
+    dealt = await service.deal(LOCAL_USER_ID, view.version)  # a chat button's call
+    await version_after(page, dealt.version, timeout=1000)
+    assert await position(page) == dealt.position
+
+
+async def test_a_stale_drop_from_a_second_tab_is_refused_and_the_tab_catches_up(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    context = await browser.new_context()
+    first, second = await context.new_page(), await context.new_page()
+    for tab in (first, second):
+        await tab.goto(served.base + "/")
+        await version_after(tab, view.version)
+    game = Game.new(DEAL)
+    one, two = [m for m in game.legal_moves() if not m.is_deal and m.src != m.dst][:2]
+    # the second tab picks a card up ...
+    card = second.locator(f'[data-pile="{two.src}"] .card.movable').last
+    box = await card.bounding_box()
+    assert box is not None
+    await second.mouse.move(box["x"] + 5, box["y"] + 5)
+    await second.mouse.down()
+    await second.mouse.move(box["x"] + 30, box["y"] + 30, steps=3)
+    # ... the first tab plays meanwhile, and the second tab's board follows at once
+    await drag(first, str(one.src), str(one.dst))
+    await version_after(first, view.version + 1)
+    await version_after(second, view.version + 1)
+    goal = await second.locator(f'[data-pile="{two.dst}"]').bounding_box()
+    assert goal is not None
+    await second.mouse.move(goal["x"] + 10, goal["y"] + 10, steps=3)
+    await second.mouse.up()
+    await second.locator("#status.error").wait_for()
+    assert "out of date" in await second.inner_text("#status")
+    game.play(one)
+    assert await position(second) == format_position(game) == await position(first)
+    assert (await service.show(LOCAL_USER_ID)).version == view.version + 1
+    await context.close()
+
+
+async def test_a_phone_shows_the_whole_board_without_sideways_scrolling(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve(), viewport={"width": 390, "height": 844})
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    for pile in await page.locator("[data-pile]").all():
+        box = await pile.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert await page.locator("[data-pile]").count() == 24 + 8 + 2  # rows, reserve, stock, Aces
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / "phone-390x844.png"), full_page=True)
+
+
+async def test_keyboard_only_play(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve())
+    game = Game.new(DEAL)
+    move = next(m for m in game.legal_moves() if not m.is_deal)
+    for _ in range(10):  # Tab to the move box
+        if await page.evaluate("document.activeElement.id") == "move":
+            break
+        await page.keyboard.press("Tab")
+    assert await page.evaluate("document.activeElement.id") == "move"
+    await page.keyboard.type(str(move).lower())
+    await page.keyboard.press("Enter")
+    game.play(move)
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(game)
+    assert await page.input_value("#move") == ""
+    await page.keyboard.type("undo")
+    await page.keyboard.press("Enter")
+    await version_after(page, view.version + 2)
+    assert await position(page) == format_position(Game.new(DEAL))
+
+
+async def test_tap_tap_and_double_tap_play_and_a_hint_shows_on_the_board(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve(), reduced_motion="reduce")
+    game = Game.new(DEAL)
+    move = next(m for m in game.legal_moves() if not m.is_deal)
+    await page.click(f'[data-pile="{move.src}"] .card.movable')
+    targets = await page.locator(".target").evaluate_all("els => els.map(e => e.dataset.pile)")
+    assert str(move.dst) in targets
+    await page.click(f'[data-pile="{move.dst}"]')
+    game.play(move)
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(game)
+    single = next(
+        m
+        for m in game.legal_moves()
+        if not m.is_deal and [n.src for n in game.legal_moves()].count(m.src) == 1
+    )
+    await page.dblclick(f'[data-pile="{single.src}"] .card.movable')
+    game.play(single)
+    await version_after(page, view.version + 2)
+    assert await position(page) == format_position(game)
+    await page.click("nav [data-command=hint]")
+    await page.locator(".hinted").first.wait_for()
+    assert await page.locator("#status.note").inner_text() != ""
+    animation = await page.locator(".hinted").first.evaluate(
+        "e => getComputedStyle(e).animationName"
+    )
+    assert animation == "none"  # reduced motion: no pulse
+
+
+@pytest.mark.parametrize("code", list(VARIANTS))
+async def test_each_game_of_the_family_renders_and_takes_a_move(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+    code: str,
+) -> None:
+    variant = VARIANTS[code]
+    view = await service.new_game(LOCAL_USER_ID, None, 7, variant=code)
+    page = await opened(browser, await serve(), viewport={"width": 360, "height": 780})
+    game = Game.new(7, variant)
+    assert await position(page) == format_position(game)
+    piles = 3 * variant.piles_per_row + variant.reserve_piles
+    assert await page.locator(".row-pile, .reserve-pile").count() == piles
+    cards = await page.locator("#board [data-card]").count()
+    assert cards == sum(len(game.pile(p)) for p in _row_piles(game)) + _reserve_tops(game) + (
+        1 if game.aces else 0
+    )
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+    move = next((m for m in game.legal_moves() if not m.is_deal), None)
+    if move is None:
+        await page.click('[data-pile="STOCK"]')
+        move = game.legal_moves()[-1]
+    else:
+        await drag(page, str(move.src), str(move.dst))
+    game.play(move)
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(game)
+
+
+def _row_piles(game: Game) -> list[Pile]:
+    return [Pile("row", row, col) for row in range(3) for col in range(game.width)]
+
+
+def _reserve_tops(game: Game) -> int:
+    return sum(1 for pile in game.reserve if pile)

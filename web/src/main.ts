@@ -1,0 +1,212 @@
+// The web board: draws the server's board, sends the player's moves in the notation, and
+// shows what the server says. It decides no rule: legal targets come from the server.
+
+import { Hands } from "./hands";
+import { Connection } from "./net";
+import { drawBoard } from "./render";
+import type { Board, Frame, Hint } from "./types";
+
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const root = byId<HTMLDivElement>("board");
+const status = byId<HTMLParagraphElement>("status");
+const figures = byId<HTMLParagraphElement>("figures");
+const moveInput = byId<HTMLInputElement>("move");
+const screen = byId<HTMLDivElement>("screen");
+
+let board: Board | null = null;
+let clock = { seconds: 0, at: 0 };
+let hint: Hint | null = null; // the last hint, shown while the board is at its version
+let refused: number | null = null; // the id of the last request refused
+let dismissed = -1; // the version whose won/stuck screen the player closed
+const waiting = new Map<number, (reason: string | null) => void>();
+const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
+
+function say(text: string, kind: "error" | "note" | "" = ""): void {
+  status.textContent = text;
+  status.className = `status ${kind}`;
+}
+
+function settle(id: number | null, reason: string | null): void {
+  if (id === null) return;
+  const done = waiting.get(id);
+  waiting.delete(id);
+  done?.(reason);
+}
+
+function request(frame: { type: string; [field: string]: unknown }): Promise<string | null> {
+  const id = connection.send(frame);
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+function play(move: string, version?: number): Promise<string | null> {
+  return request({ type: "move", move, version: version ?? board?.version ?? 0 });
+}
+
+function command(kind: string): void {
+  if (kind === "resign" && !confirm("Give up this game? It is recorded as resigned.")) return;
+  void request({ type: kind, version: board?.version ?? 0 });
+}
+
+function figuresText(b: Board): string {
+  const time = b.elapsed_s === null ? "" : ` · ${clockText(clock.seconds + (performance.now() - clock.at) / 1000)}`;
+  const daily = b.daily === null ? "" : ` · daily ${b.daily}${b.par === null ? "" : ` (par ${b.par})`}`;
+  return `Score ${b.score}/${b.card_total} · move ${b.moves}${time}${daily}`;
+}
+
+function clockText(seconds: number): string {
+  const s = Math.floor(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+/** Draw ``b``; ``keep``: the status line keeps the refusal that came with it (a stale
+ * request is answered with an error and the current board). */
+function show(b: Board, keep = false): void {
+  board = b;
+  clock = { seconds: b.elapsed_s ?? 0, at: performance.now() };
+  drawBoard(root, b, { symbols: b.settings.symbols });
+  hands.redrawn();
+  if (hint !== null && hint.version !== b.version) hint = null;
+  byId("title").textContent = `${b.game} · deal ${b.deal}`;
+  figures.textContent = figuresText(b);
+  const note = [b.message, b.warning === null ? null : `Warning: ${b.warning}`].filter(Boolean).join(" · ");
+  if (!keep) say(note, b.warning === null ? "" : "note");
+  const can: Record<string, boolean> = { ...b.can, hint: b.playing, resign: b.playing };
+  for (const button of document.querySelectorAll<HTMLButtonElement>("nav [data-command]")) {
+    button.disabled = !can[button.dataset.command ?? ""];
+  }
+  byId<HTMLInputElement>("set-letters").checked = !b.settings.symbols;
+  byId<HTMLInputElement>("set-auto").checked = b.settings.auto_aces;
+  byId<HTMLInputElement>("set-winnable").checked = b.settings.winnable;
+  byId<HTMLSelectElement>("variant").value = b.variant;
+  showScreen(b);
+  if (hint !== null) showHint(hint);
+}
+
+function showScreen(b: Board): void {
+  const over = b.status === "won" || b.status === "stuck" || b.finished;
+  screen.hidden = !over || dismissed === b.version;
+  if (!over) return;
+  const text =
+    b.status === "won"
+      ? `You won deal ${b.deal} in ${b.moves} moves!${b.share ? ` ${b.share}` : ""}`
+      : b.finished
+        ? `This game of deal ${b.deal} is over (${b.score}/${b.card_total} cards home).`
+        : `No move is left: ${b.score}/${b.card_total} cards home. Undo, or start a new game.`;
+  byId("screen-text").textContent = text;
+  byId<HTMLButtonElement>("screen-undo").hidden = !b.can.undo;
+  screen.dataset.status = b.status;
+}
+
+function showHint(hint: Hint): void {
+  say(hint.message, "note");
+  for (const el of root.querySelectorAll(".hinted")) el.classList.remove("hinted");
+  const piles = hint.move === "deal" ? ["STOCK"] : [hint.from, hint.to];
+  for (const name of piles) if (name) root.querySelector(`[data-pile="${name}"]`)?.classList.add("hinted");
+}
+
+function received(frame: Frame): void {
+  switch (frame.type) {
+    case "hello": {
+      const select = byId<HTMLSelectElement>("variant");
+      select.replaceChildren(...frame.games.map((g) => new Option(g.name, g.code)));
+      return;
+    }
+    case "board":
+      show(frame.board, frame.id !== null && frame.id === refused);
+      settle(frame.id, null);
+      return;
+    case "no-game":
+      board = null;
+      root.replaceChildren();
+      root.dataset.position = "";
+      figures.textContent = "";
+      say(frame.message);
+      return;
+    case "hint":
+      hint = frame.hint; // shown now, and again on the board that follows (same version)
+      showHint(frame.hint);
+      settle(frame.id, null);
+      return;
+    case "error":
+      refused = frame.id;
+      say(frame.message, "error");
+      settle(frame.id, frame.message);
+      return;
+  }
+}
+
+const connection = new Connection(received, (up) => document.body.classList.toggle("offline", !up));
+const hands = new Hands(root, { board: () => board, play, deal: () => command("deal"), say });
+
+function wire(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>("[data-command]")) {
+    const kind = button.dataset.command ?? "";
+    if (kind === "new") continue; // the start form's submit
+    button.addEventListener("click", () => (kind === "daily" ? start("daily") : command(kind)));
+  }
+  byId<HTMLButtonElement>("screen-close").addEventListener("click", () => {
+    dismissed = board?.version ?? -1;
+    screen.hidden = true;
+  });
+  screen.querySelector<HTMLButtonElement>("[data-command=new]")?.addEventListener("click", () => start("new"));
+  byId<HTMLFormElement>("start").addEventListener("submit", (event) => {
+    event.preventDefault();
+    start("new");
+  });
+  byId<HTMLFormElement>("entry").addEventListener("submit", (event) => {
+    event.preventDefault();
+    void typed(moveInput.value.trim());
+  });
+  wireSettings();
+}
+
+async function typed(text: string): Promise<void> {
+  if (text === "") return;
+  const word = text.toLowerCase();
+  const reason = WORDS.has(word) && word !== "deal" ? await request({ type: word, version: board?.version ?? 0 }) : await play(text);
+  if (reason === null) moveInput.value = "";
+}
+
+function start(kind: "new" | "daily"): void {
+  const ending = board !== null && board.in_progress && !(kind === "daily" && board.daily !== null);
+  if (ending && !confirm("End the game in progress? It is recorded as abandoned.")) return;
+  const variant = byId<HTMLSelectElement>("variant").value || "vr";
+  const number = byId<HTMLInputElement>("deal-number").value.trim();
+  const frame: Record<string, unknown> = { type: kind, version: board?.version ?? null, variant };
+  if (kind === "new" && number !== "") frame.deal = Number(number);
+  screen.hidden = true;
+  void request(frame as { type: string });
+}
+
+function wireSettings(): void {
+  const server: [string, string, boolean][] = [["set-letters", "symbols", true], ["set-auto", "auto_aces", false], ["set-winnable", "winnable", false]];
+  for (const [id, name, inverted] of server) {
+    const box = byId<HTMLInputElement>(id);
+    box.addEventListener("change", () => void request({ type: "settings", [name]: inverted ? !box.checked : box.checked }));
+  }
+  const four = byId<HTMLInputElement>("set-four");
+  four.checked = localStorage.getItem("reel-four") === "1";
+  document.documentElement.classList.toggle("four", four.checked);
+  four.addEventListener("change", () => {
+    localStorage.setItem("reel-four", four.checked ? "1" : "0");
+    document.documentElement.classList.toggle("four", four.checked);
+  });
+  const saved = localStorage.getItem("reel-theme");
+  if (saved) document.documentElement.dataset.theme = saved;
+  byId<HTMLButtonElement>("theme").addEventListener("click", () => {
+    const dark = document.documentElement.dataset.theme
+      ? document.documentElement.dataset.theme === "dark"
+      : window.matchMedia("(prefers-color-scheme: dark)").matches;
+    document.documentElement.dataset.theme = dark ? "light" : "dark";
+    localStorage.setItem("reel-theme", dark ? "light" : "dark");
+  });
+}
+
+window.setInterval(() => {
+  if (board !== null && board.playing && board.elapsed_s !== null) figures.textContent = figuresText(board);
+}, 1000);
+wire();
+connection.open();

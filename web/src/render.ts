@@ -1,0 +1,124 @@
+// The board drawn from the server's view: rows A-C, the reserve, the stock, the Ace pile.
+// Every pile element carries data-pile (A1, R5, ACE, STOCK), every card data-card, and
+// the board's root data-position (the engine's position string).
+
+import { cardElement, type Look } from "./cards";
+import type { Board, ReservePile, Row, RowPile } from "./types";
+
+const HALF_AT = 12; // games of 12 piles a row are drawn in two halves of 6 (as the text board)
+
+function pileElement(name: string, kind: string): HTMLElement {
+  const pile = document.createElement("div");
+  pile.className = `pile ${kind}`;
+  pile.dataset.pile = name;
+  return pile;
+}
+
+function rowPile(data: RowPile, look: Look): HTMLElement {
+  const pile = pileElement(data.pile, "row-pile");
+  pile.classList.toggle("space", data.space);
+  pile.classList.toggle("based", data.based);
+  pile.classList.toggle("misplaced", data.misplaced);
+  pile.setAttribute("aria-label", `${data.pile}${data.space ? ", a space" : ""}`);
+  const cards = data.cards.map((code) => cardElement(code, look));
+  cards.forEach((card, i) => card.style.setProperty("--i", String(i)));
+  const top = cards.length - 1;
+  if (data.misplaced && top >= 0) cards[top].classList.add("movable");
+  pile.append(...cards);
+  return pile;
+}
+
+function reservePile(data: ReservePile, look: Look): HTMLElement {
+  const pile = pileElement(data.pile, "reserve-pile");
+  pile.setAttribute("aria-label", `${data.pile}, ${data.depth} card${data.depth === 1 ? "" : "s"}`);
+  if (data.cards.length > 0) {
+    const top = cardElement(data.cards[data.cards.length - 1], look);
+    top.classList.add("movable");
+    pile.append(top);
+  } else {
+    pile.classList.add("empty");
+  }
+  const depth = document.createElement("span");
+  depth.className = "depth";
+  depth.textContent = String(data.depth);
+  pile.append(depth);
+  return pile;
+}
+
+function rowLine(row: Row, from: number, to: number, look: Look): HTMLElement {
+  const line = document.createElement("div");
+  line.className = "line";
+  line.dataset.row = row.row;
+  const label = document.createElement("span");
+  label.className = "label";
+  label.textContent = row.row;
+  label.title = `Row ${row.row} builds ${row.builds}`;
+  const piles = row.piles.slice(from, to);
+  line.style.setProperty("--d", String(Math.max(1, ...piles.map((p) => p.cards.length))));
+  line.append(label, ...piles.map((p) => rowPile(p, look)));
+  return line;
+}
+
+function reserveLine(board: Board, from: number, to: number, look: Look): HTMLElement {
+  const line = document.createElement("div");
+  line.className = "line reserve";
+  const label = document.createElement("span");
+  label.className = "label";
+  label.textContent = "R";
+  line.append(label, ...board.reserve.slice(from, to).map((p) => reservePile(p, look)));
+  return line;
+}
+
+function side(board: Board, look: Look): HTMLElement {
+  const box = document.createElement("div");
+  box.className = "side";
+  const stock = pileElement("STOCK", "stock");
+  stock.classList.toggle("can-deal", board.can.deal);
+  stock.setAttribute("role", "button");
+  stock.setAttribute("aria-label", `Stock: ${board.stock.deals_left} deals left. Deal`);
+  const back = document.createElement("div");
+  back.className = "card back";
+  back.textContent = String(board.stock.deals_left);
+  stock.append(back, caption(`${board.stock.deals_left} deal${board.stock.deals_left === 1 ? "" : "s"}`));
+  const aces = pileElement("ACE", "ace-pile");
+  aces.setAttribute("aria-label", `Ace pile: ${board.aces.count} of ${board.aces.total}`);
+  const last = board.aces.cards[board.aces.cards.length - 1];
+  aces.append(last ? cardElement(last, look) : emptySlot("A"), caption(`${board.aces.count}/${board.aces.total} Aces`));
+  box.append(stock, aces);
+  return box;
+}
+
+function caption(text: string): HTMLElement {
+  const span = document.createElement("span");
+  span.className = "caption";
+  span.textContent = text;
+  return span;
+}
+
+function emptySlot(text: string): HTMLElement {
+  const slot = document.createElement("div");
+  slot.className = "card slot";
+  slot.textContent = text;
+  return slot;
+}
+
+/** Draw ``board`` into ``root`` (its children replaced; data-position set). */
+export function drawBoard(root: HTMLElement, board: Board, look: Look): void {
+  const width = board.rows[0].piles.length;
+  const halves = width >= HALF_AT ? [[0, width / 2], [width / 2, width]] : [[0, width]];
+  const parts = halves.map(([from, to]) => {
+    const half = document.createElement("div");
+    half.className = "half";
+    half.style.setProperty("--cols", String(to - from));
+    half.append(...board.rows.map((row) => rowLine(row, from, to, look)), reserveLine(board, from, to, look));
+    return half;
+  });
+  const grid = document.createElement("div");
+  grid.className = `grid${halves.length > 1 ? " halves" : ""}`;
+  grid.append(...parts);
+  root.replaceChildren(grid, side(board, look));
+  root.dataset.position = board.position;
+  root.dataset.version = String(board.version);
+  root.dataset.status = board.status;
+  root.dataset.variant = board.variant;
+}

@@ -1,0 +1,79 @@
+// The frames the server sends (bot/web/board.py, bot/web/protocol.py; docs/web.md).
+
+export interface RowPile {
+  pile: string; // "A1"
+  cards: string[]; // bottom first: "2H", "5H"
+  based: boolean;
+  misplaced: boolean;
+  space: boolean;
+}
+
+export interface Row {
+  row: string; // "A"
+  builds: string; // "2-5-8-J"
+  piles: RowPile[];
+}
+
+export interface ReservePile {
+  pile: string; // "R1"
+  cards: string[];
+  depth: number;
+}
+
+export interface Target {
+  to: string; // "A5", "ACE"
+  move: string; // "R3 A5"
+  card: string | null;
+  label: string;
+  note: string | null;
+}
+
+export interface Board {
+  version: number;
+  position: string;
+  variant: string;
+  game: string;
+  deal: number;
+  rows: Row[];
+  reserve: ReservePile[];
+  stock: { cards: number; deals_left: number };
+  aces: { count: number; total: number; cards: string[] };
+  score: number;
+  card_total: number;
+  moves: number;
+  undos: number;
+  clock: string | null;
+  elapsed_s: number | null;
+  status: "playing" | "won" | "stuck";
+  finished: boolean;
+  playing: boolean;
+  in_progress: boolean;
+  message: string | null;
+  warning: string | null;
+  can: { deal: boolean; undo: boolean; redo: boolean; auto: boolean; restart: boolean };
+  legal: Record<string, Target[]>;
+  daily: string | null;
+  scored: boolean;
+  par: number | null;
+  assisted: boolean;
+  share: string | null;
+  settings: { symbols: boolean; auto_aces: boolean; winnable: boolean };
+}
+
+export interface Hint {
+  move: string | null;
+  from: string | null;
+  to: string | null;
+  label: string | null;
+  message: string;
+  version: number;
+}
+
+export type Frame =
+  | { type: "hello"; games: { code: string; name: string }[]; signed_in: boolean; max_frame: number }
+  | { type: "board"; id: number | null; version: number; board: Board }
+  | { type: "no-game"; id: number | null; message: string }
+  | { type: "hint"; id: number | null; version: number; hint: Hint }
+  | { type: "error"; id: number | null; code: string; message: string; version: number | null };
+
+export type Request = { type: string; [field: string]: unknown };
