@@ -35,6 +35,7 @@ from discord import app_commands
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, ServiceError, StaleVersionError
+from ..service.race_computer import DEFAULT_PACE_S, MAX_PACE_S, MIN_PACE_S
 from ..service.race_views import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
@@ -125,10 +126,16 @@ def elapsed_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def racer_name(line: RacerLine) -> str:
+    """A racer as the standings name them: a mention (shown as a name, never a ping), or
+    the computer racer's name."""
+    return f"<@{line.user_id}>" if line.name is None else f"**{line.name}**"
+
+
 def racer_row(line: RacerLine, card_total: int) -> str:
     """One line of the standings: place, racer, cards home, moves, time, state."""
     return (
-        f"`{line.place or '-':>2}.` <@{line.user_id}> · {line.score}/{card_total} home · "
+        f"`{line.place or '-':>2}.` {racer_name(line)} · {line.score}/{card_total} home · "
         f"{line.moves} moves · {elapsed_text(line.elapsed_s)} · {_STATUS[line.status]}"
     )
 
@@ -145,7 +152,7 @@ def race_embed(view: RaceView) -> discord.Embed:
             f"Starts {discord_timestamp(view.starts_at)}, or when the host clicks Start. "
             "Join to race: everyone plays the same deal on a private board."
         )
-        rows = [f"`{i:>2}.` <@{r.user_id}>" for i, r in enumerate(view.racers, 1)]
+        rows = [f"`{i:>2}.` {racer_name(r)}" for i, r in enumerate(view.racers, 1)]
     else:
         over = view.state in ("over", "cancelled")
         title = f"🏁 {head} · {'final standings' if over else 'standings'}"
@@ -447,6 +454,9 @@ async def race_choices(
     players=f"How many may join, {MIN_RACERS} to {MAX_RACERS} (default {MAX_RACERS})",
     starts_in=f"Minutes until it starts by itself, {MIN_LOBBY_MINUTES} to {MAX_LOBBY_MINUTES} "
     f"(default {DEFAULT_LOBBY_MINUTES})",
+    computer="Race the computer too: a player who can't see the stock either, and can lose",
+    computer_pace=f"Seconds between the computer's moves, {MIN_PACE_S} to {MAX_PACE_S} "
+    f"(default {DEFAULT_PACE_S})",
 )
 async def race(
     interaction: Interaction,
@@ -456,6 +466,8 @@ async def race(
     starts_in: app_commands.Range[
         int, MIN_LOBBY_MINUTES, MAX_LOBBY_MINUTES
     ] = DEFAULT_LOBBY_MINUTES,
+    computer: bool = False,
+    computer_pace: app_commands.Range[int, MIN_PACE_S, MAX_PACE_S] = DEFAULT_PACE_S,
 ) -> None:
     number = None
     if deal is not None:
@@ -477,6 +489,7 @@ async def race(
         limit_minutes=minutes,
         capacity=players,
         lobby_minutes=starts_in,
+        computer_pace_s=computer_pace if computer else None,
     )
     try:
         view = await within_deadline(interaction, opening, new_message=True)

@@ -144,7 +144,8 @@ class GameService(NewGames):
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
-        self.races = Races(store.races, clock, self._rng, self._proofs)  # docs/races.md
+        # docs/races.md; the computer racers think in the solver pool
+        self.races = Races(store.races, clock, self._rng, self._proofs, self._pool)
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
         self.race_replays = RaceReplays(store.races)  # a racer's game, once the race is over
         self.replays.register(RACE_KIND, self.race_replays.recorded)
@@ -187,6 +188,8 @@ class GameService(NewGames):
         self.games.clear()
         self._settings.clear()
         await self._dailies.close()
+        if self.races.computers is not None:
+            await self.races.computers.close()
         await self._pool.close()
         await self._store.close()
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from datetime import date
 
 from engine import Game, Move, variant_by_code
-from engine.notation import parse_position
+from engine.notation import format_position, parse_position
 from engine.solver import Verdict, solve
-from engine.solver.blind import blind_hint
+from engine.solver.blind import blind_hint, blind_move
 from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
@@ -36,6 +36,21 @@ def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
 def blind_hint_job(position: str, samples: int, max_nodes: int) -> Hint:
     """The fair hint for the position: the blind player's move (``blind_hint``)."""
     return blind_hint(parse_position(position), samples=samples, max_nodes=max_nodes)
+
+
+def blind_race_job(game: Game) -> str | None:
+    """The computer racer's next move in ``game`` (with its history): the blind player's,
+    never back to a position the game has been in (``blind_move``'s ``avoid``); None if
+    every move left goes back, or none is left."""
+    seen = game.copy()
+    avoid = {format_position(seen)}
+    while seen.history:
+        seen.undo()
+        avoid.add(format_position(seen))
+    try:
+        return str(blind_move(game, avoid=avoid))
+    except ValueError:
+        return None
 
 
 def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:

@@ -37,6 +37,7 @@ class RacerLine:
     moves: int
     elapsed_s: float  # from the start to the racer's last move (or leaving)
     place: int | None  # provisional while the race runs; final once it is over
+    name: str | None = None  # the computer racer's name (None: a player, named by id)
 
     @property
     def finished(self) -> bool:

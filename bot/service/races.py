@@ -40,13 +40,23 @@ from engine import (
 )
 from engine.deal import DealNumberError, check_deal_number
 
-from ..store import RaceRow, RacerRow, RacerStatus, RaceState, RaceStore, StoreError
+from ..store import (
+    RaceRow,
+    RacerRow,
+    RacerStatus,
+    RaceState,
+    RaceStore,
+    StoreError,
+    computer_id,
+)
 from .cache import PlayerLocks
 from .contract import Settings
 from .entry import Entry, dealt, stored_status
 from .errors import BadInputError, StaleVersionError, StorageError, storage_reason
 from .movelist import DEFAULT_VARIANT, ReplayError, replay
+from .pool import SolverPool
 from .proofs import DealProofs
+from .race_computer import COMPUTER_NAME, MAX_PACE_S, MIN_PACE_S, ComputerRacers
 from .race_views import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
@@ -95,6 +105,7 @@ class Racer:
             moves=0 if game is None else game.move_count,
             elapsed_s=self.elapsed_s,
             place=self.place,
+            name=COMPUTER_NAME if self.user_id < 0 else None,
         )
 
     def row(self, race_id: int) -> RacerRow:
@@ -150,7 +161,9 @@ class Races:
         clock: Callable[[], datetime],
         rng: random.Random,
         proofs: DealProofs,
+        pool: SolverPool | None = None,
     ) -> None:
+        """``pool``: where the computer racers think (none: races have no computer)."""
         self._tables = tables
         self._clock = clock
         self._rng = rng
@@ -162,6 +175,7 @@ class Races:
         self.locks = PlayerLocks()
         self._listeners: list[Callable[[int], None]] = []
         self._owns: Callable[[int | None], bool] = lambda guild_id: True
+        self.computers = None if pool is None else ComputerRacers(pool, self._move, self.leave)
 
     def only(self, owns: Callable[[int | None], bool]) -> None:
         """Handle only the races of the servers ``owns(guild_id)`` (None: a DM) says are
@@ -195,11 +209,20 @@ class Races:
         limit_minutes: int = DEFAULT_LIMIT_MINUTES,
         capacity: int = MAX_RACERS,
         lobby_minutes: int = DEFAULT_LOBBY_MINUTES,
+        computer_pace_s: int | None = None,
     ) -> RaceView:
-        """Open a race in ``channel_id`` with ``host_id`` as its first racer. A random deal
-        is the first the solver proves winnable from a random number (unproven if the
-        search fails)."""
+        """Open a race in ``channel_id`` with ``host_id`` as its first racer, and the
+        computer as the second if ``computer_pace_s`` is given (a move every that many
+        seconds: race_computer.py). A random deal is the first the solver proves winnable
+        from a random number (unproven if the search fails)."""
         check_options(limit_minutes, capacity, lobby_minutes)
+        if computer_pace_s is not None and not MIN_PACE_S <= computer_pace_s <= MAX_PACE_S:
+            raise RaceError(
+                f"The computer plays a move every {MIN_PACE_S} to {MAX_PACE_S} seconds, "
+                f"not {computer_pace_s}."
+            )
+        if computer_pace_s is not None and self.computers is None:
+            raise RaceError("The computer can't race here.")
         if deal_number is not None:
             try:
                 check_deal_number(deal_number)
@@ -228,10 +251,13 @@ class Races:
                 state="lobby",
                 created_at=now,
                 starts_at=now + timedelta(minutes=lobby_minutes),
+                computer_pace_s=computer_pace_s,
             )
             race_id = await self._write(self._tables.open_race(row))
             race = Race(replace(row, race_id=race_id), "lobby")
             race.racers[host_id] = Racer(host_id, now)
+            if computer_pace_s is not None:
+                race.racers[computer_id(race_id)] = Racer(computer_id(race_id), now)
             self._races[race_id] = race
             self._of_player[host_id] = race_id
         self._changed(race)
@@ -387,7 +413,23 @@ class Races:
             elif race.state == "running" and (ends := race.ends_at) and now >= ends:
                 await self._time_up(race)
                 changed.append(race.race_id)
+            elif race.state == "running":
+                self._computer_turn(race, now)
         return changed
+
+    def _computer_turn(self, race: Race, now: datetime) -> None:
+        """The computer's next move in ``race``, if it races and its time has come."""
+        pace, computers = race.row.computer_pace_s, self.computers
+        racer = race.racers.get(computer_id(race.race_id))
+        if pace is None or computers is None or racer is None or racer.entry is None:
+            return
+        if racer.status == "racing":
+            computers.tick(race.race_id, racer.user_id, racer.entry.game, pace, now)
+        else:
+            computers.forget(race.race_id)
+
+    async def _move(self, race_id: int, user_id: int, action: str, text: str) -> object:
+        return await self.play(race_id, user_id, action, text)
 
     async def _time_up(self, race: Race) -> None:
         async with self._members:

@@ -42,6 +42,7 @@ from .records import (
     RaceState,
     Totals,
     UserSettings,
+    computer_id,
 )
 from .sqlite import (
     BUSY_TIMEOUT_MS,
@@ -92,5 +93,6 @@ __all__ = [
     "StoreUnavailableError",
     "Totals",
     "UserSettings",
+    "computer_id",
     "finished_params",
 ]

@@ -214,6 +214,15 @@ class RaceRow:
     started_at: datetime | None = None
     ended_at: datetime | None = None
     message_id: int | None = None
+    # v16: the computer races too, a move every this many seconds (None: no computer);
+    # its racer row's user id is ``computer_id(race_id)``
+    computer_pace_s: int | None = None
+
+
+def computer_id(race_id: int) -> int:
+    """The user id of race ``race_id``'s computer racer: the race's id, negated (no user
+    of Discord, nor the terminal's player, has a negative id)."""
+    return -race_id
 
 
 @dataclass(frozen=True, slots=True)

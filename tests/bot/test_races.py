@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -247,3 +247,63 @@ async def test_a_restart_resumes_the_race_where_it_was(
         clock.now += timedelta(minutes=11)
         assert await second.races.due() == [race_id]
         assert (await second.races.standings(race_id)).state == "over"
+
+
+# --------------------------------------------------------------------------- the computer
+
+
+class StillClock:
+    """A clock that stands where the test puts it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_the_computer_races_blind_at_its_pace_and_is_stored_like_anyone(
+    store: Store,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.service.race_computer import COMPUTER_NAME
+    from bot.store import computer_id
+    from engine import Game
+    from engine.notation import format_position
+    from engine.solver import blind_move
+
+    clock = StillClock()
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    races = service.races
+    try:
+        with pytest.raises(RaceError, match="every 2 to 60 seconds, not 1"):
+            await races.open(HOST, 1, CHANNEL, WINNING_DEAL, computer_pace_s=1)
+        view = await races.open(HOST, 1, CHANNEL, WINNING_DEAL, computer_pace_s=3)
+        race_id, robot = view.race_id, computer_id(view.race_id)
+        assert [(r.user_id, r.name) for r in view.racers] == [
+            (HOST, None), (robot, COMPUTER_NAME),
+        ]  # fmt: skip
+        await races.start(race_id, HOST)  # the host and the computer: two racers
+        assert races.computers is not None
+        await races.due()  # the first tick: the computer's first move is set 3 s away
+        await races.computers.settled()
+        assert (await races.standings(race_id)).racers[1].moves == 1  # an Ace at the deal
+        game = Game.new(WINNING_DEAL)
+        game.play_safe_moves()
+        expected = blind_move(game, avoid={format_position(Game.new(WINNING_DEAL))})
+        clock.now += timedelta(seconds=4)
+        await races.due()
+        await races.computers.settled()
+        computer = next(r for r in (await races.standings(race_id)).racers if r.user_id < 0)
+        assert computer.moves == 2 and computer.status == "racing"  # one move, after 3 s
+        stored = await store.races.load_race(race_id)
+        assert stored is not None
+        [row] = [r for r in stored[1] if r.user_id == robot]
+        assert row.moves.split(";")[1].lstrip("+") == str(expected)  # the blind player's
+        await races.due()  # too soon for another move
+        await races.computers.settled()
+        again = next(r for r in (await races.standings(race_id)).racers if r.user_id < 0)
+        assert again.moves == computer.moves
+    finally:
+        await service.close()

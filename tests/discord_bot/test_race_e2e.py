@@ -4,6 +4,7 @@ the channel says what each of them did, redrawn within Discord's per-channel lim
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import re
 from pathlib import Path
@@ -263,3 +264,22 @@ async def test_a_race_game_is_replayed_with_race_once_the_race_is_over(
     stranger = await fake.slash(fake.add_user("carol"), "reel", sub="replay",
                                 options={"race": race.race_id})  # fmt: skip
     assert "You were not in race" in description(await private_answer(stranger))
+
+
+async def test_the_host_races_the_computer_and_the_standings_name_it(
+    fake: FakeDiscord, launch: Launch, clock: Clock
+) -> None:
+    await launch()
+    alice = fake.user("alice")
+    lobby = await opened(fake, alice, deal=str(WINNING_DEAL), computer=True, computer_pace=2)
+    assert "**the computer 🤖**" in description(lobby)
+    await private_answer(await fake.click(alice, lobby, label="Start (host)"))
+    await wait_for(fake, lobby, "standings")
+    for _ in range(3):  # the ticker plays the computer's moves as the clock goes on
+        clock.advance(seconds=3)
+        await asyncio.sleep(1.5)
+    def computer_moved() -> bool:
+        rows = [r for r in description(lobby).splitlines() if "the computer" in r]
+        return bool(rows) and " 0 moves" not in rows[0] and " 1 moves" not in rows[0]
+
+    assert await fake.wait_until(computer_moved, timeout=60), description(lobby)

@@ -14,7 +14,7 @@ from typing import Any, Final, TypeAlias, TypeVar
 import asyncpg
 
 from ..api import RaceStore
-from ..records import RaceRecord, RaceRow, RacerRow, RaceState
+from ..records import RaceRecord, RaceRow, RacerRow, RaceState, computer_id
 from ..sqlite.races import RACE_COLUMNS, RACER_COLUMNS, race_from_row, racer_from_row
 from ..sqlite.rows import timestamp
 from .queries import Named
@@ -25,8 +25,8 @@ Run = Callable[[Callable[[Conn], Awaitable[Any]], bool], Awaitable[Any]]
 
 INSERT_RACE_SQL: Final = (
     "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
-    "capacity, state, created_at, starts_at) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9) RETURNING race_id"
+    "capacity, state, created_at, starts_at, computer_pace_s) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, 'lobby', $8, $9, $10) RETURNING race_id"
 )
 INSERT_RACER_SQL: Final = (
     "INSERT INTO racers (race_id, user_id, joined_at, status) VALUES ($1, $2, $3, 'joined')"
@@ -102,11 +102,14 @@ class PgRaceTables(RaceStore):
             race.capacity,
             timestamp(race.created_at),
             timestamp(race.starts_at),
+            race.computer_pace_s,
         )
 
         async def body(conn: Conn) -> int:
             race_id = await conn.fetchval(INSERT_RACE_SQL, *params)
             await conn.execute(INSERT_RACER_SQL, race_id, race.host_id, params[7])
+            if race.computer_pace_s is not None:  # the computer races too
+                await conn.execute(INSERT_RACER_SQL, race_id, computer_id(race_id), params[7])
             return int(race_id)
 
         result: int = await self._run(body, True)

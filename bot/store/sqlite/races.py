@@ -23,6 +23,7 @@ from ..records import (
     RaceRow,
     RacerRow,
     RaceState,
+    computer_id,
 )
 from .rows import parse_timestamp, timestamp
 from .transaction import transaction
@@ -33,7 +34,7 @@ Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
 
 RACE_COLUMNS: Final = (
     "race_id, guild_id, channel_id, host_id, variant, deal_number, limit_s, capacity, state, "
-    "created_at, starts_at, started_at, ended_at, message_id"
+    "created_at, starts_at, started_at, ended_at, message_id, computer_pace_s"
 )
 RACER_COLUMNS: Final = (
     "race_id, user_id, joined_at, status, moves, version, undo_count, score, move_count, "
@@ -41,8 +42,8 @@ RACER_COLUMNS: Final = (
 )
 INSERT_RACE_SQL: Final = (
     "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
-    "capacity, state, created_at, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
-    "RETURNING race_id"
+    "capacity, state, created_at, starts_at, computer_pace_s) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING race_id"
 )
 INSERT_RACER_SQL: Final = (
     "INSERT INTO racers (race_id, user_id, joined_at, status) VALUES (?, ?, ?, 'joined')"
@@ -106,6 +107,7 @@ def race_from_row(row: Sequence[Any]) -> RaceRow:
         started_at=_when(row[11], "races.started_at"),
         ended_at=_when(row[12], "races.ended_at"),
         message_id=None if row[13] is None else _int(row[13], "races.message_id"),
+        computer_pace_s=None if row[14] is None else _int(row[14], "races.computer_pace_s"),
     )
 
 
@@ -162,11 +164,14 @@ class RaceTables(RaceStore):
             race.capacity,
             timestamp(race.created_at),
             timestamp(race.starts_at),
+            race.computer_pace_s,
         )
 
         async def body(conn: Conn) -> int:
             [(race_id,)] = list(await conn.execute_fetchall(INSERT_RACE_SQL, params))
             await conn.execute(INSERT_RACER_SQL, (race_id, race.host_id, params[7]))
+            if race.computer_pace_s is not None:  # the computer races too
+                await conn.execute(INSERT_RACER_SQL, (race_id, computer_id(race_id), params[7]))
             return int(race_id)
 
         result: int = await self._run(lambda conn: transaction(conn, body))
