@@ -95,6 +95,12 @@ def _add_play(sub: Any) -> None:
         + " (default: your saved game's, else vr; with --deal: vr)",
     )
     play.add_argument(
+        "--versus",
+        action="store_true",
+        help="the computer plays the same deal beside you, blind as you are (a move every "
+        "5 seconds of your clock): its score and moves under your board",
+    )
+    play.add_argument(
         "--yes",
         action="store_true",
         help="end a game in progress without asking (for scripts; it is recorded as abandoned)",
@@ -225,6 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log_level=config.log_level,
             variant=_game_to_play(args),
             assume_yes=getattr(args, "yes", False),
+            versus=getattr(args, "versus", False),
         )
     from pathlib import Path
 

@@ -126,13 +126,15 @@ class TerminalGame:
         *,
         assume_yes: bool = False,
         program: str = "reel",
+        versus: bool = False,
     ) -> None:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
         colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
         (default: when ``out`` is a terminal); ``assume_yes``: every y/N question answered
         yes without asking (``reel play --yes``, for scripts); ``program``: the command
         that started the game, as the player typed it (``invoked_as``), to tell them how
-        to come back."""
+        to come back; ``versus``: the computer plays the same deal blind beside the player
+        (``reel play --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
         isatty = getattr(out, "isatty", None)
         self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
@@ -146,6 +148,10 @@ class TerminalGame:
         self._hint_warned = -1  # the game version at which a hint's warning was given
         self._assume_yes = assume_yes
         self._program = program
+        self._versus = versus
+        # the computer's game: (deal, game) and the task playing it in the solver pool
+        self._rival: tuple[tuple[int, str], asyncio.Future[tuple[tuple[int, int], ...]]] | None
+        self._rival = None
 
     def say(self, text: str = "") -> None:
         """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
@@ -184,6 +190,8 @@ class TerminalGame:
         self.say_board(view.board)
         if view.elapsed_s is not None:
             self.say(f"Time {format_duration(view.elapsed_s)}")
+        if self._versus and not view.finished:
+            self.say(self.rival_line(view))
         if view.status is Status.WON:
             self.say(f"\nWell played: {view.move_count} moves. {NEXT_GAME}")
         elif view.finished:
@@ -194,6 +202,36 @@ class TerminalGame:
             if view.scored and view.share_text:
                 self.say(f"\nShare your result (no spoilers):\n  {view.share_text}")
             self.say_next_daily(view)
+
+    def rival_line(self, view: GameView) -> str:
+        """The computer's progress on the same deal (``--versus``): where its blind game
+        stands after as many moves as the player's clock allows (``VERSUS_PACE_S``)."""
+        key = (view.deal_number, view.variant)
+        if self._rival is None or self._rival[0] != key:  # a new deal: it starts again
+            self._rival = (key, self._run(self._rival_game(*key)))
+        task = self._rival[1]
+        if not task.done():
+            return "Computer (can't see the stock either): thinking…"
+        if task.cancelled() or task.exception() is not None:
+            return "Computer: it can't play just now."
+        timeline = task.result()
+        at = min(len(timeline) - 1, (view.elapsed_s or 0) // VERSUS_PACE_S)
+        score, moves = timeline[at]
+        total = VARIANTS[view.variant].card_total
+        if at == len(timeline) - 1:
+            if score == total:
+                return f"Computer: won in {moves} moves."
+            return f"Computer: stuck at {score}/{total} cards home after {moves} moves."
+        return f"Computer (can't see the stock either): {score}/{total} cards home · move {moves}"
+
+    async def _rival_game(
+        self, deal_number: int, variant: str
+    ) -> asyncio.Future[tuple[tuple[int, int], ...]]:
+        """The computer's game of the deal, started in the solver pool: a task that goes
+        on while the player plays (the loop runs at each command)."""
+        task = asyncio.ensure_future(self._service.computer_game(deal_number, variant))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return task
 
     def say_next_daily(self, view: GameView) -> None:
         if view.later_daily is None and view.next_daily_at is not None:
@@ -489,6 +527,7 @@ class TerminalGame:
 EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (SIGINT)
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
 ASK_TRIES = 3  # a y/N question is asked this many times before an unclear answer is a no
+VERSUS_PACE_S = 5  # --versus: the computer's moves, one every this many seconds of play
 COLUMNS = 80  # messages are wrapped to this width
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
@@ -668,15 +707,15 @@ def play(
     log_level: str = "WARNING",
     variant: str | None = None,
     assume_yes: bool = False,
+    versus: bool = False,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable), ``auto_aces`` and
     ``fair_hints``, when given, are saved as the player's settings first;
-    ``assume_yes``: end a game in progress without asking (``--yes``). The log goes to a
-    file beside the database (``reel.log`` for ``reel.db``), not to the screen the game
-    is played on.
+    ``assume_yes``: ``--yes``; ``versus``: ``--versus``. The log goes to a file beside
+    the database (``reel.log`` for ``reel.db``), not to the screen the game is on.
     """
     path = Path(db_path)
     first_start = not path.exists()
@@ -689,13 +728,13 @@ def play(
         if first_start:
             print(f"Your games are saved in {path}.")
         service = GameService(store)
-        game = TerminalGame(service, runner.run, assume_yes=assume_yes, program=invoked_as())
+        game = TerminalGame(
+            service, runner.run, assume_yes=assume_yes, program=invoked_as(), versus=versus
+        )
         line_editing(game)
         try:
-            chosen = {
-                "symbols": symbols, "winnable": winnable, "auto_aces": auto_aces,
-                "fair_hints": fair_hints,
-            }  # fmt: skip
+            chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
+            chosen["fair_hints"] = fair_hints
             if any(value is not None for value in chosen.values()):
                 runner.run(service.update_settings(LOCAL_USER_ID, **chosen))
             game.reopen()

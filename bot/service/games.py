@@ -46,6 +46,7 @@ from ..store import (
     StoreError,
     UserSettings,
 )
+from . import jobs
 from .cache import FreshSettings, PlayerLocks, Recent
 from .contract import (
     GameView,
@@ -64,6 +65,7 @@ from .entry import Entry, restore, stored_status, unreadable
 from .errors import (
     STALE_HINT_MESSAGE,
     GameOverError,
+    HintUnavailableError,
     MoveError,
     NoGameError,
     StaleVersionError,
@@ -74,7 +76,7 @@ from .family import game_code
 from .ghosts import Ghosts
 from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
 from .movelist import DEFAULT_VARIANT
-from .pool import SOLVER_WORKERS, SolverPool
+from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
 from .race_replays import RACE_KIND, RaceReplays
@@ -158,6 +160,19 @@ class GameService(NewGames):
         await self._dailies.rated(day, variant)
         known = await self._dailies.stored(day, variant)
         return None if known is None else known.rating
+
+    async def computer_game(
+        self, deal_number: int, variant: str = DEFAULT_VARIANT
+    ) -> tuple[tuple[int, int], ...]:
+        """The blind player's game of the deal, played in the solver pool (``reel play
+        --versus``): (cards home, moves) after each of its moves, the deal first.
+        ``HintUnavailableError`` if the pool fails."""
+        try:
+            return await self._pool.run(jobs.blind_game_job, deal_number, game_code(variant))
+        except POOL_FAILURES as exc:
+            log.error("the computer's game of deal %s failed in the pool: %s", deal_number, exc)
+            self._pool.reset()
+            raise HintUnavailableError() from exc
 
     def on_change(self, listener: Callable[[int, int], None]) -> None:
         """Call ``listener(user_id, version)`` each time a player's game is saved changed

@@ -53,6 +53,23 @@ def blind_race_job(game: Game) -> str | None:
         return None
 
 
+def blind_game_job(deal_number: int, variant: str) -> tuple[tuple[int, int], ...]:
+    """The blind player's whole game of a deal (``reel play --versus``): the cards home and
+    the move count after each of its moves, the first entry the deal as dealt."""
+    game = Game.new(deal_number, variant_by_code(variant))
+    seen = {format_position(game)}
+    timeline = [(game.score, game.move_count)]
+    while not game.is_won():
+        try:
+            move = blind_move(game, avoid=seen)
+        except ValueError:
+            break
+        game.play(move)
+        seen.add(format_position(game))
+        timeline.append((game.score, game.move_count))
+    return tuple(timeline)
+
+
 def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
     """The last move of ``game`` (with its history) from which it can be won, or whether
     it is lost from its start (``engine.solver.hints.look_back``); ``game`` is left as

@@ -24,6 +24,7 @@ from engine import Game
 from . import jobs
 from .errors import ServiceError
 from .pool import POOL_FAILURES, SolverPool
+from .race_views import RaceError
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,19 @@ DEFAULT_PACE_S: Final = 5
 
 Play = Callable[[int, int, str, str], Awaitable[object]]
 Leave = Callable[[int, int], Awaitable[object]]
+
+
+def check_pace(pace_s: int | None, available: bool) -> None:
+    """``RaceError`` if a race can't have the computer at ``pace_s`` (None: no computer)."""
+    if pace_s is None:
+        return
+    if not MIN_PACE_S <= pace_s <= MAX_PACE_S:
+        raise RaceError(
+            f"The computer plays a move every {MIN_PACE_S} to {MAX_PACE_S} seconds, "
+            f"not {pace_s}."
+        )
+    if not available:
+        raise RaceError("The computer can't race here.")
 
 
 class ComputerRacers:

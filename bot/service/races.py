@@ -56,7 +56,7 @@ from .errors import BadInputError, StaleVersionError, StorageError, storage_reas
 from .movelist import DEFAULT_VARIANT, ReplayError, replay
 from .pool import SolverPool
 from .proofs import DealProofs
-from .race_computer import COMPUTER_NAME, MAX_PACE_S, MIN_PACE_S, ComputerRacers
+from .race_computer import COMPUTER_NAME, ComputerRacers, check_pace
 from .race_views import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
@@ -216,13 +216,7 @@ class Races:
         seconds: race_computer.py). A random deal is the first the solver proves winnable
         from a random number (unproven if the search fails)."""
         check_options(limit_minutes, capacity, lobby_minutes)
-        if computer_pace_s is not None and not MIN_PACE_S <= computer_pace_s <= MAX_PACE_S:
-            raise RaceError(
-                f"The computer plays a move every {MIN_PACE_S} to {MAX_PACE_S} seconds, "
-                f"not {computer_pace_s}."
-            )
-        if computer_pace_s is not None and self.computers is None:
-            raise RaceError("The computer can't race here.")
+        check_pace(computer_pace_s, self.computers is not None)
         if deal_number is not None:
             try:
                 check_deal_number(deal_number)

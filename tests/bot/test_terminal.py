@@ -9,6 +9,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -861,3 +862,37 @@ def test_a_console_script_run_by_its_path_is_named_by_that_path(tmp_path: Path) 
     result = subprocess.run(args, input="quit\n", capture_output=True, text=True,
                             timeout=120, env=env, cwd=tmp_path)  # fmt: skip
     assert "Type 'reel play' to resume it." in result.stdout
+
+
+def test_versus_shows_the_computers_game_beside_the_players_at_its_pace(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.jobs as jobs_module
+
+    timeline = ((3, 0), (4, 1), (9, 6), (12, 9), (104, 120))  # a blind game, won
+
+    def played(deal_number: int, variant: str) -> tuple[tuple[int, int], ...]:
+        assert (deal_number, variant) == (16, "vr")
+        return timeline
+
+    monkeypatch.setattr(jobs_module, "blind_game_job", played)
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(
+            runner.run(Store.open(db_path)), clock=clock, executor=ThreadPoolExecutor(1)
+        )
+        try:
+            game = TerminalGame(service, runner.run, out=out, versus=True)
+            game.start(16)
+            for _ in range(50):  # the computer's game is played in the pool meanwhile
+                runner.run(asyncio.sleep(0.05))
+            clock.now += timedelta(seconds=11)  # two of its moves (one every 5 s)
+            game.command("board")
+            clock.now += timedelta(minutes=2)  # a pause counts three minutes at most: done
+            game.command("board")
+        finally:
+            runner.run(service.close())
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("Computer")]
+    assert lines[0] == "Computer (can't see the stock either): thinking…"
+    assert lines[1] == "Computer (can't see the stock either): 9/104 cards home · move 6"
+    assert lines[2] == "Computer: won in 120 moves."
