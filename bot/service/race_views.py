@@ -38,6 +38,7 @@ class RacerLine:
     elapsed_s: float  # from the start to the racer's last move (or leaving)
     place: int | None  # provisional while the race runs; final once it is over
     name: str | None = None  # the computer racer's name (None: a player, named by id)
+    version: int = 0  # the racer's game's version (it goes up with every change)
 
     @property
     def finished(self) -> bool:

@@ -106,6 +106,7 @@ class Racer:
             elapsed_s=self.elapsed_s,
             place=self.place,
             name=COMPUTER_NAME if self.user_id < 0 else None,
+            version=0 if self.entry is None else self.entry.version,
         )
 
     def row(self, race_id: int) -> RacerRow:
@@ -182,6 +183,16 @@ class Races:
         this process's: with the bot sharded over several processes, each one starts,
         ends and follows only its own shards' races (docs/scaling.md)."""
         self._owns = owns
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the races of server ``guild_id`` (see ``only``)."""
+        return self._owns(guild_id)
+
+    async def in_channel(self, channel_id: int) -> int | None:
+        """The race open (in its lobby or running) in ``channel_id``, if there is one."""
+        await self._load()
+        found = (r for r in self._races.values() if r.open and r.row.channel_id == channel_id)
+        return next((race.race_id for race in found), None)
 
     # ------------------------------------------------------------------ listening
 
