@@ -246,9 +246,24 @@ def _web(config: Config) -> Beside | None:
     """The web board to run beside the bot (``REEL_WEB_PORT``), or None."""
     if config.web_port is None:
         return None
-    from .web.local import beside_bot
+    from .config import DEFAULT_DB_PATH
+    from .web.local import ActivitySettings, beside_bot, kept_secret
 
-    return beside_bot(config.web_host, config.web_port, config.web_local_user)
+    if config.session_secret is not None:
+        secret = config.session_secret.encode()
+    else:  # made once, kept beside the database (the data folder, for PostgreSQL)
+        folder = DEFAULT_DB_PATH.parent if config.database_url else config.db_path.parent
+        secret = kept_secret(folder)
+    activity = ActivitySettings(
+        client_id=config.discord_client_id,
+        client_secret=config.discord_client_secret,
+        bot_token=config.discord_token,
+        api_base=config.discord_api,
+        secret=secret,
+        mock=config.activity_mock,
+        public_url=config.web_public_url,
+    )
+    return beside_bot(config.web_host, config.web_port, config.web_local_user, activity)
 
 
 def _game_to_play(args: argparse.Namespace) -> str | None:

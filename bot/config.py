@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
@@ -125,6 +125,47 @@ def _web_local_user(values: Mapping[str, str]) -> int | None:
     return int(text)
 
 
+def _client_id(values: Mapping[str, str]) -> str | None:
+    """``DISCORD_CLIENT_ID``: the application's id (digits), None when empty."""
+    text = values.get("DISCORD_CLIENT_ID", "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise ConfigError(
+            f"DISCORD_CLIENT_ID must be the application's id (digits, General Information > "
+            f"Application ID in the developer portal), not {text!r}"
+        )
+    return text
+
+
+def _session_secret(values: Mapping[str, str]) -> str | None:
+    """``REEL_SESSION_SECRET``: at least 32 characters, None when empty (generated)."""
+    text = values.get("REEL_SESSION_SECRET", "").strip()
+    if text and len(text) < 32:
+        raise ConfigError(
+            f"REEL_SESSION_SECRET must have 32 characters at least (it has {len(text)}): "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+    return text or None
+
+
+def _flag(values: Mapping[str, str], name: str) -> bool:
+    """A yes-or-no setting: 1, true or yes; 0, false, no or empty."""
+    text = values.get(name, "").strip().lower()
+    if text in ("", "0", "false", "no"):
+        return False
+    if text in ("1", "true", "yes"):
+        return True
+    raise ConfigError(f"{name} must be 1 or 0 (yes or no), not {text!r}")
+
+
+def shard_filter(count: int, shards: list[int]) -> Callable[[int | None], bool]:
+    """Whether a server (None: a DM, which is shard 0's) is on one of ``shards`` of
+    ``count``, by Discord's rule: ``(guild_id >> 22) % count``."""
+    mine = frozenset(shards)
+    return lambda guild_id: (0 if guild_id is None else (guild_id >> 22) % count) in mine
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord_token: str | None
@@ -148,6 +189,20 @@ class Config:
     """The address it listens on (``REEL_WEB_HOST``)."""
     web_local_user: int | None = None
     """The user the web board plays for with no sign-in (``REEL_WEB_LOCAL_USER``)."""
+    discord_client_id: str | None = None
+    """The application's id, the OAuth2 client id (``DISCORD_CLIENT_ID``): the Activity's
+    sign-in; None: no Activity."""
+    discord_client_secret: str | None = None
+    """Its OAuth2 secret (``DISCORD_CLIENT_SECRET``), to exchange a sign-in's code."""
+    session_secret: str | None = None
+    """The key web sessions are signed with (``REEL_SESSION_SECRET``); None: generated
+    once and kept beside the database (``bot/web/local.py``)."""
+    activity_mock: bool = False
+    """``REEL_ACTIVITY_MOCK``: the page may use the SDK's mock outside Discord (a test or
+    local mode: never in production)."""
+    web_public_url: str | None = None
+    """The HTTPS address the players reach the board at, through a proxy
+    (``REEL_WEB_PUBLIC_URL``): its host is accepted as the Host of a request."""
     db_from: str = "the default"
     """Where the database setting came from, for the start-up log: "REEL_DB in the
     environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
@@ -166,7 +221,11 @@ class Config:
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
             f"database_url=<{'set' if self.database_url else 'unset'}>, "
             f"web_port={self.web_port}, web_host={self.web_host!r}, "
-            f"web_local_user={self.web_local_user})"
+            f"web_local_user={self.web_local_user}, "
+            f"discord_client_id={self.discord_client_id!r}, "
+            f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>, "
+            f"session_secret=<{'set' if self.session_secret else 'unset'}>, "
+            f"activity_mock={self.activity_mock}, web_public_url={self.web_public_url!r})"
         )
 
     @classmethod
@@ -214,6 +273,11 @@ class Config:
             web_port=_web_port(values),
             web_host=values.get("REEL_WEB_HOST", "").strip() or "127.0.0.1",
             web_local_user=_web_local_user(values),
+            discord_client_id=_client_id(values),
+            discord_client_secret=values.get("DISCORD_CLIENT_SECRET", "").strip() or None,
+            session_secret=_session_secret(values),
+            activity_mock=_flag(values, "REEL_ACTIVITY_MOCK"),
+            web_public_url=_endpoint(values, "REEL_WEB_PUBLIC_URL", ("https", "http")),
             db_from=_database_origin(values, origin),
         )
 

@@ -12,18 +12,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
 import signal
 import sys
 import webbrowser
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 from aiohttp import web
 
 from ..service import LOCAL_USER_ID, GameService
 from ..service.cooldown import Cooldown
+from .activity import Activity
 from .app import create_app
+from .discord_api import DiscordApi
+from .rooms import Announce, Rooms
 from .sessions import Sessions
 
 log = logging.getLogger(__name__)
@@ -32,9 +39,60 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
 LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[str]]
-"""Started by ``reel bot`` over its service and cooldown (it gives the board's address),
-stopped before the service."""
+Beside = Callable[..., AbstractAsyncContextManager[str]]
+"""``beside(service, cooldown, announce=None)``: started by ``reel bot`` over its service
+and cooldown (it gives the board's address), stopped before the service; ``announce``
+posts the standings of a race an Activity's room opened (``rooms.Announce``)."""
+SECRET_FILE: Final = "session.key"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivitySettings:
+    """The Activity's settings (``docs/activity.md``): the application's client id and
+    secret (None: no sign-in with Discord), the bot's token (the instance lookups), the
+    REST base, the sessions' key, the SDK's mock allowed, the public address."""
+
+    client_id: str | None
+    client_secret: str | None
+    bot_token: str | None
+    api_base: str | None
+    secret: bytes
+    mock: bool = False
+    public_url: str | None = None
+    race_deal: int | None = None  # the deal of the rooms' races (tests); None: random
+
+
+def kept_secret(folder: Path) -> bytes:
+    """The sessions' key kept in ``folder/session.key`` (made once, readable by its owner
+    only): sessions stay valid over a restart, and no setting is needed on one machine."""
+    path = folder / SECRET_FILE
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (FileNotFoundError, ValueError):
+        pass
+    folder.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as kept:
+        kept.write(key.hex() + "\n")
+    log.info("made the web sessions' key in %s", path)
+    return key
+
+
+def activity_setup(
+    settings: ActivitySettings | None, service: GameService, announce: Announce | None
+) -> Activity | None:
+    """The Activity's parts for one server (None: no Activity settings)."""
+    if settings is None:
+        return None
+    discord = None
+    if settings.client_id and settings.client_secret:
+        discord = DiscordApi(
+            settings.client_id, settings.client_secret, settings.bot_token, settings.api_base
+        )
+    sessions = Sessions(secret=settings.secret)
+    rooms = Rooms(service, discord, announce, race_deal=settings.race_deal)
+    return Activity(sessions, rooms, discord, settings.mock)
 
 
 def address(host: str, port: int) -> str:
@@ -44,11 +102,25 @@ def address(host: str, port: int) -> str:
 
 
 async def start(
-    service: GameService, sessions: Sessions, cooldown: Cooldown | None, host: str, port: int
+    service: GameService,
+    sessions: Sessions,
+    cooldown: Cooldown | None,
+    host: str,
+    port: int,
+    *,
+    activity: Activity | None = None,
+    public_url: str | None = None,
 ) -> web.AppRunner:
     """The server listening on ``host``:``port`` (port 0: any free one); stop it with
     ``runner.cleanup()``. ``OSError`` when the address can't be had."""
-    app = create_app(service, sessions, cooldown, loopback=host in LOOPBACK)
+    app = create_app(
+        service,
+        sessions,
+        cooldown,
+        loopback=host in LOOPBACK,
+        activity=activity,
+        public_url=public_url,
+    )
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:
@@ -94,13 +166,24 @@ async def serve(service: GameService, host: str, port: int, *, open_browser: boo
     return 0
 
 
-def beside_bot(host: str, port: int, local_user: int | None) -> Beside:
+def beside_bot(
+    host: str, port: int, local_user: int | None, activity: ActivitySettings | None = None
+) -> Beside:
     """The web board for ``reel bot`` (``REEL_WEB_PORT``): every play request refused
-    without a session, unless ``local_user`` (``REEL_WEB_LOCAL_USER``) plays for all."""
+    without a session, unless ``local_user`` (``REEL_WEB_LOCAL_USER``) plays for all;
+    with ``activity``, the Activity's sign-in and rooms."""
 
     @contextlib.asynccontextmanager
-    async def running(service: GameService, cooldown: Cooldown | None) -> AsyncIterator[str]:
-        runner = await start(service, Sessions(local_user), cooldown, host, port)
+    async def running(
+        service: GameService, cooldown: Cooldown | None, announce: Announce | None = None
+    ) -> AsyncIterator[str]:
+        parts = activity_setup(activity, service, announce)
+        sessions = Sessions(local_user) if parts is None else parts.sessions
+        sessions.local_user = local_user
+        public = None if activity is None else activity.public_url
+        runner = await start(
+            service, sessions, cooldown, host, port, activity=parts, public_url=public
+        )
         url = address(host, bound_port(runner))
         log.info("web board at %s", url)
         if local_user is not None:

@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 Frame = dict[str, Any]
 WEB_COMMANDS: Final = Commands(new="the New game button", resign="the Resign button")
 """How the service's sentences name the commands on the web board."""
+ROOM_TYPES: Final = frozenset(
+    {"participants", "race-open", "race-join", "race-start", "race-leave", "watch"}
+)
+NO_ROOM: Final = "That works in a Discord Activity's room only: open the board from Discord."
 
 
 async def board_frame(
@@ -67,6 +71,8 @@ async def answer(service: GameService, user_id: int, request: Request) -> list[F
 
 async def _carry_out(service: GameService, user_id: int, request: Request) -> list[Frame]:
     kind, version, rid = request.type, request.version, request.id
+    if kind in ROOM_TYPES:
+        return [error_frame("no-room", NO_ROOM, rid)]
     if kind == "board":
         return [await current(service, user_id, rid)]
     if kind == "hint":

@@ -12,7 +12,10 @@ text of up to 40 characters) that the answer carries back. The server takes:
   field but the type may be left out; ``version``: the board it was asked from);
 - ``{"type": "daily", "version": 12, "variant": "vr"}``: today's daily;
 - ``{"type": "settings", "symbols": true, "auto_aces": false, "winnable": true}``: any
-  of the three.
+  of the three;
+- in an Activity's room (``rooms.py``): ``{"type": "participants", "users": ["123",
+  ...]}`` (Discord ids, as text), ``race-open``, ``race-join``, ``race-start``,
+  ``race-leave``, and ``{"type": "watch", "user": "123"}`` (null: your own game).
 
 Anything else (over ``MAX_FRAME`` bytes, not JSON, no type or an unknown one, a field the
 type does not take, a value of the wrong kind) is refused with an error frame that says
@@ -36,11 +39,15 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "new": frozenset({"version", "variant", "deal"}),
     "daily": frozenset({"version", "variant"}),
     "settings": frozenset({"symbols", "auto_aces", "winnable"}),
+    "participants": frozenset({"users"}),
+    **{kind: frozenset() for kind in ("race-open", "race-join", "race-start", "race-leave")},
+    "watch": frozenset({"user"}),
 }
 """The fields each type takes, besides ``type`` and ``id``."""
 REQUIRED: Final[dict[str, frozenset[str]]] = {
     "move": frozenset({"move", "version"}),
     **{kind: frozenset({"version"}) for kind in VERSIONED},
+    "participants": frozenset({"users"}),
 }
 SETTINGS: Final = ("symbols", "auto_aces", "winnable")
 TYPES_TEXT: Final = ", ".join(FIELDS)
@@ -69,6 +76,8 @@ class Request:
     variant: str | None = None
     deal: int | None = None
     settings: dict[str, bool] = field(default_factory=dict)
+    users: tuple[int, ...] = ()  # participants
+    user: int | None = None  # the racer to watch (None: your own game)
 
 
 def parse_frame(text: str | bytes) -> Request:
@@ -156,7 +165,33 @@ def _fields(kind: str, data: dict[str, Any], request_id: RequestId) -> Request:
         variant=text("variant"),
         deal=number("deal", 1),
         settings=settings,
+        users=tuple(_user_id(u, "users", request_id) for u in _list(data, "users", request_id)),
+        user=None if data.get("user") is None else _user_id(data["user"], "user", request_id),
     )
+
+
+MAX_USERS: Final = 50
+
+
+def _list(data: dict[str, Any], name: str, request_id: RequestId) -> list[Any]:
+    value = data.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > MAX_USERS:
+        raise FrameError("bad-frame", f"{name!r} is a list of {MAX_USERS} ids at most.", request_id)
+    return value
+
+
+def _user_id(value: Any, name: str, request_id: RequestId) -> int:
+    """A Discord id, as text (or a number): digits, at most 20."""
+    text = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 20 and int(text) > 0):
+        raise FrameError(
+            "bad-frame",
+            f"{name!r} holds Discord ids (digits, as text), not {value!r:.40}.",
+            request_id,
+        )
+    return int(text)
 
 
 def error_frame(

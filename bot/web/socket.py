@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -22,8 +22,8 @@ from ..service import GameService
 from ..service.cooldown import Cooldown, slow_down
 from .board import games
 from .play import Frame, answer, current
-from .protocol import MAX_FRAME, FrameError, encode, error_frame, parse_frame
-from .sessions import NO_SESSION
+from .protocol import MAX_FRAME, FrameError, Request, encode, error_frame, parse_frame
+from .sessions import NO_SESSION, PROTOCOL
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ class OpenBoard:
     def __init__(self, ws: web.WebSocketResponse, user_id: int | None) -> None:
         self.ws = ws
         self.user_id = user_id
-        self.sent = -1  # the version of the last board sent
+        self.view = "game"  # whose board it shows: "game" (the player's), or a race game's
+        self.sent = -1  # the version of the last board sent (of that view)
         self.wanted = -1  # the newest version heard of for this player
         self.pushing = False
         self._lock = asyncio.Lock()
@@ -50,6 +51,9 @@ class OpenBoard:
         async with self._lock:
             version = frame.get("version")
             if frame["type"] == "board" and isinstance(version, int):
+                view = frame.get("view", "game")
+                if view != self.view:  # another game's board: its versions are its own
+                    self.view, self.sent = view, -1
                 if version < self.sent:
                     return
                 self.sent = version
@@ -86,7 +90,7 @@ class LiveBoards:
         """The service saved a change of ``user_id``'s game: push it to their boards."""
         for board in self._open.get(user_id, ()):
             board.wanted = max(board.wanted, version)
-            if board.pushing or board.sent >= version:
+            if board.pushing or board.sent >= version or board.view != "game":
                 continue
             board.pushing = True
             task = asyncio.get_running_loop().create_task(self._push(board))
@@ -97,7 +101,7 @@ class LiveBoards:
         """Send ``board`` the current board until it has the newest version heard of."""
         assert board.user_id is not None
         try:
-            while board.sent < board.wanted and not board.ws.closed:
+            while board.sent < board.wanted and not board.ws.closed and board.view == "game":
                 frame = await current(self._service, board.user_id)
                 if not isinstance(frame.get("version"), int) or frame["version"] <= board.sent:
                     break
@@ -115,39 +119,75 @@ class LiveBoards:
                 await task
 
 
+class Extra(Protocol):
+    """What a socket of an Activity's room adds to a board's (``activity.py``)."""
+
+    async def opened(self, board: OpenBoard) -> list[Frame]:
+        """The frames after ``hello`` (instead of the player's board); ``RoomRefused``
+        closes the socket."""
+
+    async def answer(self, request: Request) -> list[Frame] | None:
+        """The room's answer to ``request``; None: the board's own."""
+
+    def closed(self) -> None: ...
+
+
+class RoomRefused(Exception):
+    """The socket may not enter its room: ``frame`` says why, and it is closed."""
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__(frame["message"])
+        self.frame = frame
+
+
 async def serve_socket(
     request: web.Request,
     service: GameService,
     live: LiveBoards,
     cooldown: Cooldown | None,
     user_id: int | None,
+    extra: Extra | None = None,
 ) -> web.WebSocketResponse:
-    """Run one page's socket until it closes."""
-    ws = web.WebSocketResponse(max_msg_size=SOCKET_CAP, heartbeat=HEARTBEAT)
+    """Run one page's socket until it closes (``extra``: in an Activity's room)."""
+    ws = web.WebSocketResponse(max_msg_size=SOCKET_CAP, heartbeat=HEARTBEAT, protocols=(PROTOCOL,))
     await ws.prepare(request)
     board = OpenBoard(ws, user_id)
     hello = {"type": "hello", "games": games(), "signed_in": user_id is not None,
-             "max_frame": MAX_FRAME, "version": None}  # fmt: skip
+             "max_frame": MAX_FRAME, "version": None, "room": extra is not None}  # fmt: skip
     await board.send(hello)
     live.add(board)
     try:
         if user_id is None:
             await board.send(error_frame("no-session", NO_SESSION))
+        elif extra is not None:
+            try:
+                for frame in await extra.opened(board):
+                    await board.send(frame)
+            except RoomRefused as exc:
+                await board.send(exc.frame)
+                await ws.close(code=4003, message=b"not in this room")
+                return ws
         else:
             await board.send(await current(service, user_id))
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
-                for frame in await handle(message.data, service, cooldown, user_id):
+                for frame in await handle(message.data, service, cooldown, user_id, extra):
                     await board.send(frame)
             elif message.type is WSMsgType.ERROR:
                 log.info("a web board's socket failed: %s", ws.exception())
     finally:
         live.remove(board)
+        if extra is not None:
+            extra.closed()
     return ws
 
 
 async def handle(
-    data: str | bytes, service: GameService, cooldown: Cooldown | None, user_id: int | None
+    data: str | bytes,
+    service: GameService,
+    cooldown: Cooldown | None,
+    user_id: int | None,
+    extra: Extra | None = None,
 ) -> list[Frame]:
     """The answer to one message of a page (which the socket and the JSON API share)."""
     try:
@@ -159,6 +199,8 @@ async def handle(
     if cooldown is not None and (wait := cooldown.take(user_id)) > 0:
         return [error_frame("too-fast", slow_down(wait), request.id)]
     try:
+        if extra is not None and (frames := await extra.answer(request)) is not None:
+            return frames
         return await answer(service, user_id, request)
     except Exception:
         log.exception("a web request of user %s failed", user_id)
