@@ -24,7 +24,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, Literal
 
@@ -34,7 +34,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from ..config import DEFAULT_DB_PATH, Config
+from ..config import DEFAULT_DB_PATH, Config, shard_filter
 from ..service import GameService
 from ..service.cooldown import Cooldown
 from ..store import StoreError
@@ -42,6 +42,7 @@ from ..store.open import describe, open_store
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
 from .gate import Gate
+from .launch import ENTRY_POINT, LaunchButton, sync_global_commands
 from .leaderboards import PageButton
 from .practice import PracticeButton
 from .races import setup_races
@@ -51,10 +52,13 @@ from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
 from .views import BoardButton, MoveMenu, RewindButton
 from .watching import StopButton
 
+__all__ = ["create_bot", "run_bot", "shard_filter"]  # shard_filter: bot.config's, for tests
+
 log = logging.getLogger(__name__)
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[object]]
-"""A server run beside the bot over its service and cooldown (``bot.web.local.beside_bot``)."""
+Beside = Callable[..., AbstractAsyncContextManager[object]]
+"""A server run beside the bot over its service and cooldown, and told how to announce a
+race in its channel (``bot.web.local.beside_bot``: ``beside(service, cooldown, announce)``)."""
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
@@ -87,6 +91,19 @@ class ReelTree(app_commands.CommandTree[discord.Client]):
         if interaction.type is discord.InteractionType.autocomplete:
             return True
         return not await too_fast(interaction)
+
+    async def sync(
+        self, *, guild: discord.abc.Snowflake | None = None
+    ) -> list[app_commands.AppCommand]:
+        """As discord.py's, but a global sync keeps the Activity's Entry Point command
+        (``launch.sync_global_commands``)."""
+        if guild is not None or self.client.application_id is None:
+            return await super().sync(guild=guild)
+        http = self.client.http
+        stored = await sync_global_commands(self, http, self.client.application_id)
+        state = self.client._connection  # discord.py's own state, as tree.sync uses it
+        ours = [data for data in stored if data.get("type") != ENTRY_POINT]
+        return [app_commands.AppCommand(data=data, state=state) for data in ours]  # type: ignore[arg-type]
 
 
 class ReelBot(commands.AutoShardedBot):
@@ -130,6 +147,7 @@ class ReelBot(commands.AutoShardedBot):
         if self.shard_ids is None or 0 in self.shard_ids:  # DMs are shard 0's: one sender
             await self.add_cog(StreakReminders(self, self.reel_service))  # reminders.py
         self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
+        self.add_dynamic_items(LaunchButton)  # "Play on the board": the Activity (launch.py)
         setup_races(self, self.reel_service)  # race: items, standings, ticker (races.py)
         self.tree.add_command(ReelCommands(self.reel_service))
         if self.dev_guild_id is not None:
@@ -195,13 +213,6 @@ def create_bot(
         cooldown=Cooldown() if cooldown == "default" else cooldown,
         **client_kwargs,
     )
-
-
-def shard_filter(count: int, shards: list[int]) -> Callable[[int | None], bool]:
-    """Whether a server (None: a DM, which is shard 0's) is on one of ``shards`` of
-    ``count``, by Discord's rule: ``(guild_id >> 22) % count``."""
-    mine = frozenset(shards)
-    return lambda guild_id: (0 if guild_id is None else (guild_id >> 22) % count) in mine
 
 
 def use_endpoints(config: Config) -> None:
@@ -294,7 +305,8 @@ async def _serve(
             async with contextlib.AsyncExitStack() as stack:
                 if beside is not None:
                     try:
-                        await stack.enter_async_context(beside(service, bot.cooldown))
+                        served = beside(service, bot.cooldown, announce_on(bot))
+                        await stack.enter_async_context(served)
                     except OSError as exc:  # its port taken
                         print(f"reel bot: cannot start the web board: {exc}", file=sys.stderr)
                         return EXIT_FAILED
@@ -304,6 +316,18 @@ async def _serve(
                 await bot.close()
             await service.close()
             log.info("stopped: the solver's workers and the database are closed")
+
+
+def announce_on(bot: ReelBot) -> Callable[[int], Awaitable[None]]:
+    """What an Activity's room calls when it opens a race: the bot posts the race's
+    standings in its channel (``RaceDesk.announce``)."""
+
+    async def announce(race_id: int) -> None:
+        desk = getattr(bot, "race_desk", None)
+        if desk is not None:
+            await desk.announce(race_id)
+
+    return announce
 
 
 def opened(config: Config) -> None:

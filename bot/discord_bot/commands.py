@@ -45,6 +45,7 @@ from .embeds import (
     stats_embed,
 )
 from .items import UNEXPECTED
+from .launch import board_command
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .practice import practise
 from .races import race_choices, race_command, routed
@@ -256,6 +257,7 @@ class ReelCommands(app_commands.Group):
         super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
         self.service = service
         self.add_command(race_command())  # /reel race (races.py)
+        self.add_command(board_command())  # /reel board: the Activity (launch.py)
         for command in (replay_command(), *watch_commands()):  # replays.py, watching.py
             self.add_command(command)
 

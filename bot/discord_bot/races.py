@@ -574,6 +574,19 @@ class RaceDesk:
         except (discord.HTTPException, ServiceError) as exc:
             log.warning("race %s: the board of %s was not sent: %s", race_id, user, exc)
 
+    async def announce(self, race_id: int) -> None:
+        """Post the standings of a race opened elsewhere (an Activity's room) in its
+        channel, as ``/reel race`` does; redrawn from then on like any race's."""
+        view = await self.service.races.standings(race_id)
+        if view.message_id is not None:
+            return
+        channel = self.bot.get_partial_messageable(view.channel_id)
+        message = await channel.send(
+            embed=race_embed(view), view=race_view(view), allowed_mentions=NO_PINGS
+        )
+        await self.service.races.set_message(race_id, message.id)
+        self.changed(race_id)
+
     def changed(self, race_id: int) -> None:
         """A race changed: mark its standings to redraw (never blocks)."""
         task = asyncio.ensure_future(self._mark(race_id))

@@ -66,6 +66,7 @@ from ..service import (
 from .board_pictures import board_message
 from .embeds import clip, error_embed, hint_embed, info_embed
 from .items import ReelItem
+from .launch import LaunchButton
 from .replies import (
     NO_PINGS,
     Interaction,
@@ -338,8 +339,8 @@ async def send_hint(
 
 def board_view(view: GameView) -> discord.ui.View:
     """The buttons for a board: each disabled when it can't act; the last is Hint while
-    the game is in play, New game once it is over or stuck (a second row, as Discord
-    puts five buttons in a row)."""
+    the game is in play, New game once it is over or stuck, then Play on the board (a
+    second row, as Discord puts five buttons in a row)."""
     finished = view.finished
     uid, ver = view.user_id, view.version
     deal_label = f"Deal ({view.deals_left} left)" if view.deals_left else "Deal"
@@ -355,6 +356,7 @@ def board_view(view: GameView) -> discord.ui.View:
         buttons.add_item(BoardButton("new", uid, ver))
     else:
         buttons.add_item(BoardButton("hint", uid, ver))
+    buttons.add_item(LaunchButton())  # the same board in a browser, as an Activity
     if view.moves:
         buttons.add_item(MoveMenu(uid, ver, view.moves))
     return buttons
