@@ -73,6 +73,13 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+LAUNCH_ACTIVITY = 12
+
+# Application command types: 4 is the Entry Point command Discord makes for an Activity
+CHAT_INPUT_COMMAND, PRIMARY_ENTRY_POINT = 1, 4
+# Discord's error codes for the Activity's calls
+ENTRY_POINT_REQUIRED = 50240  # a bulk overwrite of the global commands without it
+ACTIVITIES_DISABLED = 50234  # launch_activity() for an application without Activities
 
 # Application command option types
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
@@ -881,6 +888,7 @@ class InteractionResult:
         self.violations: list[Violation] = []
         self.answered_late_or_never = False
         self.clicked_message_id: int | None = None  # for a component interaction
+        self.activity_instance_id: str | None = None  # launched (callback type 12)
         self._version_at_click = 0
         if self.type == MESSAGE_COMPONENT:
             self.message_id = self.clicked_message_id = int(payload["message"]["id"])
@@ -1044,6 +1052,13 @@ class FakeDiscord:
         self._clock_offset = 0.0
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # The Activity: the application's OAuth2 secret, the codes a sign-in gets
+        # (authorize) and the access tokens they are exchanged for, the instances
+        self.client_secret = secrets.token_hex(16)
+        self.activities_enabled = True
+        self.oauth_codes: dict[str, FakeUser] = {}
+        self.access_tokens: dict[str, FakeUser] = {}
+        self.activity_instances: dict[str, dict[str, Any]] = {}
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -1099,6 +1114,8 @@ class FakeDiscord:
             ("PATCH", "/channels/{channel}/messages/{message}", self._channel_message),
             ("DELETE", "/channels/{channel}/messages/{message}", self._channel_message),
             ("POST", "/users/@me/channels", self._create_dm),
+            ("POST", "/oauth2/token", self._oauth_token),
+            ("GET", "/applications/{app}/activity-instances/{instance}", self._get_instance),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)
@@ -1734,6 +1751,12 @@ class FakeDiscord:
 
     async def _get_me(self, request: web.Request) -> web.Response:
         self.requests.append((request.method, request.path))
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):  # a player's OAuth2 access token
+            user = self.access_tokens.get(auth[7:])
+            if user is None:
+                return self._error(401, 0, "401: Unauthorized")
+            return self._json({**user.to_dict(), "global_name": user.name.title()})
         if not self._authorized(request):
             return self._error(401, 0, "401: Unauthorized")
         data = self.bot_user.to_dict()
@@ -1790,12 +1813,31 @@ class FakeDiscord:
         if errors:
             return self._invalid(errors, None, "command sync")
         guild = request.match_info.get("guild")
+        entry = [
+            c for c in self._command_list(request) or [] if c.get("type") == PRIMARY_ENTRY_POINT
+        ]
+        kept = {str(c.get("id")) for c in body if c.get("type") == PRIMARY_ENTRY_POINT}
+        if guild is None and entry and not {str(c["id"]) for c in entry} <= kept:
+            self.record("entry-point", "a global bulk overwrite without the Entry Point command")
+            return self._error(
+                400,
+                ENTRY_POINT_REQUIRED,
+                "You cannot remove this app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete it "
+                "separately.",
+            )
         old = {c["name"]: c for c in self._command_list(request) or []}
         stored = []
         for command in body:
             saved = dict(command)
             saved.setdefault("type", 1)
-            saved["id"] = old[command["name"]]["id"] if command["name"] in old else str(snowflake())
+            saved["id"] = (
+                str(command["id"])
+                if command.get("id") and saved["type"] == PRIMARY_ENTRY_POINT
+                else old[command["name"]]["id"]
+                if command["name"] in old
+                else str(snowflake())
+            )
             saved["application_id"] = str(self.application_id)
             saved["version"] = str(snowflake())
             saved.setdefault("default_member_permissions", None)
@@ -1810,6 +1852,104 @@ class FakeDiscord:
             self.guild_commands[int(guild)] = stored
         self._notify()
         return self._json(stored)
+
+    # ---------------------------------------------------------------- the Activity
+
+    def authorization_code(self, user: FakeUser) -> str:
+        """A code ``user`` got from the SDK's ``authorize`` (one use)."""
+        code = secrets.token_urlsafe(12)
+        self.oauth_codes[code] = user
+        return code
+
+    def add_activity_instance(
+        self,
+        users: Sequence[FakeUser],
+        *,
+        channel_id: int | None = None,
+        guild: FakeGuild | None = None,
+        instance_id: str | None = None,
+    ) -> str:
+        """An Activity instance in a channel (the default guild's text channel) with
+        ``users`` in it; its id."""
+        guild = guild or self.guild
+        found = instance_id or f"i-{secrets.token_hex(8)}"
+        self.activity_instances[found] = {
+            "guild_id": guild.id,
+            "channel_id": channel_id or guild.channel_id,
+            "users": [user.id for user in users],
+        }
+        return found
+
+    def add_entry_point(self, name: str = "launch") -> dict[str, Any]:
+        """The Entry Point command (type 4) Discord makes when Activities are enabled."""
+        command = {
+            "id": str(snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
+            "type": PRIMARY_ENTRY_POINT,
+            "name": name,
+            "description": "",
+            "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord launches it, no interaction
+            "default_member_permissions": None,
+            "nsfw": False,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+        }
+        self.global_commands.append(command)
+        return command
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token``: a sign-in's code for an access token (a form)."""
+        self.requests.append((request.method, request.path))
+        form = await request.post()
+        if form.get("client_id") != str(self.application_id) or (
+            form.get("client_secret") != self.client_secret
+        ):
+            return self._json({"error": "invalid_client"}, 401)
+        if form.get("grant_type") != "authorization_code":
+            return self._json({"error": "unsupported_grant_type"}, 400)
+        user = self.oauth_codes.pop(str(form.get("code") or ""), None)
+        if user is None:
+            return self._json(
+                {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, 400
+            )
+        token = secrets.token_urlsafe(24)
+        self.access_tokens[token] = user
+        return self._json(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": secrets.token_urlsafe(24),
+                "scope": "identify",
+            }
+        )
+
+    async def _get_instance(self, request: web.Request) -> web.Response:
+        """``GET /applications/{app}/activity-instances/{instance}`` (the bot's token)."""
+        self.requests.append((request.method, request.path))
+        if not self._authorized(request):
+            return self._error(401, 0, "401: Unauthorized")
+        if int(request.match_info["app"]) != self.application_id:
+            return self._error(404, 10002, "Unknown Application")
+        instance_id = request.match_info["instance"]
+        found = self.activity_instances.get(instance_id)
+        if found is None:
+            return self._error(404, 10090, "Unknown activity instance")
+        return self._json(
+            {
+                "application_id": str(self.application_id),
+                "instance_id": instance_id,
+                "launch_id": str(snowflake()),
+                "location": {
+                    "id": f"gc-{found['guild_id']}-{found['channel_id']}",
+                    "kind": "gc",
+                    "channel_id": str(found["channel_id"]),
+                    "guild_id": str(found["guild_id"]),
+                },
+                "users": [str(user) for user in found["users"]],
+            }
+        )
 
     # ---------------------------------------------------------------- REST: interactions
 
@@ -1848,13 +1988,19 @@ class FakeDiscord:
         if payload.get("_files"):  # a multipart callback: its files belong to the message
             data = {**data, "_files": payload["_files"]}
         allowed = {
-            APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
+            APPLICATION_COMMAND: {
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+                MODAL,
+                LAUNCH_ACTIVITY,
+            },
             MESSAGE_COMPONENT: {
                 CHANNEL_MESSAGE,
                 DEFERRED_CHANNEL_MESSAGE,
                 DEFERRED_UPDATE_MESSAGE,
                 UPDATE_MESSAGE,
                 MODAL,
+                LAUNCH_ACTIVITY,
             },
             AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
             MODAL_SUBMIT: {
@@ -1897,6 +2043,10 @@ class FakeDiscord:
             errors = choice_errors(data.get("choices") or [])
             if errors:
                 return self._invalid(errors, interaction, "autocomplete choices")
+        if kind == LAUNCH_ACTIVITY and not self.activities_enabled:
+            return self._error(
+                400, ACTIVITIES_DISABLED, "Activities are not enabled for this application"
+            )
         # Accepted: the interaction is acknowledged from here on.
         interaction.callback_type = kind
         interaction.callback_data = data
@@ -1940,6 +2090,15 @@ class FakeDiscord:
             self._edit(message, data)
         elif kind == AUTOCOMPLETE_RESULT:
             interaction.choices = list(data.get("choices") or [])
+        elif kind == LAUNCH_ACTIVITY:  # the launcher is in a new instance, in that channel
+            instance = self.add_activity_instance(
+                [interaction.user],
+                channel_id=interaction.channel_id,
+                guild=self._guild(interaction.guild_id) if interaction.guild_id else None,
+            )
+            interaction.activity_instance_id = instance
+            body["interaction"]["activity_instance_id"] = instance
+            body["resource"] = {"type": kind, "activity_instance": {"id": instance}}
         if message is not None:
             body["interaction"].update(
                 {

@@ -24,6 +24,7 @@ from bot.discord_bot.commands import (
     move_text,
 )
 from bot.discord_bot.embeds import help_embed
+from bot.discord_bot.launch import LaunchButton
 from bot.discord_bot.leaderboards import (
     PageButton,
     PageQuery,
@@ -84,11 +85,23 @@ def make_view(**changes: object) -> GameView:
 def buttons_of(view: discord.ui.View) -> dict[str, BoardButton]:
     found: dict[str, BoardButton] = {}
     for item in view.children:
-        if isinstance(item, MoveMenu):
+        if isinstance(item, (MoveMenu, LaunchButton)):
             continue
         assert isinstance(item, BoardButton)
         found[item.action] = item
     return found
+
+
+def test_every_board_has_play_on_the_board_after_its_game_buttons() -> None:
+    for board in (board_view(make_view()), board_view(make_view(finished=True))):
+        launch = [item for item in board.children if isinstance(item, LaunchButton)]
+        assert [item.custom_id for item in launch] == ["activity:launch"]
+        assert launch[0].item.label == "Play on the board"
+        kinds = [type(item).__name__ for item in board.children]
+        assert (
+            kinds.index("LaunchButton")
+            == max(i for i, kind in enumerate(kinds) if kind == "BoardButton") + 1
+        )
 
 
 def menu_of(view: discord.ui.View) -> MoveMenu | None:
@@ -238,7 +251,7 @@ def test_a_board_in_play_lists_its_moves_in_a_menu_below_the_buttons() -> None:
     menu = menu_of(view)
     assert menu is not None and menu.custom_id == "reel:play:555:12"
     [buttons, second, menu_row] = view.to_components()
-    assert len(buttons["components"]) == 5 and len(second["components"]) == 1
+    assert len(buttons["components"]) == 5 and len(second["components"]) == 2  # Hint, Play on...
     assert menu_row["components"] == [menu.item.to_component_dict()]
     options = menu.item.options
     assert [(o.label, o.value) for o in options] == [(m.label, m.text) for m in moves]
@@ -345,6 +358,7 @@ def test_one_reel_group_with_every_command() -> None:
         "rules",
         "help",
         "race",
+        "board",
         "replay",
         "watch",
         "ghost",
@@ -390,7 +404,7 @@ def test_the_tree_payload_is_accepted_by_discord_py() -> None:
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
-    assert len(payload["options"]) == 20
+    assert len(payload["options"]) == 21
 
 
 def test_help_lists_every_command_with_its_options() -> None:
