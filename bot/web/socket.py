@@ -83,6 +83,10 @@ class LiveBoards:
             if not boards:
                 del self._open[board.user_id]
 
+    def boards(self, user_id: int) -> list[OpenBoard]:
+        """The open boards of ``user_id`` (a tool may close them: the pages reconnect)."""
+        return list(self._open.get(user_id, ()))
+
     def __len__(self) -> int:
         return sum(len(boards) for boards in self._open.values())
 

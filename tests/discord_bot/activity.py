@@ -15,8 +15,10 @@ from fake_discord import FakeDiscord, FakeMessage, FakeUser
 from harness import DEAL_NUMBER, Running
 
 from bot.discord_bot.app import announce_on
-from bot.web.local import ActivitySettings, beside_bot
+from bot.web.app import PARTS
+from bot.web.local import ActivitySettings, activity_setup, beside_bot, bound_port, start
 from bot.web.sessions import PROTOCOL, TOKEN_PROTOCOL
+from bot.web.socket import LiveBoards
 from engine import Game, IllegalMoveError, Move, format_position
 from engine.solver import solve
 from tests.web.pages import Page
@@ -36,9 +38,41 @@ def settings(fake: FakeDiscord, *, mock: bool = True) -> ActivitySettings:
     )
 
 
+@dataclass
+class Served:
+    """The web board with the Activity, beside a bot: its address and its live boards."""
+
+    url: str
+    live: LiveBoards
+
+    def __str__(self) -> str:
+        return self.url
+
+    async def drop(self, user: FakeUser) -> int:
+        """Close ``user``'s sockets, as a proxy dropping them would (1001): how many."""
+        boards = self.live.boards(user.id)
+        for board in boards:
+            await board.ws.close(code=1001, message=b"dropped by the test")
+        return len(boards)
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    fake: FakeDiscord, running: Running, *, mock: bool = True
+) -> AsyncIterator[Served]:
+    """The web board with the Activity beside ``running``'s bot, on a free port."""
+    parts = activity_setup(settings(fake, mock=mock), running.service, announce_on(running.bot))  # type: ignore[arg-type]
+    assert parts is not None
+    runner = await start(running.service, parts.sessions, None, "127.0.0.1", 0, activity=parts)
+    try:
+        yield Served(f"http://127.0.0.1:{bound_port(runner)}/", runner.app[PARTS].live)
+    finally:
+        await runner.cleanup()
+
+
 @contextlib.asynccontextmanager
 async def served(fake: FakeDiscord, running: Running, *, mock: bool = True) -> AsyncIterator[str]:
-    """The web board with the Activity beside ``running``'s bot: its address."""
+    """The same, as ``reel bot`` starts it (``beside_bot``): its address."""
     beside = beside_bot("127.0.0.1", 0, None, settings(fake, mock=mock))
     async with beside(running.service, None, announce_on(running.bot)) as url:  # type: ignore[arg-type]
         yield url

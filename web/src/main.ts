@@ -1,9 +1,11 @@
 // The web board: draws the server's board, sends the player's moves in the notation, and
 // shows what the server says. It decides no rule: legal targets come from the server.
 
+import { boot, followParticipants } from "./activity";
 import { Hands } from "./hands";
 import { Connection } from "./net";
 import { drawBoard } from "./render";
+import { drawRoom } from "./room";
 import type { Board, Frame, Hint } from "./types";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -12,12 +14,15 @@ const status = byId<HTMLParagraphElement>("status");
 const figures = byId<HTMLParagraphElement>("figures");
 const moveInput = byId<HTMLInputElement>("move");
 const screen = byId<HTMLDivElement>("screen");
+const roomBox = byId<HTMLElement>("room");
 
 let board: Board | null = null;
 let clock = { seconds: 0, at: 0 };
 let hint: Hint | null = null; // the last hint, shown while the board is at its version
 let refused: number | null = null; // the id of the last request refused
 let dismissed = -1; // the version whose won/stuck screen the player closed
+let shown = "game"; // whose board: "game" (the player's own) or "race:<race>:<racer>"
+let readOnly = false; // another racer's board, or a race game that is over
 const waiting = new Map<number, (reason: string | null) => void>();
 const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
 
@@ -67,6 +72,10 @@ function show(b: Board, keep = false): void {
   board = b;
   clock = { seconds: b.elapsed_s ?? 0, at: performance.now() };
   drawBoard(root, b, { symbols: b.settings.symbols });
+  if (readOnly) for (const card of root.querySelectorAll(".movable")) card.classList.remove("movable");
+  root.dataset.view = shown;
+  root.dataset.readOnly = String(readOnly);
+  document.body.classList.toggle("racing", shown !== "game");
   hands.redrawn();
   if (hint !== null && hint.version !== b.version) hint = null;
   byId("title").textContent = `${b.game} · deal ${b.deal}`;
@@ -87,10 +96,13 @@ function show(b: Board, keep = false): void {
 
 function showScreen(b: Board): void {
   const over = b.status === "won" || b.status === "stuck" || b.finished;
-  screen.hidden = !over || dismissed === b.version;
-  if (!over) return;
+  screen.hidden = !over || dismissed === b.version || readOnly; // not over another's board
+  if (!over || readOnly) return;
+  const racing = shown !== "game";
   const text =
-    b.status === "won"
+    racing && b.status === "won"
+      ? `${readOnly && b.message === null ? "This racer" : "You"} finished the race's deal ${b.deal} in ${b.moves} moves!`
+      : b.status === "won"
       ? `You won deal ${b.deal} in ${b.moves} moves!${b.share ? ` ${b.share}` : ""}`
       : b.finished
         ? `This game of deal ${b.deal} is over (${b.score}/${b.card_total} cards home).`
@@ -112,9 +124,17 @@ function received(frame: Frame): void {
     case "hello": {
       const select = byId<HTMLSelectElement>("variant");
       select.replaceChildren(...frame.games.map((g) => new Option(g.name, g.code)));
+      document.body.classList.toggle("in-room", frame.room);
       return;
     }
+    case "room":
+      drawRoom(roomBox, frame, (ask) => void request(ask));
+      settle(frame.id, null);
+      return;
     case "board":
+      if ((frame.view ?? "game") !== shown) dismissed = -1;
+      shown = frame.view ?? "game";
+      readOnly = frame.read_only ?? false;
       show(frame.board, frame.id !== null && frame.id === refused);
       settle(frame.id, null);
       return;
@@ -209,4 +229,24 @@ window.setInterval(() => {
   if (board !== null && board.playing && board.elapsed_s !== null) figures.textContent = figuresText(board);
 }, 1000);
 wire();
-connection.open();
+
+/** Sign in (in Discord, or through the SDK's mock in a test or local mode) and connect;
+ * outside Discord, with no local player, say where the board runs. */
+async function begin(): Promise<void> {
+  say("Signing in…", "note");
+  const started = await boot().catch((error: unknown) => ({ kind: "outside" as const, reason: `Sign-in failed: ${String(error)}` }));
+  if (started.kind === "outside") {
+    document.body.classList.add("outside");
+    byId("outside").textContent = started.reason;
+    say(started.reason, "error");
+    return;
+  }
+  say("");
+  if (started.kind === "signed") {
+    const sdk = started.sdk;
+    connection.onOpen = () => void followParticipants(sdk, (users) => connection.send({ type: "participants", users }));
+  }
+  connection.open(started.kind === "signed" ? started.session : null);
+}
+
+void begin();

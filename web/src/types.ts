@@ -69,9 +69,48 @@ export interface Hint {
   version: number;
 }
 
+export interface RoomRacer {
+  id: string; // a Discord id, as text
+  name: string;
+  status: "joined" | "racing" | "won" | "left" | "timed_out";
+  score: number;
+  moves: number;
+  elapsed_s: number;
+  place: number | null;
+}
+
+export interface Race {
+  id: number;
+  deal: number;
+  state: "lobby" | "running" | "over" | "cancelled";
+  host: string;
+  starts_at: string;
+  ends_at: string | null;
+  card_total: number;
+  racers: RoomRacer[];
+}
+
+export interface Room {
+  instance: string;
+  you: string;
+  people: { id: string; name: string; here: boolean }[];
+  race: Race | null;
+  watching: string | null;
+}
+
 export type Frame =
-  | { type: "hello"; games: { code: string; name: string }[]; signed_in: boolean; max_frame: number }
-  | { type: "board"; id: number | null; version: number; board: Board }
+  | { type: "hello"; games: { code: string; name: string }[]; signed_in: boolean; max_frame: number; room: boolean }
+  | {
+      type: "board";
+      id: number | null;
+      version: number;
+      board: Board;
+      view?: string; // "game", or "race:<race>:<racer>"
+      race?: number;
+      racer?: string;
+      read_only?: boolean;
+    }
+  | ({ type: "room"; id: number | null } & Room)
   | { type: "no-game"; id: number | null; message: string }
   | { type: "hint"; id: number | null; version: number; hint: Hint }
   | { type: "error"; id: number | null; code: string; message: string; version: number | null };

@@ -1,0 +1,92 @@
+// Signing in as a Discord Activity. Inside Discord (the iframe's URL has frame_id) the
+// Embedded App SDK's flow: ready(), authorize() for a code, POST /api/token (the server
+// exchanges the code with the application's secret, checks the instance and opens a
+// session), then authenticate() with the access token. Outside Discord the SDK's mock
+// stands in only when the server says it runs in a test or local mode; a local player
+// (reel web) plays with no sign-in; anywhere else the page says where it runs.
+
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+
+type Sdk = DiscordSDK | DiscordSDKMock;
+
+export interface Config {
+  client_id: string | null;
+  mock: boolean;
+  local: boolean;
+}
+
+export type Boot =
+  | { kind: "local" } // reel web, or a local player named by the operator
+  | { kind: "outside"; reason: string } // not in Discord, and no local player
+  | { kind: "signed"; session: string; user: { id: string; name: string }; sdk: Sdk };
+
+export const OUTSIDE =
+  "Virginia Reel's board runs inside Discord, as an Activity: open it from a voice channel's Activities, or with the Play on the board button under a board in chat. On your own computer, play it with reel web.";
+
+async function config(): Promise<Config> {
+  try {
+    const answer = await fetch("/api/activity", { cache: "no-store" });
+    if (answer.ok) return (await answer.json()) as Config;
+  } catch {
+    // no answer: the local board, as before the Activity
+  }
+  return { client_id: null, mock: false, local: true };
+}
+
+/** The mock SDK of a test or local mode: the instance, server, channel and the code its
+ * authorize gives come from the page's address (the test's fake Discord knows them). */
+function mock(clientId: string, query: URLSearchParams): DiscordSDKMock {
+  const sdk = new DiscordSDKMock(clientId, query.get("guild_id"), query.get("channel_id"), null);
+  const instance = query.get("instance_id");
+  if (instance) Object.defineProperty(sdk, "instanceId", { value: instance });
+  const code = query.get("mock_code") ?? "mock_code";
+  sdk._updateCommandMocks({ authorize: async () => ({ code }) });
+  return sdk;
+}
+
+export async function boot(): Promise<Boot> {
+  const found = await config();
+  const query = new URLSearchParams(location.search);
+  const clientId = found.client_id;
+  let sdk: Sdk;
+  if (clientId !== null && query.has("frame_id")) sdk = new DiscordSDK(clientId);
+  else if (clientId !== null && found.mock) sdk = mock(clientId, query);
+  else return found.local ? { kind: "local" } : { kind: "outside", reason: OUTSIDE };
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: "code",
+    state: "",
+    prompt: "none",
+    scope: ["identify"],
+  });
+  const answer = await fetch("/api/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code, instance_id: sdk.instanceId }),
+  });
+  const signed = (await answer.json()) as {
+    message?: string;
+    access_token: string;
+    session: string;
+    user: { id: string; name: string };
+  };
+  if (!answer.ok) return { kind: "outside", reason: signed.message ?? `Sign-in failed (HTTP ${answer.status}).` };
+  await sdk.commands.authenticate({ access_token: signed.access_token });
+  return { kind: "signed", session: signed.session, user: signed.user, sdk };
+}
+
+/** Tell the server who the SDK says is in the instance, now and at every change (it keeps
+ * only those Discord's own lookup lists too). */
+export async function followParticipants(sdk: Sdk, send: (ids: string[]) => void): Promise<void> {
+  const report = (participants: { id: string }[]) => send(participants.map((p) => p.id).slice(0, 50));
+  try {
+    const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+    report(participants);
+    await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (event: { participants: { id: string }[] }) =>
+      report(event.participants),
+    );
+  } catch {
+    // the list is only shown: the server decides who plays
+  }
+}
