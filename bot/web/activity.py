@@ -30,7 +30,7 @@ from aiohttp import web
 from .discord_api import DiscordApi, DiscordError
 from .play import Frame
 from .protocol import Request, encode, error_frame
-from .rooms import Rooms, Seat
+from .rooms import OTHER_SHARD, Rooms, Seat
 from .sessions import COOKIE, Session, Sessions
 from .socket import OpenBoard, RoomRefused
 
@@ -41,10 +41,6 @@ MAX_CODE: Final = 200
 NOT_SET_UP: Final = (
     "Sign-in with Discord is not set up on this server: its operator sets "
     "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (docs/activity.md)."
-)
-OTHER_SHARD: Final = (
-    "This Discord server's games are run by another process of the bot, which serves its "
-    "Activity: nothing was opened here (docs/activity.md, 'Sharded bots')."
 )
 
 

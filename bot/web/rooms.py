@@ -59,6 +59,10 @@ NOT_IN_RACE: Final = (
     "Your own game waits for you after the race."
 )
 WATCHING: Final = "You are watching {name}'s board: it is theirs to play. Go back to yours first."
+OTHER_SHARD: Final = (
+    "This Discord server's games are run by another process of the bot, which serves its "
+    "Activity: nothing was opened here (docs/activity.md, 'Sharded bots')."
+)
 OWN_GAME: Final = 0
 """``Seat.watching`` when the player asked for their own saved game (no Discord id is 0)."""
 NOT_HERE: Final = "You are not in this Activity: open it from Discord to play here."
@@ -136,6 +140,8 @@ class Rooms:
     async def enter(self, session: Session, board: OpenBoard) -> Seat:
         """A socket of ``session``'s player joins its room (checked with Discord first)."""
         found = await self.check(session)
+        if not self.owns(found.guild_id):  # a session another process of the bot signed
+            raise DiscordError(OTHER_SHARD, 409)
         room = self._rooms.get(found.instance_id)
         if room is None:
             room = self._rooms[found.instance_id] = Room(found)

@@ -25,9 +25,13 @@ from fake_discord import (
     LAUNCH_ACTIVITY,
     PRIMARY_ENTRY_POINT,
     FakeDiscord,
+    FakeGuild,
+    shard_of,
+    snowflake,
 )
 from harness import DEAL_NUMBER, Launch, description, new_game, private_text
 
+from bot.config import shard_filter
 from bot.discord_bot.app import ReelBot
 from bot.discord_bot.launch import NOT_ENABLED
 from bot.web.sessions import Sessions
@@ -225,3 +229,38 @@ async def test_two_players_in_an_instance_race_one_deal_to_the_end(
         message = await message_where(fake, race["id"], "final standings")
         for racer in view.racers:
             assert f"<@{racer.user_id}>" in description(message)
+
+
+async def test_a_sharded_process_serves_the_activity_of_its_own_servers_only(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    """With the bot sharded over processes, the Activity of an instance is served by the
+    process that runs its server's shard (its races, timers and standings are there):
+    another process refuses the sign-in and the room, and opens nothing."""
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    other_id = fake.guild.id + (1 << 22)  # the next shard's
+    other = FakeGuild(other_id, "Elsewhere", snowflake(), members=[alice, bob])
+    fake.guilds.append(other)
+    running = await launch()
+    mine = shard_filter(SHARDS, [shard_of(fake.guild.id, SHARDS)])
+    running.service.races.only(mine)  # as REEL_SHARD_IDS does
+    assert not mine(other.id), "the test's two servers must be on different shards"
+    here = fake.add_activity_instance([alice, bob])
+    there = fake.add_activity_instance([alice, bob], guild=other)
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        code = fake.authorization_code(alice)
+        async with http.post(url + "api/token", json={"code": code, "instance_id": there}) as got:
+            answer = await got.json()
+        assert got.status == 409 and answer["code"] == "other-shard"
+        elsewhere = Sessions(secret=SECRET).open(alice.id, there, other.id, other.channel_id)
+        page = await room_page(http, url, elsewhere)  # signed by another process
+        refusal = await page.next("error", timeout=10)
+        assert refusal["code"] == "not-in-room" and "another process" in refusal["message"]
+        signed = await sign_in(http, url, fake, alice, here)
+        page = await room_page(http, url, signed.session)
+        assert (await page.next("room"))["instance"] == here
+    assert await running.service.races.in_channel(other.channel_id) is None
+
+
+SHARDS = 4
