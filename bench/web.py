@@ -27,6 +27,11 @@ observer), cold and then warm (the median of five).
 
 Targets (issue 44): round trip p99 < 50 ms, errors 0, no move lost; bundle < 250 KB
 (< 80 KB gzipped); first render < 300 ms.
+
+    python bench/web.py --race [--clients 25] [--seconds 20] [--think 1.0]
+
+races the clients in one Discord Activity instance instead: ``bench/web_race.py`` says
+how, and what it measures (the standings lag, the move round trip).
 """
 
 from __future__ import annotations
@@ -312,13 +317,27 @@ def report(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--race", action="store_true",
+                        help="an Activity's room racing one deal (bench/web_race.py)")  # fmt: skip
+    parser.add_argument("--serve-race", metavar="JSON", help=argparse.SUPPRESS)
+    parser.add_argument("--clients", type=int, default=None, help="200; 25 with --race")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--serve", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_race or args.race:
+        sys.path.insert(0, str(ROOT / "tests" / "discord_bot"))  # the fake Discord
+        from bench.web_race import race_bench, serve_race
+
+        if args.serve_race:
+            serve_race(args.serve_race)
+            return 0
+        args.clients = args.clients or 25
+        folder = Path(tempfile.mkdtemp(prefix="reel-race-bench-"))
+        return asyncio.run(race_bench(args, __file__, folder))
+    args.clients = args.clients or 200
     if args.serve:
         serve(args.serve, args.clients)
         return 0

@@ -346,6 +346,7 @@ class Rooms:
                     "moves": line.moves,
                     "elapsed_s": round(line.elapsed_s, 1),
                     "place": line.place,
+                    "version": line.version,
                 }
                 for line in view.racers
             ],

@@ -20,3 +20,15 @@ def test_the_web_bench_plays_reads_back_and_prints_its_figures() -> None:
     out = done.stdout
     assert "errors 0" in out and "lost or extra moves: 0" in out
     assert "round trip p50" in out and "load average" in out and "gzipped" in out
+
+
+def test_the_race_bench_signs_in_races_reads_back_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "web.py"), "--race", "--clients", "3",
+         "--seconds", "2", "--think", "0.3"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "errors 0" in out and "differing from the last board shown: 0" in out
+    assert "standings lag" in out and "round trip p50" in out and "load average" in out

@@ -77,6 +77,7 @@ export interface RoomRacer {
   moves: number;
   elapsed_s: number;
   place: number | null;
+  version: number; // the racer's game's version
 }
 
 export interface Race {
