@@ -8,8 +8,8 @@ Every client signs in as a page does (``POST /api/token`` with a code the fake g
 user, then the socket with the session's subprotocol), all in one instance: the room
 opens a race as the second arrives, everyone joins its lobby, the first one in starts
 it. Then for ``--seconds`` each racer thinks (exponential, mean ``--think`` s) and plays
-a random legal move of its race board (the deal when none; undo when stuck) with the
-version it saw. Measured:
+a random legal move of its race board (the deal when none; undo when stuck, and on) with
+the version it saw. Measured:
 
 - the move round trip (send to the answer's board), each racer's moves;
 - the standings lag: for every move answered and every other client, the time from the
@@ -109,7 +109,7 @@ def choose(racer: Racer) -> dict[str, Any]:
     moves = [m["move"] for targets in board.get("legal", {}).values() for m in targets]
     if moves:
         return {"type": "move", "move": racer.rng.choice(moves), "version": racer.version}
-    kind = "deal" if board.get("can", {}).get("deal") else "undo"
+    kind = "deal" if board.get("can", {}).get("deal") else "undo"  # stuck: take one back
     return {"type": kind, "version": racer.version}
 
 
@@ -141,7 +141,7 @@ async def race(
             while racer.version < 0:
                 await asyncio.sleep(0.01)
             until = time.monotonic() + args.seconds
-            while time.monotonic() < until and racer.board.get("playing", True):
+            while time.monotonic() < until and racer.board.get("status") != "won":
                 await asyncio.sleep(racer.rng.expovariate(1 / args.think))
                 began = time.perf_counter()
                 answers = await ask(ws, racer, choose(racer))
