@@ -117,3 +117,44 @@ def test_a_bad_shard_setting_is_refused_with_the_reason(
 ) -> None:
     with pytest.raises(ConfigError, match=says):
         Config.from_env(env, dotenv_path=tmp_path / "x")
+
+
+def test_the_activitys_settings_are_read_and_the_secrets_never_shown(tmp_path: Path) -> None:
+    env = {
+        "DISCORD_CLIENT_ID": "1234567890",
+        "DISCORD_CLIENT_SECRET": "client-secret-value",
+        "REEL_SESSION_SECRET": "k" * 40,
+        "REEL_ACTIVITY_MOCK": "1",
+        "REEL_WEB_PUBLIC_URL": "https://reel.example.org/",
+    }
+    config = Config.from_env(env, tmp_path / "none.env")
+    assert config.discord_client_id == "1234567890"
+    assert config.discord_client_secret == "client-secret-value"
+    assert config.session_secret == "k" * 40 and config.activity_mock is True
+    assert config.web_public_url == "https://reel.example.org"
+    shown = repr(config)
+    assert "client-secret-value" not in shown and "k" * 40 not in shown
+    assert "discord_client_secret=<set>" in shown and "session_secret=<set>" in shown
+    unset = Config.from_env({}, tmp_path / "none.env")
+    assert (unset.discord_client_id, unset.session_secret, unset.activity_mock) == (
+        None,
+        None,
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("DISCORD_CLIENT_ID", "my-app", "application's id"),
+        ("REEL_SESSION_SECRET", "short", "32 characters at least (it has 5)"),
+        ("REEL_ACTIVITY_MOCK", "maybe", "1 or 0"),
+        ("REEL_WEB_PUBLIC_URL", "reel.example.org", "http"),
+    ],
+)
+def test_a_bad_activity_setting_names_itself(
+    tmp_path: Path, name: str, value: str, words: str
+) -> None:
+    with pytest.raises(ConfigError, match=name) as refused:
+        Config.from_env({name: value}, tmp_path / "none.env")
+    assert words in str(refused.value)
