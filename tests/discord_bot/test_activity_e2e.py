@@ -203,6 +203,12 @@ async def test_two_players_in_an_instance_race_one_deal_to_the_end(
         assert race["host"] == str(alice.id)
         posted = [m for m in fake.channel_messages() if race_title(m, race["id"])]
         assert len(posted) == 1  # the race's standings in the channel
+        claimed = [str(alice.id), str(bob.id), str(fake.add_user("carol").id)]
+        await first.send({"type": "participants", "users": claimed, "id": "who"})
+        room = await room_where(first, lambda r: r["id"] == "who")
+        assert {p["id"] for p in room["people"]} == {str(alice.id), str(bob.id)}  # checked
+        (bad,) = await first.ask({"type": "participants", "users": ["me"]})
+        assert bad["code"] == "bad-frame" and "Discord ids" in bad["message"]
         (refusal,) = await second.ask({"type": "race-start"})
         assert refusal["code"] == "refused" and "Only the host" in refusal["message"]
         await first.ask({"type": "race-start"})
