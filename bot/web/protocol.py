@@ -166,7 +166,7 @@ def _fields(kind: str, data: dict[str, Any], request_id: RequestId) -> Request:
         deal=number("deal", 1),
         settings=settings,
         users=tuple(_user_id(u, "users", request_id) for u in _list(data, "users", request_id)),
-        user=None if data.get("user") is None else _user_id(data["user"], "user", request_id),
+        user=None if data.get("user") is None else _racer_id(data["user"], request_id),
     )
 
 
@@ -180,6 +180,15 @@ def _list(data: dict[str, Any], name: str, request_id: RequestId) -> list[Any]:
     if not isinstance(value, list) or len(value) > MAX_USERS:
         raise FrameError("bad-frame", f"{name!r} is a list of {MAX_USERS} ids at most.", request_id)
     return value
+
+
+def _racer_id(value: Any, request_id: RequestId) -> int:
+    """A racer to watch: a Discord id, or the computer racer's (the race's id negated)."""
+    if isinstance(value, str) and value.startswith("-"):
+        return -_user_id(value[1:], "user", request_id)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return -_user_id(-value, "user", request_id)
+    return _user_id(value, "user", request_id)
 
 
 def _user_id(value: Any, name: str, request_id: RequestId) -> int:

@@ -41,6 +41,7 @@ from ..service.races import RACE_SETTINGS
 from .board import board_json
 from .discord_api import DiscordApi, DiscordError, Instance
 from .play import WEB_COMMANDS, Frame, current
+from .play import answer as play_answer
 from .protocol import Request, error_frame
 from .sessions import Session
 from .socket import OpenBoard
@@ -264,8 +265,11 @@ class Rooms:
             return [self.room_frame(room, seat, await self._standing_any(room), rid),
                     await self.shown(room, seat, rid)]  # fmt: skip
         racing = await self._racing(room, seat)
-        if racing is None or kind == "settings":
+        if racing is None:
             return None
+        if kind == "settings":  # the player's own settings; the race board stays shown
+            frames = await play_answer(self._service, seat.user_id, request)
+            return [f for f in frames if f["type"] == "error"] + [await self.shown(room, seat, rid)]
         if seat.watching == OWN_GAME:
             return None  # the player looks at their own game: the board's requests play it
         if seat.watching not in (None, seat.user_id):
