@@ -7,6 +7,9 @@ and an instance's room racing one deal with the race's standings in the channel.
 from __future__ import annotations
 
 import asyncio
+import signal
+import stat
+from pathlib import Path
 
 import aiohttp
 from activity import (
@@ -30,9 +33,11 @@ from fake_discord import (
     snowflake,
 )
 from harness import DEAL_NUMBER, Launch, description, new_game, private_text
+from test_process_e2e import BotProcess
+from test_web_e2e import free_port
 
 from bot.config import shard_filter
-from bot.discord_bot.app import ReelBot
+from bot.discord_bot.app import EXIT_OK, ReelBot
 from bot.discord_bot.launch import NOT_ENABLED
 from bot.web.sessions import Sessions
 
@@ -270,3 +275,42 @@ async def test_a_sharded_process_serves_the_activity_of_its_own_servers_only(
 
 
 SHARDS = 4
+
+
+async def test_reel_bot_serves_the_activity_and_announces_its_race_in_the_channel(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """``reel bot`` as a process with the Activity's settings: the sign-in against
+    Discord, a room's race posted in the channel by the bot itself, the sessions' key
+    made beside the database."""
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    port = free_port()
+    settings = {
+        "REEL_WEB_PORT": str(port),
+        "DISCORD_CLIENT_ID": str(fake.application_id),
+        "DISCORD_CLIENT_SECRET": fake.client_secret,
+    }
+    process = BotProcess(fake, tmp_path, settings)
+    try:
+        await process.connected()
+        await process.logged(f"web board at http://127.0.0.1:{port}/")
+        url = f"http://127.0.0.1:{port}/"
+        instance = fake.add_activity_instance([alice, bob])
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url + "api/activity") as got:
+                assert (await got.json())["client_id"] == str(fake.application_id)
+            pages = [
+                await room_page(http, url, (await sign_in(http, url, fake, user, instance)).session)
+                for user in (alice, bob)
+            ]
+            lobby = await room_where(
+                pages[1], lambda r: r["race"] and len(r["race"]["racers"]) == 2
+            )
+            await message_where(fake, lobby["race"]["id"], "lobby")
+        assert stat.S_IMODE((tmp_path / "session.key").stat().st_mode) == 0o600
+        since = process.signal(signal.SIGTERM)
+        assert await process.exited(since, 10.0) == EXIT_OK
+    finally:
+        if process.proc.poll() is None:
+            process.kill()
