@@ -90,6 +90,7 @@ class Room:
     seats: list[Seat] = field(default_factory=list)
     present: frozenset[int] = frozenset()  # participants the SDK reported, checked
     race_id: int | None = None
+    gathering: asyncio.Lock = field(default_factory=asyncio.Lock)
     dirty: bool = False
     task: asyncio.Task[None] | None = None
 
@@ -183,21 +184,25 @@ class Rooms:
 
     async def _gather(self, room: Room) -> None:
         """Two players or more and no race open: open one, everyone in it (the first in
-        hosts); a race in its lobby: whoever is not in it joins."""
-        players = self.players(room)
+        hosts); a race in its lobby: whoever is not in it joins. One at a time per room
+        (two players coming at once would open two races, or miss one's join)."""
+        async with room.gathering:
+            await self._gather_now(room)
+        self._mark(room)
+
+    async def _gather_now(self, room: Room) -> None:
         view = await self._standing(room)
-        if view is None and len(players) >= 2:
+        if view is None and len(self.players(room)) >= 2:
             try:
-                view = await self._open(room, players[0])
+                view = await self._open(room, self.players(room)[0])
             except ServiceError as exc:
                 log.info("room %s: no race opened: %s", room.instance.instance_id, exc)
                 return
         if view is not None and view.state == "lobby":
-            for user_id in players:
+            for user_id in self.players(room):  # as they are now: some came meanwhile
                 if view.racer(user_id) is None:
                     with contextlib.suppress(ServiceError):  # in another race: they watch
                         view = await self._service.races.join(view.race_id, user_id)
-        self._mark(room)
 
     async def _standing(self, room: Room) -> RaceView | None:
         """The room's race while it is open (in its lobby or running), or None."""

@@ -242,11 +242,18 @@ async function begin(): Promise<void> {
     return;
   }
   say("");
-  if (started.kind === "signed") {
-    const sdk = started.sdk;
-    connection.onOpen = () => void followParticipants(sdk, (users) => connection.send({ type: "participants", users }));
-  }
   connection.open(started.kind === "signed" ? started.session : null);
+  if (started.kind === "signed") {
+    let present: string[] | null = null; // the participants the SDK reported last
+    const report = (users: string[]) => {
+      present = users;
+      connection.send({ type: "participants", users });
+    };
+    connection.onOpen = () => {
+      if (present !== null) connection.send({ type: "participants", users: present }); // again, after a reconnect
+    };
+    void followParticipants(started.sdk, report); // subscribed once
+  }
 }
 
 void begin();
