@@ -465,7 +465,7 @@ class Races:
         racer = race.racers.get(user_id)
         if racer is None:
             raise RaceError(f"You are not a racer of race {race_id}.")
-        if racer.entry is None:
+        if racer.entry is None or race.started_at is None:  # (its start still being written)
             raise RaceError(f"Race {race_id} hasn't started yet: your board comes at the start.")
         async with self.locks(user_id):
             return self._board(race, racer, None)

@@ -398,7 +398,7 @@ class Rooms:
     @staticmethod
     def _whose(view: RaceView | None, seat: Seat) -> int | None:
         """The racer whose race board the seat shows, or None (its own saved game)."""
-        if seat.watching == OWN_GAME or view is None:
+        if seat.watching == OWN_GAME or view is None or view.state == "lobby":
             return None
         whose = seat.user_id if seat.watching is None else seat.watching
         line = view.racer(whose)

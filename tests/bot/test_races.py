@@ -4,6 +4,7 @@ left alone."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from datetime import UTC, datetime, timedelta
@@ -312,3 +313,29 @@ async def test_the_computer_races_blind_at_its_pace_and_is_stored_like_anyone(
         assert again.moves == computer.moves
     finally:
         await service.close()
+
+
+async def test_a_board_asked_for_while_the_start_is_written_is_not_there_yet(
+    service: GameService,
+) -> None:
+    """The racers' games exist while the start is being written: a board asked for then
+    (an Activity's room redraws at every change) is refused as not started, not drawn
+    from a race with no start time."""
+    race_id = await opened(service, BOB)
+    tables = service.races._tables  # type: ignore[attr-defined]
+    writing, release = asyncio.Event(), asyncio.Event()
+    real = tables.start_race
+
+    async def slow(*args: Any) -> Any:
+        writing.set()
+        await release.wait()
+        return await real(*args)
+
+    tables.start_race = slow
+    starting = asyncio.create_task(service.races.start(race_id, HOST))
+    await writing.wait()
+    with pytest.raises(RaceError, match="hasn't started yet"):
+        await service.races.board(race_id, BOB)
+    release.set()
+    assert (await starting).state == "running"
+    assert (await service.races.board(race_id, BOB)).playing
