@@ -322,7 +322,7 @@ async def test_a_board_asked_for_while_the_start_is_written_is_not_there_yet(
     (an Activity's room redraws at every change) is refused as not started, not drawn
     from a race with no start time."""
     race_id = await opened(service, BOB)
-    tables = service.races._tables  # type: ignore[attr-defined]
+    tables = service.races._tables
     writing, release = asyncio.Event(), asyncio.Event()
     real = tables.start_race
 
@@ -331,7 +331,7 @@ async def test_a_board_asked_for_while_the_start_is_written_is_not_there_yet(
         await release.wait()
         return await real(*args)
 
-    tables.start_race = slow
+    tables.start_race = slow  # type: ignore[method-assign, assignment]
     starting = asyncio.create_task(service.races.start(race_id, HOST))
     await writing.wait()
     with pytest.raises(RaceError, match="hasn't started yet"):
