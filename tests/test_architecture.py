@@ -116,6 +116,10 @@ def test_only_the_discord_adapter_imports_discord() -> None:
     ("room", "never"),
     [
         ("bot/store/", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web")),
+        # the backends share the records, errors and row readers of bot/store/, never
+        # each other's modules
+        ("bot/store/postgres/", ("bot.store.sqlite",)),
+        ("bot/store/sqlite/", ("bot.store.postgres",)),
         # the service speaks to the store's contract, never to one backend
         (
             "bot/service/",

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..records import MIN_GAMES_FOR_RATE
-from ..sqlite.rows import CURRENT_COLUMNS, FINISHED_COLUMNS
+from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS
 
 _NAME: Final = re.compile(r"(?<![:\w]):([a-z_]+)")
 

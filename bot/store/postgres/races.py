@@ -1,8 +1,8 @@
 """Races in PostgreSQL (migration 10, ``docs/races.md``): ``RaceStore`` over a pool.
 
 The statements of ``bot/store/sqlite/races.py`` in PostgreSQL's dialect; the rows are
-read by the same converters. A racer's game's key is the column ``racer_key`` (SQLite's
-rowid of ``racers``).
+read by the converters both backends share (``bot/store/rows.py``). A racer's game's key
+is the column ``racer_key`` (SQLite's rowid of ``racers``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,14 @@ import asyncpg
 
 from ..api import RaceStore
 from ..records import RaceRecord, RaceRow, RacerRow, RaceState, computer_id
-from ..sqlite.races import RACE_COLUMNS, RACER_COLUMNS, race_from_row, racer_from_row
-from ..sqlite.rows import timestamp
+from ..rows import (
+    RACE_COLUMNS,
+    RACER_COLUMNS,
+    race_from_row,
+    racer_from_row,
+    racer_params,
+    timestamp,
+)
 from .queries import Named
 
 _T = TypeVar("_T")
@@ -63,21 +69,7 @@ RECORD_SQL: Final = (
 
 
 def _racer_args(racer: RacerRow, expected_version: int) -> tuple[object, ...]:
-    return SAVE_RACER.args(
-        {
-            "race_id": racer.race_id,
-            "user_id": racer.user_id,
-            "status": racer.status,
-            "moves": racer.moves,
-            "version": racer.version,
-            "undo_count": racer.undo_count,
-            "score": racer.score,
-            "move_count": racer.move_count,
-            "elapsed_s": racer.elapsed_s,
-            "place": racer.place,
-            "expected_version": expected_version,
-        }
-    )
+    return SAVE_RACER.args(racer_params(racer, expected_version))
 
 
 def changed(status: str) -> int:

@@ -54,13 +54,13 @@ from ..records import (
     Totals,
     UserSettings,
 )
-from ..sqlite.periods import period_result_from_row
-from ..sqlite.rows import (
+from ..rows import (
     current_from_row,
     daily_deal_from_row,
     daily_result_from_row,
     finished_from_row,
     finished_params,
+    period_result_from_row,
     player_totals_from_row,
     settings_from_row,
     timestamp,

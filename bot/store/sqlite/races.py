@@ -15,31 +15,22 @@ from typing import Any, Final
 import aiosqlite
 
 from ..api import RaceStore
-from ..errors import CorruptRowError
-from ..records import (
-    RACE_STATES,
-    RACER_STATUSES,
-    RaceRecord,
-    RaceRow,
-    RacerRow,
-    RaceState,
-    computer_id,
+from ..records import RaceRecord, RaceRow, RacerRow, RaceState, computer_id
+from ..rows import (
+    RACE_COLUMNS,
+    RACER_COLUMNS,
+    race_from_row,
+    racer_from_row,
+    racer_params,
+    row_int,
+    timestamp,
 )
-from .rows import parse_timestamp, timestamp
 from .transaction import transaction
 
 Conn = aiosqlite.Connection
 Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
 
 
-RACE_COLUMNS: Final = (
-    "race_id, guild_id, channel_id, host_id, variant, deal_number, limit_s, capacity, state, "
-    "created_at, starts_at, started_at, ended_at, message_id, computer_pace_s"
-)
-RACER_COLUMNS: Final = (
-    "race_id, user_id, joined_at, status, moves, version, undo_count, score, move_count, "
-    "elapsed_s, place"
-)
 INSERT_RACE_SQL: Final = (
     "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
     "capacity, state, created_at, starts_at, computer_pace_s) "
@@ -76,74 +67,6 @@ RECORD_SQL: Final = (
     "JOIN races AS g ON g.race_id = r.race_id "
     "WHERE r.user_id = ? AND g.state = 'over' AND r.place IS NOT NULL"
 )
-
-
-def _int(value: object, column: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CorruptRowError(f"{column} is {value!r}, not an integer")
-    return value
-
-
-def _when(value: object, column: str) -> datetime | None:
-    return None if value is None else parse_timestamp(value, column)
-
-
-def race_from_row(row: Sequence[Any]) -> RaceRow:
-    state = row[8]
-    if state not in RACE_STATES:
-        raise CorruptRowError(f"races.state is {state!r}")
-    return RaceRow(
-        race_id=_int(row[0], "races.race_id"),
-        guild_id=None if row[1] is None else _int(row[1], "races.guild_id"),
-        channel_id=_int(row[2], "races.channel_id"),
-        host_id=_int(row[3], "races.host_id"),
-        variant=str(row[4]),
-        deal_number=_int(row[5], "races.deal_number"),
-        limit_s=_int(row[6], "races.limit_s"),
-        capacity=_int(row[7], "races.capacity"),
-        state=state,
-        created_at=parse_timestamp(row[9], "races.created_at"),
-        starts_at=parse_timestamp(row[10], "races.starts_at"),
-        started_at=_when(row[11], "races.started_at"),
-        ended_at=_when(row[12], "races.ended_at"),
-        message_id=None if row[13] is None else _int(row[13], "races.message_id"),
-        computer_pace_s=None if row[14] is None else _int(row[14], "races.computer_pace_s"),
-    )
-
-
-def racer_from_row(row: Sequence[Any]) -> RacerRow:
-    status = row[3]
-    if status not in RACER_STATUSES:
-        raise CorruptRowError(f"racers.status is {status!r}")
-    return RacerRow(
-        race_id=_int(row[0], "racers.race_id"),
-        user_id=_int(row[1], "racers.user_id"),
-        joined_at=parse_timestamp(row[2], "racers.joined_at"),
-        status=status,
-        moves=str(row[4]),
-        version=_int(row[5], "racers.version"),
-        undo_count=_int(row[6], "racers.undo_count"),
-        score=_int(row[7], "racers.score"),
-        move_count=_int(row[8], "racers.move_count"),
-        elapsed_s=float(row[9]),
-        place=None if row[10] is None else _int(row[10], "racers.place"),
-    )
-
-
-def racer_params(racer: RacerRow, expected_version: int) -> dict[str, object]:
-    return {
-        "race_id": racer.race_id,
-        "user_id": racer.user_id,
-        "status": racer.status,
-        "moves": racer.moves,
-        "version": racer.version,
-        "undo_count": racer.undo_count,
-        "score": racer.score,
-        "move_count": racer.move_count,
-        "elapsed_s": racer.elapsed_s,
-        "place": racer.place,
-        "expected_version": expected_version,
-    }
 
 
 class RaceTables(RaceStore):
@@ -271,7 +194,7 @@ class RaceTables(RaceStore):
 
     async def racer_key(self, race_id: int, user_id: int) -> int | None:
         row = await self._run(lambda conn: _first(conn, RACER_KEY_SQL, (race_id, user_id)))
-        return None if row is None else _int(row[0], "racers.rowid")
+        return None if row is None else row_int(row[0], "racers.rowid")
 
     async def racer_by_key(self, key: int) -> tuple[RaceRow, RacerRow] | None:
         async def read(conn: Conn) -> tuple[RaceRow, RacerRow] | None:

@@ -62,22 +62,23 @@ from ..records import (
     Totals,
     UserSettings,
 )
-from . import periods, schema
-from . import queries as q
-from .group import GroupCommit
-from .races import RaceTables
-from .rows import (
+from ..rows import (
     current_from_row,
     daily_deal_from_row,
     daily_result_from_row,
     finished_from_row,
     finished_params,
+    period_result_from_row,
     player_totals_from_row,
     settings_from_row,
     timestamp,
     totals_from_row,
     update_params,
 )
+from . import periods, schema
+from . import queries as q
+from .group import GroupCommit
+from .races import RaceTables
 from .schema import Migration
 from .transaction import transaction
 
@@ -722,7 +723,7 @@ class SQLiteStore(GameStore):
         args: tuple[object, ...] = (variant, first.isoformat(), last.isoformat())
         args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
-        return total, [periods.period_result_from_row(r) for r in rows]
+        return total, [period_result_from_row(r) for r in rows]
 
     async def reminder_candidates(self, today: date) -> list[tuple[int, int]]:
         yesterday = date.fromordinal(today.toordinal() - 1)
