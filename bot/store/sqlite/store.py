@@ -384,12 +384,28 @@ class SQLiteStore(GameStore):
                         log.error("%s; it will be opened again", error)
                         self._identity = None  # the next call opens the file again
                     raise error from exc
+                finally:
+                    if conn.in_transaction:  # a ROLLBACK failed (transaction.roll_back)
+                        await self._discard(conn)
             finally:
                 self._turn.release()
 
         task = asyncio.ensure_future(alone())
         task.add_done_callback(_consume)
         return await asyncio.shield(task)
+
+    async def _discard(self, conn: Conn) -> None:
+        """Close ``conn``, left inside a transaction by a failed ROLLBACK (the turn is
+        held): the close rolls the transaction back, so no later call runs inside it, and
+        the next call opens the file again (its listeners told, as after any reopen)."""
+        log.error(
+            "%s: the connection was left inside a transaction (its ROLLBACK failed): closing "
+            "it, which rolls the transaction back; the next call opens the file again",
+            self.path,
+        )
+        self._conn, self._identity = None, None
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await conn.close()
 
     async def _take_turn(self) -> None:
         """Wait for the connection, at most ``turn_wait`` seconds (``StoreBusyError``)."""
