@@ -412,7 +412,9 @@ def start_durable(server: Any) -> None:
     """Start ``server`` (a tests/bot/pg_server.py ``PgServer``) as its ``start`` does, but
     with fsync and full-page writes on: a production server's settings, not a test's."""
     pg = pg_server()
+    pg.stop_orphans()  # servers left by runs killed hard (tests/bot/pg_server.py)
     folder = Path(tempfile.mkdtemp(prefix="reel-scale-pg-"))
+    pg.claim(folder)
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
     server.folder = folder
