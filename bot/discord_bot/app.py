@@ -1,7 +1,8 @@
 """The Discord bot: building it around a game service, and running it from ``reel bot``.
 
 ``create_bot`` makes the bot object (the tests start it against a fake
-Discord); ``run_bot`` opens the SQLite store, runs the bot until it is stopped,
+Discord); ``run_bot`` opens the database (a service over it: ``open_service``; the
+adapter never imports the store), runs the bot until it is stopped,
 and turns a missing or rejected token into one line on stderr and exit code 2.
 ``REEL_DISCORD_API`` and ``REEL_DISCORD_GATEWAY`` point it at another Discord
 endpoint (a REST proxy; the tests' fake Discord).
@@ -35,10 +36,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..config import DEFAULT_DB_PATH, Config
-from ..service import GameService
+from ..service import DatabaseUnavailableError, GameService, describe_database, open_service
 from ..service.cooldown import Cooldown
-from ..store import StoreError
-from ..store.open import describe, open_store
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
 from .gate import Gate
@@ -270,15 +269,15 @@ async def _serve(
 ) -> int:
     use_endpoints(config)
     try:
-        store = await open_store(config.database)
-    except (StoreError, OSError) as exc:
-        print(f"reel bot: cannot open the database {describe(config.database)!r}: {exc}",
-              file=sys.stderr)  # fmt: skip
+        # run only some shards: the other shards' processes write the database too (even
+        # an SQLite file), so a game in memory is used only at its stored version
+        service = await open_service(
+            config.database, shared=config.shard_ids is not None, warm_next_daily=True
+        )
+    except DatabaseUnavailableError as exc:
+        print(f"reel bot: cannot open the database {exc.where!r}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     opened(config)
-    if config.shard_ids is not None:  # the other shards' processes write it too
-        store.shared = True  # (even an SQLite file): a cached game only at its stored version
-    service = GameService(store, warm_next_daily=True)
     shards = None if config.shard_ids is None else list(config.shard_ids)
     if shards is not None and config.shard_count is not None:
         service.races.only(shard_filter(config.shard_count, shards))
@@ -310,7 +309,9 @@ def opened(config: Config) -> None:
     """Log which database the bot opened, and where its setting came from (an operator's
     first question when games seem lost: docs/operations.md), and the data folder."""
     if config.database_url is not None:
-        log.info("database: PostgreSQL %s (from %s)", describe(config.database), config.db_from)
+        log.info(
+            "database: PostgreSQL %s (from %s)", describe_database(config.database), config.db_from
+        )
     else:
         path = config.db_path.resolve()
         log.info("database: SQLite file %s (from %s)", path, config.db_from)
