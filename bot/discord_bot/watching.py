@@ -222,7 +222,7 @@ class Watches:
         # (watcher, player) of watches being posted: why one was stopped meanwhile, or None
         self.starting: dict[tuple[int, int], str | None] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        service.on_change(self._changed)
+        service.on_change(self._changed, following=self.players)
         service.watching.on_unwatchable(self._unwatchable)
 
     def add(self, watch: Watch) -> None:
@@ -244,6 +244,10 @@ class Watches:
     def keep(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def players(self) -> set[int]:
+        """The players watched live now."""
+        return {w.player for w in self.live.values()}
 
     def of(self, player: int) -> list[Watch]:
         return [w for w in self.live.values() if w.player == player]

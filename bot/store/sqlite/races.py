@@ -55,6 +55,11 @@ SAVE_RACER_SQL: Final = (
     "elapsed_s = :elapsed_s, place = :place "
     "WHERE race_id = :race_id AND user_id = :user_id AND version = :expected_version"
 )
+# a racer's move: only while the race runs (another process may have ended it)
+PLAY_RACER_SQL: Final = (
+    SAVE_RACER_SQL + " AND EXISTS (SELECT 1 FROM races WHERE races.race_id = racers.race_id "
+    "AND races.state = 'running')"
+)
 OPEN_RACES_SQL: Final = (
     f"SELECT {RACE_COLUMNS} FROM races WHERE state IN ('lobby', 'running') ORDER BY race_id"
 )
@@ -67,6 +72,10 @@ RECORD_SQL: Final = (
     "JOIN races AS g ON g.race_id = r.race_id "
     "WHERE r.user_id = ? AND g.state = 'over' AND r.place IS NOT NULL"
 )
+
+
+class _Moved(Exception):
+    """A racer's row is not at the version expected: the transaction is rolled back."""
 
 
 class RaceTables(RaceStore):
@@ -135,7 +144,7 @@ class RaceTables(RaceStore):
         """A racer's game moved on; False (nothing written) if it is not at ``expected_version``."""
 
         async def write(conn: Conn) -> bool:
-            cursor = await conn.execute(SAVE_RACER_SQL, racer_params(racer, expected_version))
+            cursor = await conn.execute(PLAY_RACER_SQL, racer_params(racer, expected_version))
             return cursor.rowcount == 1
 
         result: bool = await self._run(write)
@@ -147,15 +156,23 @@ class RaceTables(RaceStore):
         state: RaceState,
         ended_at: datetime,
         racers: Sequence[tuple[RacerRow, int]],
-    ) -> None:
+    ) -> bool:
         """The race is over (or cancelled): its state, and each racer's last state and
-        place (with the version each is expected at), in one transaction."""
+        place (with the version each is expected at), in one transaction; False, nothing
+        written, if a racer is not at the version expected."""
 
         async def body(conn: Conn) -> None:
             await conn.execute(END_RACE_SQL, (state, timestamp(ended_at), race_id))
-            await conn.executemany(SAVE_RACER_SQL, [racer_params(r, v) for r, v in racers])
+            for racer, version in racers:
+                cursor = await conn.execute(SAVE_RACER_SQL, racer_params(racer, version))
+                if cursor.rowcount != 1:
+                    raise _Moved
 
-        await self._run(lambda conn: transaction(conn, body))
+        try:
+            await self._run(lambda conn: transaction(conn, body))
+        except _Moved:
+            return False
+        return True
 
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
         """Every race in its lobby or running, with its racers (for a restart)."""

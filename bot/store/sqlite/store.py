@@ -390,7 +390,7 @@ class SQLiteStore(GameStore):
             finally:
                 self._turn.release()
 
-        task = asyncio.ensure_future(alone())
+        task = asyncio.ensure_future(self.timed(alone()))
         task.add_done_callback(_consume)
         return await asyncio.shield(task)
 
