@@ -91,6 +91,7 @@ class Changes:
         self._conn: Any = None  # the connection, while it is up
         self._pid = 0  # its server process, whose notifications are this process's own
         self._wake = asyncio.Event()  # something to send, or the connection is back
+        self._using = asyncio.Lock()  # one statement at a time on the connection
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self.reconnects = 0  # times the connection was opened again after a loss
@@ -140,7 +141,7 @@ class Changes:
         self._closing = True
         self._wake.set()
         sender = self._tasks[1]
-        with contextlib.suppress(TimeoutError):
+        with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(sender), wait)
         for task in self._tasks:
             task.cancel()
@@ -207,8 +208,9 @@ class Changes:
                 await asyncio.wait_for(lost.wait(), KEEPALIVE)
                 return
             try:
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), KEEPALIVE)
-            except ERRORS:
+                async with self._using:
+                    await asyncio.wait_for(conn.fetchval("SELECT 1"), KEEPALIVE)
+            except Exception:  # a driver's error, or no answer in time
                 conn.terminate()
                 return
 
@@ -234,7 +236,7 @@ class Changes:
             if conn is not None and self._queued:
                 try:
                     await self._send(conn)
-                except ERRORS as exc:  # kept queued: sent once the connection is back
+                except Exception as exc:  # kept queued: sent once the connection is back
                     log.warning("change notifications not sent just now: %s", exc)
                     conn.terminate()
                     conn = None
@@ -247,7 +249,8 @@ class Changes:
         items, self._queued = self._queued, {}
         batch = payloads(items)
         try:
-            await conn.execute(SEND_SQL, CHANNEL, batch)
+            async with self._using:
+                await conn.execute(SEND_SQL, CHANNEL, batch)
         except BaseException:
             self._queued = {**items, **self._queued}
             raise
