@@ -104,13 +104,13 @@ def _database_url(values: Mapping[str, str]) -> str | None:
     return text
 
 
-def _web_port(values: Mapping[str, str]) -> int | None:
-    """``REEL_WEB_PORT``: the web board's port beside the bot (1-65535), None when empty."""
-    text = values.get("REEL_WEB_PORT", "").strip()
+def _port(values: Mapping[str, str], name: str) -> int | None:
+    """``name`` (``REEL_WEB_PORT``, ``REEL_METRICS_PORT``): a port (1-65535), None when empty."""
+    text = values.get(name, "").strip()
     if not text:
         return None
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise ConfigError(f"REEL_WEB_PORT must be a port number from 1 to 65535, not {text!r}")
+        raise ConfigError(f"{name} must be a port number from 1 to 65535, not {text!r}")
     return int(text)
 
 
@@ -148,6 +148,11 @@ class Config:
     """The address it listens on (``REEL_WEB_HOST``)."""
     web_local_user: int | None = None
     """The user the web board plays for with no sign-in (``REEL_WEB_LOCAL_USER``)."""
+    metrics_port: int | None = None
+    """``/metrics`` and ``/healthz`` on a port of their own (``REEL_METRICS_PORT``); None:
+    on the web board's port if it runs, else not served."""
+    metrics_host: str = "127.0.0.1"
+    """The address they listen on (``REEL_METRICS_HOST``)."""
     db_from: str = "the default"
     """Where the database setting came from, for the start-up log: "REEL_DB in the
     environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
@@ -166,7 +171,8 @@ class Config:
             f"shard_count={self.shard_count}, shard_ids={self.shard_ids}, "
             f"database_url=<{'set' if self.database_url else 'unset'}>, "
             f"web_port={self.web_port}, web_host={self.web_host!r}, "
-            f"web_local_user={self.web_local_user})"
+            f"web_local_user={self.web_local_user}, metrics_port={self.metrics_port}, "
+            f"metrics_host={self.metrics_host!r})"
         )
 
     @classmethod
@@ -211,9 +217,11 @@ class Config:
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
             database_url=_database_url(values),
-            web_port=_web_port(values),
+            web_port=_port(values, "REEL_WEB_PORT"),
             web_host=values.get("REEL_WEB_HOST", "").strip() or "127.0.0.1",
             web_local_user=_web_local_user(values),
+            metrics_port=_port(values, "REEL_METRICS_PORT"),
+            metrics_host=values.get("REEL_METRICS_HOST", "").strip() or "127.0.0.1",
             db_from=_database_origin(values, origin),
         )
 

@@ -107,6 +107,12 @@ def test_only_the_store_talks_to_a_database() -> None:
     assert [i for i in outside if top(i.module) in DRIVERS] == []
 
 
+def test_only_the_operators_room_imports_prometheus() -> None:
+    outside = [i for i in all_imports() if not i.path.startswith("bot/ops/")]
+    assert [i for i in outside if top(i.module) == "prometheus_client"] == []
+    assert any(top(i.module) == "prometheus_client" for i in all_imports())
+
+
 def test_only_the_discord_adapter_imports_discord() -> None:
     outside = [i for i in all_imports() if not i.path.startswith("bot/discord_bot/")]
     assert [i for i in outside if top(i.module) == "discord"] == []
@@ -115,7 +121,10 @@ def test_only_the_discord_adapter_imports_discord() -> None:
 @pytest.mark.parametrize(
     ("room", "never"),
     [
-        ("bot/store/", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web")),
+        (
+            "bot/store/",
+            ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web", "bot.ops"),
+        ),
         # the backends share the records, errors and row readers of bot/store/, never
         # each other's modules
         ("bot/store/postgres/", ("bot.store.sqlite",)),
@@ -123,7 +132,20 @@ def test_only_the_discord_adapter_imports_discord() -> None:
         # the service speaks to the store's contract, never to one backend
         (
             "bot/service/",
-            ("bot.discord_bot", "bot.terminal", "bot.cli", "bot.store.sqlite", "bot.web"),
+            (
+                "bot.discord_bot",
+                "bot.terminal",
+                "bot.cli",
+                "bot.store.sqlite",
+                "bot.web",
+                "bot.ops",
+            ),
+        ),
+        # the operator's room reads the service (and its store through the service), and is
+        # told of the Discord adapter's interactions: it imports no front end, nor the store
+        (
+            "bot/ops/",
+            ("bot.discord_bot", "bot.web", "bot.terminal", "bot.cli", "bot.store", "bot.board"),
         ),
         ("bot/daily.py", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.web")),
         # the terminal and Discord front ends get their service from bot/service/opening.py
@@ -131,7 +153,11 @@ def test_only_the_discord_adapter_imports_discord() -> None:
         ("bot/terminal.py", ("bot.discord_bot", "bot.store", "bot.web")),
         # the third front end: the web board calls the service, never the store (whoever
         # starts it opens the store: bot/web_command.py, reel bot), and no other front end
-        ("bot/web/", ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board")),
+        # (its /metrics and /healthz are added by whoever starts it: bot.ops never imported)
+        (
+            "bot/web/",
+            ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board", "bot.ops"),
+        ),
         # the Discord adapter knows nothing of the web board: bot/cli.py puts them together
         ("bot/discord_bot/", ("bot.web", "bot.web_command", "bot.terminal", "bot.store")),
     ],

@@ -22,26 +22,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
 import sys
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import aiohttp
 import discord
 import yarl
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
 from ..config import DEFAULT_DB_PATH, Config
+from ..ops import Health, Metrics, add_routes, database_check, serving, shards_check
 from ..service import DatabaseUnavailableError, GameService, describe_database, open_service
 from ..service.cooldown import Cooldown
 from .commands import ReelCommands, on_tree_error
 from .confirm import SureButton
 from .gate import Gate
 from .leaderboards import PageButton
+from .metering import Meter, shards_of
 from .practice import PracticeButton
 from .races import setup_races
 from .reminders import StreakReminders
@@ -52,8 +56,17 @@ from .watching import StopButton
 
 log = logging.getLogger(__name__)
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[object]]
-"""A server run beside the bot over its service and cooldown (``bot.web.local.beside_bot``)."""
+Routes = Callable[[web.Application], None]
+"""Pages to add to a server run beside the bot (``/metrics`` and ``/healthz``)."""
+
+
+class Beside(Protocol):
+    """A server run beside the bot over its service and cooldown, with ``Routes`` added to
+    it (``bot.web.local.beside_bot``)."""
+
+    def __call__(
+        self, service: GameService, cooldown: Cooldown | None, routes: Routes | None = None, /
+    ) -> AbstractAsyncContextManager[object]: ...
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
@@ -105,6 +118,7 @@ class ReelBot(commands.AutoShardedBot):
         sync_global: bool = False,
         leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
         cooldown: Cooldown | None = None,
+        metrics: Metrics | None = None,
         **client_kwargs: Any,
     ) -> None:
         # The bot never joins voice: don't warn at every start that voice libraries are missing.
@@ -116,6 +130,9 @@ class ReelBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         self.cooldown = cooldown
         self.gate = Gate()
+        self.metrics = metrics or Metrics()  # bot/ops/metrics.py: what an operator watches
+        self.meter = Meter(self.metrics)  # this bot's interactions told to it
+        self.metrics.watch_shards(lambda: shards_of(self))
         self.reel_service = service
         self.dev_guild_id = dev_guild_id
         self.sync_global = sync_global
@@ -177,6 +194,7 @@ def create_bot(
     sync_global: bool = False,
     leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
     cooldown: Cooldown | Literal["default"] | None = "default",
+    metrics: Metrics | None = None,
     **client_kwargs: Any,
 ) -> ReelBot:
     """The bot around ``service``.
@@ -184,6 +202,8 @@ def create_bot(
     ``leaderboard_page_size``: rows on a leaderboard page (tests use small pages).
     ``cooldown``: the per-user limit on commands and clicks (``cooldown.Cooldown``; by
     default its ``RATE`` and ``BURST``; None: no limit, for tests that play fast).
+    ``metrics``: where the bot's interactions and shards are told (a new ``Metrics``
+    by default; ``bot.metrics``).
     ``client_kwargs`` go to ``commands.Bot`` (tests pass ``guild_ready_timeout=0.1``).
     """
     return ReelBot(
@@ -192,6 +212,7 @@ def create_bot(
         sync_global=sync_global,
         leaderboard_page_size=leaderboard_page_size,
         cooldown=Cooldown() if cooldown == "default" else cooldown,
+        metrics=metrics,
         **client_kwargs,
     )
 
@@ -291,18 +312,46 @@ async def _serve(
     with StopSignals() as signals:
         try:
             async with contextlib.AsyncExitStack() as stack:
-                if beside is not None:
-                    try:
-                        await stack.enter_async_context(beside(service, bot.cooldown))
-                    except OSError as exc:  # its port taken
-                        print(f"reel bot: cannot start the web board: {exc}", file=sys.stderr)
-                        return EXIT_FAILED
+                try:
+                    await _beside_bot(stack, config, bot, service, beside)
+                except OSError as exc:  # a port taken
+                    print(f"reel bot: cannot start {exc}", file=sys.stderr)
+                    return EXIT_FAILED
                 return await _run(bot, token, signals)
         finally:
             if not bot.is_closed():
                 await bot.close()
             await service.close()
             log.info("stopped: the solver's workers and the database are closed")
+
+
+async def _beside_bot(
+    stack: contextlib.AsyncExitStack,
+    config: Config,
+    bot: ReelBot,
+    service: GameService,
+    beside: Beside | None,
+) -> None:
+    """Start what runs beside the bot, stopped by ``stack``: the metrics and health pages
+    (``REEL_METRICS_PORT``; else on the web board's port when it runs), and the web board.
+    ``OSError`` (its words naming which) when a port can't be had."""
+    bot.metrics.watch_service(service, bot.cooldown)
+    checks = {"database": database_check(service), "shards": shards_check(lambda: shards_of(bot))}
+    health = Health(checks)
+    routes: Routes | None = None
+    if config.metrics_port is not None:
+        pages = serving(config.metrics_host, config.metrics_port, bot.metrics, health)
+        try:
+            await stack.enter_async_context(pages)
+        except OSError as exc:
+            raise OSError(f"the metrics pages: {exc}") from exc
+    else:
+        routes = functools.partial(add_routes, metrics=bot.metrics, health=health)
+    if beside is not None:
+        try:
+            await stack.enter_async_context(beside(service, bot.cooldown, routes))
+        except OSError as exc:
+            raise OSError(f"the web board: {exc}") from exc
 
 
 def opened(config: Config) -> None:

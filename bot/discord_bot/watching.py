@@ -37,6 +37,7 @@ from ..service import GameService, GameView, ServiceError
 from ..service.watching import ENDED_GONE, WatchView
 from .embeds import OVER_COLOUR, board_embed, clip
 from .items import ReelItem
+from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
@@ -132,6 +133,7 @@ class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
         await interaction.response.edit_message(
             embed=ended_embed(last, why), view=None, allowed_mentions=NO_PINGS
         )
+        answered(interaction)
 
 
 def stop_view(watcher: int, player: int) -> discord.ui.View:

@@ -225,6 +225,11 @@ class GameService(NewGames):
     def store(self) -> GameStore:
         return self._store
 
+    @property
+    def solver(self) -> SolverPool:
+        """The solver's worker pool (its figures: jobs in flight, failed, timed out)."""
+        return self._pool
+
     async def close(self) -> None:
         """Stop the solver pool and close the store (calls already queued on it finish first)."""
         self.games.clear()

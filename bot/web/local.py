@@ -17,7 +17,7 @@ import sys
 import webbrowser
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Final
+from typing import Final, Protocol
 
 from aiohttp import web
 
@@ -32,9 +32,17 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
 LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-Beside = Callable[[GameService, Cooldown | None], AbstractAsyncContextManager[str]]
-"""Started by ``reel bot`` over its service and cooldown (it gives the board's address),
-stopped before the service."""
+Routes = Callable[[web.Application], None]
+"""Pages the caller adds to the board's server (``reel bot``: ``/metrics``, ``/healthz``)."""
+
+
+class Beside(Protocol):
+    """Started by ``reel bot`` over its service and cooldown, with its pages added (it gives
+    the board's address), stopped before the service."""
+
+    def __call__(
+        self, service: GameService, cooldown: Cooldown | None, routes: Routes | None = None, /
+    ) -> AbstractAsyncContextManager[str]: ...
 
 
 def address(host: str, port: int) -> str:
@@ -44,11 +52,18 @@ def address(host: str, port: int) -> str:
 
 
 async def start(
-    service: GameService, sessions: Sessions, cooldown: Cooldown | None, host: str, port: int
+    service: GameService,
+    sessions: Sessions,
+    cooldown: Cooldown | None,
+    host: str,
+    port: int,
+    routes: Routes | None = None,
 ) -> web.AppRunner:
-    """The server listening on ``host``:``port`` (port 0: any free one); stop it with
-    ``runner.cleanup()``. ``OSError`` when the address can't be had."""
+    """The server listening on ``host``:``port`` (port 0: any free one), with ``routes``
+    added; stop it with ``runner.cleanup()``. ``OSError`` when the address can't be had."""
     app = create_app(service, sessions, cooldown, loopback=host in LOOPBACK)
+    if routes is not None:
+        routes(app)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:
@@ -99,8 +114,10 @@ def beside_bot(host: str, port: int, local_user: int | None) -> Beside:
     without a session, unless ``local_user`` (``REEL_WEB_LOCAL_USER``) plays for all."""
 
     @contextlib.asynccontextmanager
-    async def running(service: GameService, cooldown: Cooldown | None) -> AsyncIterator[str]:
-        runner = await start(service, Sessions(local_user), cooldown, host, port)
+    async def running(
+        service: GameService, cooldown: Cooldown | None, routes: Routes | None = None
+    ) -> AsyncIterator[str]:
+        runner = await start(service, Sessions(local_user), cooldown, host, port, routes)
         url = address(host, bound_port(runner))
         log.info("web board at %s", url)
         if local_user is not None:
