@@ -79,6 +79,7 @@ T = TypeVar("T")
 RANDOM_DEAL_MAX: Final = 999_999_999
 KEEP_OVER: Final = 64  # races over kept in memory, for their last standings
 ENDING_TRIES: Final = 3  # an end written again after a racer moved in another process
+REREAD_WAIT: Final = 0.5  # seconds a racer's command waits for a race being read again
 RACE_SETTINGS: Final = Settings(auto_aces=True)  # the same for everyone (docs/races.md)
 NOT_RACING: Final = "You are not racing now: join a race with its Join button, or open one."
 HINTS_OFF: Final = "Hints are off in races: every racer plays on their own."
@@ -404,8 +405,12 @@ class Races:
     # ------------------------------------------------------------------ playing
 
     async def race_of(self, user_id: int) -> int | None:
-        """The race ``user_id`` is racing in (started, and they still play), or None."""
+        """The race ``user_id`` is racing in (started, and they still play), or None. A
+        race being read again after another process changed it (``heard``: a start made
+        through another shard a moment ago) is waited for, ``REREAD_WAIT`` at most."""
         await self._load()
+        if self._rereading:
+            await asyncio.wait(list(self._rereading.values()), timeout=REREAD_WAIT)
         race_id = self._of_player.get(user_id)
         race = None if race_id is None else self._races.get(race_id)
         if race is None or race.state != "running":

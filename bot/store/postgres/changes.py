@@ -47,6 +47,8 @@ SEND_SQL: Final = "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payl
 CONNECT_WAIT: Final = 5.0
 FIRST_RETRY: Final = 0.2
 LAST_RETRY: Final = 5.0
+TOLD_WAIT: Final = 0.5
+"""Seconds a race's change waits for its notification to be sent (``told``) at most."""
 KEEPALIVE: Final = 10.0
 """Seconds between two checks that the connection still answers (each given as long)."""
 ITEM: Final = re.compile(r"g(\d{1,20}):(\d{1,20})|r(\d{1,20})")
@@ -92,6 +94,8 @@ class Changes:
         self._pid = 0  # its server process, whose notifications are this process's own
         self._wake = asyncio.Event()  # something to send, or the connection is back
         self._using = asyncio.Lock()  # one statement at a time on the connection
+        self._sending: dict[str, None] = {}  # the changes of the statement under way
+        self._sent = asyncio.Event()  # set after each statement sent (``told``)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self.reconnects = 0  # times the connection was opened again after a loss
@@ -109,6 +113,18 @@ class Changes:
     def race(self, race_id: int) -> None:
         """The race's rows were changed by this process: tell the others."""
         self._queue(f"r{race_id}")
+
+    async def told(self, race_id: int, wait: float = TOLD_WAIT) -> None:
+        """``race``, and return once the notification is sent (at most ``wait`` seconds): a
+        race's membership or state changed, which the other processes should know before
+        this one answers (a racer may send their next command to another shard at once)."""
+        item = f"r{race_id}"
+        self._queue(item)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait):
+                while item in self._queued or item in self._sending:
+                    self._sent.clear()
+                    await self._sent.wait()
 
     @property
     def connected(self) -> bool:
@@ -248,12 +264,16 @@ class Changes:
         the next. On a failure they are queued again, first."""
         items, self._queued = self._queued, {}
         batch = payloads(items)
+        self._sending = items
         try:
             async with self._using:
                 await conn.execute(SEND_SQL, CHANNEL, batch)
         except BaseException:
             self._queued = {**items, **self._queued}
             raise
+        finally:
+            self._sending = {}
+            self._sent.set()
         self.sent += len(batch)
         if self._queued:
             self._wake.set()

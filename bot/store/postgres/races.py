@@ -94,9 +94,24 @@ class PgRaceTables(RaceStore):
     """The races' rows, over ``run`` (the store's ``_op``; its flag: in a transaction).
     ``changed(race_id)`` is told of each race written (the other processes hear of it)."""
 
-    def __init__(self, run: Run, changed: Callable[[int], None] = lambda race_id: None) -> None:
+    def __init__(
+        self,
+        run: Run,
+        changed: Callable[[int], None] = lambda race_id: None,
+        told: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        """``changed(race_id)``: a racer's game moved (told the other processes soon);
+        ``told(race_id)``: the race's membership or state changed (told them before the
+        call returns)."""
         self._run = run
         self._changed = changed
+        self._told = told
+
+    async def _tell(self, race_id: int) -> None:
+        if self._told is None:
+            self._changed(race_id)
+        else:
+            await self._told(race_id)
 
     async def open_race(self, race: RaceRow) -> int:
         params = (
@@ -120,7 +135,7 @@ class PgRaceTables(RaceStore):
             return int(race_id)
 
         result: int = await self._run(body, True)
-        self._changed(result)
+        await self._tell(result)
         return result
 
     async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
@@ -128,21 +143,21 @@ class PgRaceTables(RaceStore):
             await conn.execute(INSERT_RACER_SQL, race_id, user_id, timestamp(joined_at))
 
         await self._run(write, False)
-        self._changed(race_id)
+        await self._tell(race_id)
 
     async def remove_racer(self, race_id: int, user_id: int) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute(DELETE_RACER_SQL, race_id, user_id)
 
         await self._run(write, False)
-        self._changed(race_id)
+        await self._tell(race_id)
 
     async def set_message(self, race_id: int, message_id: int) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute(SET_MESSAGE_SQL, message_id, race_id)
 
         await self._run(write, False)
-        self._changed(race_id)
+        await self._tell(race_id)
 
     async def start_race(
         self, race_id: int, started_at: datetime, racers: Sequence[RacerRow]
@@ -153,7 +168,7 @@ class PgRaceTables(RaceStore):
                 await conn.executemany(SAVE_RACER.sql, [_racer_args(r, 0) for r in racers])
 
         await self._run(body, True)
-        self._changed(race_id)
+        await self._tell(race_id)
 
     async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
         async def write(conn: Conn) -> bool:
@@ -183,7 +198,7 @@ class PgRaceTables(RaceStore):
             await self._run(body, True)
         except _Moved:
             return False
-        self._changed(race_id)
+        await self._tell(race_id)
         return True
 
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:

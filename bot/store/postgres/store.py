@@ -169,7 +169,7 @@ class PostgresStore(GameStore):
         self._faulted = False  # a connection was lost: tell the listeners once back
         # this process's writes told to the others, theirs heard (changes.py)
         self.changes = Changes(url, self.where)
-        self.races = PgRaceTables(self._op, self.changes.race)
+        self.races = PgRaceTables(self._op, self.changes.race, self.changes.told)
 
     @classmethod
     async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
