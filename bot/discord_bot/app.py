@@ -23,9 +23,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import signal
 import sys
+import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, Literal, Protocol
@@ -119,6 +121,7 @@ class ReelBot(commands.AutoShardedBot):
         leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
         cooldown: Cooldown | None = None,
         metrics: Metrics | None = None,
+        freeze_heap: bool = False,
         **client_kwargs: Any,
     ) -> None:
         # The bot never joins voice: don't warn at every start that voice libraries are missing.
@@ -133,6 +136,7 @@ class ReelBot(commands.AutoShardedBot):
         self.metrics = metrics or Metrics()  # bot/ops/metrics.py: what an operator watches
         self.meter = Meter(self.metrics)  # this bot's interactions told to it
         self.metrics.watch_shards(lambda: shards_of(self))
+        self.freeze_heap = freeze_heap  # once ready (``reel bot``; research/gc_pause.md)
         self.reel_service = service
         self.dev_guild_id = dev_guild_id
         self.sync_global = sync_global
@@ -175,6 +179,23 @@ class ReelBot(commands.AutoShardedBot):
         log.info("logged in as %s (id %s) in %d server(s)", user, user_id, len(self.guilds))
         shards = ",".join(str(shard) for shard in sorted(self.shards))
         log.info("running shard(s) %s of %s", shards, self.shard_count)
+        if self.freeze_heap:
+            self.freeze_heap = False  # once: on_ready comes again after a reconnect
+            froze()
+
+
+def froze() -> None:
+    """Collect once and freeze what start-up made (``gc.freeze``): a full collection then
+    no longer visits the modules, the service and the caches filled so far, which cut its
+    pause from about 47 ms to 4 ms in a bot-like process (research/gc_pause.md)."""
+    started = time.perf_counter()
+    gc.collect()
+    gc.freeze()
+    log.info(
+        "froze %d objects of the start-up in %.0f ms (gc.freeze): full collections skip them",
+        gc.get_freeze_count(),
+        (time.perf_counter() - started) * 1000,
+    )
 
 
 @commands.command(name="sync", help="Owner only: publish the slash commands to every server.")
@@ -195,6 +216,7 @@ def create_bot(
     leaderboard_page_size: int = DEFAULT_PAGE_SIZE,
     cooldown: Cooldown | Literal["default"] | None = "default",
     metrics: Metrics | None = None,
+    freeze_heap: bool = False,
     **client_kwargs: Any,
 ) -> ReelBot:
     """The bot around ``service``.
@@ -203,7 +225,8 @@ def create_bot(
     ``cooldown``: the per-user limit on commands and clicks (``cooldown.Cooldown``; by
     default its ``RATE`` and ``BURST``; None: no limit, for tests that play fast).
     ``metrics``: where the bot's interactions and shards are told (a new ``Metrics``
-    by default; ``bot.metrics``).
+    by default; ``bot.metrics``). ``freeze_heap``: once ready, freeze what start-up made
+    (``froze``; ``reel bot`` does, tests don't: it would freeze the test runner's heap).
     ``client_kwargs`` go to ``commands.Bot`` (tests pass ``guild_ready_timeout=0.1``).
     """
     return ReelBot(
@@ -213,6 +236,7 @@ def create_bot(
         leaderboard_page_size=leaderboard_page_size,
         cooldown=Cooldown() if cooldown == "default" else cooldown,
         metrics=metrics,
+        freeze_heap=freeze_heap,
         **client_kwargs,
     )
 
@@ -308,6 +332,7 @@ async def _serve(
         sync_global=sync_global,
         shard_count=config.shard_count,
         shard_ids=shards,
+        freeze_heap=True,
     )
     with StopSignals() as signals:
         try:

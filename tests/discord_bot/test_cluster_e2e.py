@@ -118,6 +118,7 @@ async def test_a_watch_held_by_one_process_follows_a_game_played_through_the_oth
     for node in cluster:
         status, text = await node.page("/healthz")
         assert status == 200, text
+        assert "objects of the start-up" in node.process.output  # gc.freeze() once ready
 
 
 async def test_a_racer_playing_through_the_other_shard_is_drawn_in_the_race_standings(
