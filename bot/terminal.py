@@ -77,8 +77,10 @@ Commands
   restart     start this deal over from the beginning (the same game)
   auto        play reserve Aces to the Ace pile
   moves       list the legal moves
-  hint        suggest a move: the solver's when it finds a win (it thinks
-              about a second); a daily with a hint is marked assisted, so
+  hint        suggest a move: a fair one (a player who can't see the stock
+              either, and how often its move won in the stock orders it
+              tried), or with 'reel play --solver-hints' the solver's, which
+              knows the stock; a daily with a hint is marked assisted, so
               in the scored daily the first 'hint' warns, the next gives it
   board       show the board again
   new [N]     start a new game (deal N, or a random one: a deal the solver

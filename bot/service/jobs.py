@@ -14,7 +14,7 @@ from datetime import date
 from engine import Game, Move, variant_by_code
 from engine.notation import format_position, parse_position
 from engine.solver import Verdict, solve
-from engine.solver.blind import blind_hint, blind_move
+from engine.solver.blind import DEFAULT_NODES, DEFAULT_SAMPLES, blind_hint, blind_move
 from engine.solver.hints import Hint, LookBack, hint, look_back
 
 from ..daily import (
@@ -38,17 +38,19 @@ def blind_hint_job(position: str, samples: int, max_nodes: int) -> Hint:
     return blind_hint(parse_position(position), samples=samples, max_nodes=max_nodes)
 
 
-def blind_race_job(game: Game) -> str | None:
+def blind_race_job(
+    game: Game, samples: int = DEFAULT_SAMPLES, max_nodes: int = DEFAULT_NODES
+) -> str | None:
     """The computer racer's next move in ``game`` (with its history): the blind player's,
-    never back to a position the game has been in (``blind_move``'s ``avoid``); None if
-    every move left goes back, or none is left."""
+    within its budget, never back to a position the game has been in (``blind_move``'s
+    ``avoid``); None if every move left goes back, or none is left."""
     seen = game.copy()
     avoid = {format_position(seen)}
     while seen.history:
         seen.undo()
         avoid.add(format_position(seen))
     try:
-        return str(blind_move(game, avoid=avoid))
+        return str(blind_move(game, samples=samples, max_nodes=max_nodes, avoid=avoid))
     except ValueError:
         return None
 

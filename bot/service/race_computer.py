@@ -32,6 +32,8 @@ COMPUTER_NAME: Final = "the computer 🤖"
 MIN_PACE_S: Final = 2
 MAX_PACE_S: Final = 60
 DEFAULT_PACE_S: Final = 5
+COMPUTER_SAMPLES = 8  # the blind player's budget a move: stock orders tried (tests: fewer)
+COMPUTER_NODES = 2_000  # and positions searched in each
 
 Play = Callable[[int, int, str, str], Awaitable[object]]
 Leave = Callable[[int, int], Awaitable[object]]
@@ -79,7 +81,9 @@ class ComputerRacers:
 
     async def _turn(self, race_id: int, player: int, game: Game) -> None:
         try:
-            move = await self._pool.run(jobs.blind_race_job, game)
+            move = await self._pool.run(
+                jobs.blind_race_job, game, COMPUTER_SAMPLES, COMPUTER_NODES
+            )
             if move is None:  # no move left that does not go back: it gives up
                 await self._leave(race_id, player)
             else:

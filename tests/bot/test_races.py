@@ -263,16 +263,20 @@ class StillClock:
 
 
 async def test_the_computer_races_blind_at_its_pace_and_is_stored_like_anyone(
-    store: Store,
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
+    import bot.service.race_computer as computer_module
     from bot.service.race_computer import COMPUTER_NAME
     from bot.store import computer_id
     from engine import Game
     from engine.notation import format_position
     from engine.solver import blind_move
 
+    # a small budget: the blind player searches in the pure Python these tests run
+    monkeypatch.setattr(computer_module, "COMPUTER_SAMPLES", 3)
+    monkeypatch.setattr(computer_module, "COMPUTER_NODES", 300)
     clock = StillClock()
     service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
     races = service.races
@@ -291,7 +295,8 @@ async def test_the_computer_races_blind_at_its_pace_and_is_stored_like_anyone(
         assert (await races.standings(race_id)).racers[1].moves == 1  # an Ace at the deal
         game = Game.new(WINNING_DEAL)
         game.play_safe_moves()
-        expected = blind_move(game, avoid={format_position(Game.new(WINNING_DEAL))})
+        start = {format_position(Game.new(WINNING_DEAL))}
+        expected = blind_move(game, samples=3, max_nodes=300, avoid=start)
         clock.now += timedelta(seconds=4)
         await races.due()
         await races.computers.settled()

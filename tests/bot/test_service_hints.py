@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import bot.service.hints as hints_module
 import bot.service.jobs as jobs_module
 import bot.service.movelist as movelist_module
 from bot.service import (
@@ -23,7 +24,6 @@ from bot.service import (
     NoGameError,
     StaleVersionError,
 )
-from bot.service.hints import FAIR_NODES, FAIR_SAMPLES
 from bot.service.pool import SolverPool
 from bot.store import Store
 from engine import Game, Status, parse_position
@@ -512,8 +512,11 @@ async def test_on_search_is_called_only_when_the_solver_searches(
 
 
 async def test_a_new_player_gets_fair_hints_that_never_depend_on_the_stock_order(
-    product_defaults: None, store: Store, clock: Any
+    product_defaults: None, store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a small budget: the blind player searches in the pure Python these tests run
+    monkeypatch.setattr(hints_module, "FAIR_SAMPLES", 3)
+    monkeypatch.setattr(hints_module, "FAIR_NODES", 300)
     service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
     try:
         start = await service.new_game(USER, GUILD, WINNABLE_DEAL)
@@ -521,7 +524,7 @@ async def test_a_new_player_gets_fair_hints_that_never_depend_on_the_stock_order
         answer = await service.hint(USER, start.version)
         assert answer.source == "blind" and answer.move is not None
         game = parse_position(start.position)
-        expected = blind_choice(game, samples=FAIR_SAMPLES, max_nodes=FAIR_NODES)
+        expected = blind_choice(game, samples=3, max_nodes=300)
         assert answer.move == str(expected.move)
         assert (answer.wins, answer.worlds) == (expected.wins, expected.worlds)
         if expected.reason == "search":

@@ -577,6 +577,18 @@ def _written_by_v15(path: Path) -> None:
         )
 
 
+def _written_by_v16(path: Path) -> None:
+    """Version 16 keeps a race's computer racer's pace, ``computer_pace_s``."""
+    _written_by_v15(path)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            """
+            ALTER TABLE races ADD COLUMN computer_pace_s INTEGER;
+            PRAGMA user_version = 16;
+            """
+        )
+
+
 EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     0: _empty,
     1: _written_by_v1,
@@ -594,6 +606,7 @@ EARLIER_VERSIONS: dict[int, Callable[[Path], None]] = {
     13: _written_by_v13,
     14: _written_by_v14,
     15: _written_by_v15,
+    16: _written_by_v16,
 }
 
 

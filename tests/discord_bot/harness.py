@@ -81,14 +81,21 @@ async def public_board(result: InteractionResult) -> FakeMessage:
     return message
 
 
-async def private_text(result: InteractionResult) -> str:
-    """The text of the ephemeral answer to an interaction (its reply or its first follow-up)."""
+async def private_message(result: InteractionResult) -> FakeMessage:
+    """The ephemeral answer to an interaction: its reply, or, when a slow command was
+    deferred publicly ("thinking…", filled with a line and removed), its follow-up."""
+    await result.wait_response()
     if result.callback_type == CHANNEL_MESSAGE:
         message = await result.wait_message()
     else:
         [message] = await result.wait_followups(1)
     assert message.ephemeral, f"expected an ephemeral answer, got {message.to_dict()!r}"
-    return description(message)
+    return message
+
+
+async def private_text(result: InteractionResult) -> str:
+    """The text of the ephemeral answer to an interaction (its reply or its first follow-up)."""
+    return description(await private_message(result))
 
 
 async def new_game(

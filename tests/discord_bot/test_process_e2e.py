@@ -234,8 +234,10 @@ async def test_sigkill_after_a_hint_leaves_no_process_of_the_bots(
     fake = fake_discord
     alice = fake.user("alice")
     await new_game(fake, alice, DEAL_NUMBER)
+    # the solver's hint: a fair one searches longer in the pure Python this process runs
+    await fake.slash(alice, "reel", sub="settings", options={"hints": "solver"})
     hint = await fake.slash(alice, "reel", sub="hint")
-    await hint.wait_followups(timeout=60)  # a fair hint, searched by the pure Python solver
+    await hint.wait_followups()
     workers = descendants(bot_process.proc.pid)
     assert len(workers) >= 2  # the solver's workers (and multiprocessing's resource tracker)
     bot_process.signal(signal.SIGKILL)

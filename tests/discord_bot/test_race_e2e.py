@@ -14,6 +14,8 @@ import pytest
 from fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from harness import Clock, Launch, description, footer
 
+import bot.service.race_computer as computer_module
+
 _KNOWN = Path(__file__).resolve().parent.parent / "bot" / "known_win.py"
 _spec = importlib.util.spec_from_file_location("known_win", _KNOWN)
 assert _spec is not None and _spec.loader is not None
@@ -267,8 +269,11 @@ async def test_a_race_game_is_replayed_with_race_once_the_race_is_over(
 
 
 async def test_the_host_races_the_computer_and_the_standings_name_it(
-    fake: FakeDiscord, launch: Launch, clock: Clock
+    fake: FakeDiscord, launch: Launch, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a small budget: the blind player searches in the pure Python these tests run
+    monkeypatch.setattr(computer_module, "COMPUTER_SAMPLES", 3)
+    monkeypatch.setattr(computer_module, "COMPUTER_NODES", 300)
     await launch()
     alice = fake.user("alice")
     lobby = await opened(fake, alice, deal=str(WINNING_DEAL), computer=True, computer_pace=2)

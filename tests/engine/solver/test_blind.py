@@ -25,7 +25,7 @@ from engine.variant import ROWS, VARIANTS, variant_by_code
 
 # Small budgets: the properties hold whatever the budget, and these keep the test quick.
 SAMPLES, NODES = 3, 150
-POSITIONS_PER_GAME = 40
+POSITIONS_PER_GAME = 30
 
 
 def with_stock(game: Game, order: list[int]) -> Game:
@@ -64,10 +64,10 @@ def test_the_move_never_depends_on_the_stock_order(code: str) -> None:
         other = with_stock(game, order)
         assert hidden_key(other) == hidden_key(game)
         assert format_position(other) != format_position(game)
-        for seed in (0, 1):
-            mine = blind_choice(game, seed=seed, samples=SAMPLES, max_nodes=NODES)
-            theirs = blind_choice(other, seed=seed, samples=SAMPLES, max_nodes=NODES)
-            assert mine == theirs, format_position(game)
+        seed = len(game.history) % 2  # two seeds, a position each
+        mine = blind_choice(game, seed=seed, samples=SAMPLES, max_nodes=NODES)
+        theirs = blind_choice(other, seed=seed, samples=SAMPLES, max_nodes=NODES)
+        assert mine == theirs, format_position(game)
 
 
 def test_the_same_position_and_seed_give_the_same_move() -> None:
@@ -126,14 +126,14 @@ def test_a_position_with_no_move_is_refused() -> None:
 def test_reel_study_blind_plays_each_deal_and_writes_its_rows(tmp_path: Path) -> None:
     path = tmp_path / "blind.csv"
     args = argparse.Namespace(
-        deals=range(3, 5), jobs=2, csv=path, quiet=True, blind=True, samples=SAMPLES,
+        deals=range(154, 156), jobs=2, csv=path, quiet=True, blind=True, samples=SAMPLES,
         max_nodes=NODES, variant="vr", budget=10.0, clock="wall", resume=False,
     )  # fmt: skip
     out = io.StringIO()
     assert main_study(args, out) == 0
     with path.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    assert [r["deal"] for r in rows] == ["3", "4"]
+    assert [r["deal"] for r in rows] == ["154", "155"]
     for row in rows:  # each row is the game the blind player plays, reproduced
         again = play_blind(Game.new(int(row["deal"])), samples=SAMPLES, max_nodes=NODES)
         assert (row["result"], int(row["score"]), int(row["moves"])) == (
@@ -141,7 +141,7 @@ def test_reel_study_blind_plays_each_deal_and_writes_its_rows(tmp_path: Path) ->
         )  # fmt: skip
     won = sum(r["result"] == "won" for r in rows)
     text = out.getvalue()
-    assert f"Deals 3-4: 2 played blind, {SAMPLES} stock orders a decision" in text
+    assert f"Deals 154-155: 2 played blind, {SAMPLES} stock orders a decision" in text
     assert f"won {won}, lost {2 - won}" in text and "95% Wilson interval" in text
     assert not path.with_name("blind.csv.part").exists()
 

@@ -271,8 +271,8 @@ BLIND_SCRIPT = """
 from engine import Game
 from engine.solver import blind_choice
 game, moves = Game.new(1), []
-for _ in range(15):
-    choice = blind_choice(game, samples=4, max_nodes=1_000)
+for _ in range(8):
+    choice = blind_choice(game, samples=3, max_nodes=500)
     moves.append(f"{choice.move}/{choice.reason}/{choice.wins}/{choice.lost}")
     game.play(choice.move)
 print(";".join(moves))
@@ -283,8 +283,8 @@ def test_the_compiled_blind_player_plays_as_the_source(tmp_path: Path) -> None:
     # the blind player's searches probe at every deal in both builds, so the same games
     installed = run_installed(tmp_path, BLIND_SCRIPT).strip()
     game, moves = Game.new(1), []
-    for _ in range(15):
-        choice = blind_choice(game, samples=4, max_nodes=1_000)
+    for _ in range(8):
+        choice = blind_choice(game, samples=3, max_nodes=500)
         moves.append(f"{choice.move}/{choice.reason}/{choice.wins}/{choice.lost}")
         game.play(choice.move)
     assert installed == ";".join(moves)
