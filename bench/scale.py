@@ -3,24 +3,47 @@ PostgreSQL, and through 1 process on SQLite, in the same run (docs/scaling.md).
 
     python bench/scale.py [--users 1000] [--seconds 5] [--think 1.0] [--seed 1]
                           [--processes 1,2,4] [--postgres URL]
+    sudo python bench/scale.py --cpu-quota F [--cpu-period-ms MS] [--cpu-weight W]
+                               [--paced-load 0.5] [--processes 1,2,4,8]
 
 Each configuration gets a fresh database. Its service processes are subprocesses of
 this script (``bench/scale.py --worker``), each a ``GameService`` over its own store
-(its own connection pool on PostgreSQL) and its own cache, as the bot's processes are
-(one per group of shards). The players are split between the processes as servers are
-between shards: player ``u`` plays through process ``u % N``. Each process plans its
-players' games before the timed runs, exactly as ``bench/service.py`` does (a random
-legal move each time, a new random deal when a game is over), then waits for this
-script's word on its stdin so that every process starts each run together, and answers
-with its figures on stdout (one JSON line).
+(its own connection pool on PostgreSQL, and its own connection for the change
+notifications) and its own cache, as the bot's processes are (one per group of shards).
+The players are split between the processes as servers are between shards: player ``u``
+plays through process ``u % N``. Each process plans its players' games before the timed
+runs, exactly as ``bench/service.py`` does (a random legal move each time, a new random
+deal when a game is over), then waits for this script's word on its stdin so that every
+process starts each run together, and answers with its figures on stdout (one JSON line).
+Once set up, each process collects and freezes its heap (``gc.freeze()``, as the bot does
+once started; ``--no-freeze``: not).
 
 Two timed runs per configuration, ``--seconds`` each:
 
 1. saturation: each of the first ``--busy`` players (100) sends its next command as
    soon as the last is answered: commands per second, summed over the processes (the
-   cluster's capacity);
+   cluster's capacity), and the CPU a command costs (the service processes', the
+   PostgreSQL server's);
 2. paced: every player thinks a random time (exponential, mean ``--think`` s) between
    commands, as people do: the p50 and p99 of the time from call to answer.
+
+With more than one process, each process notes when each of its changes was stored and
+when each change of the others was heard (``GameService.on_change``: PostgreSQL's
+LISTEN/NOTIFY, ``bot/store/postgres/changes.py``), and the bench prints the lag between
+the two (the same clock, ``time.monotonic``, for every process of the machine), and any
+change a process never heard within ``LAG_GRACE`` after the run. The garbage collector's
+pauses inside the runs are printed too.
+
+``--cpu-quota F`` (root; ``bench/cgroups.py``): each service process runs in a CPU cgroup
+of its own held to F of a core (cgroup v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``),
+from the end of its set-up, so that N processes and PostgreSQL fit the machine and the
+ratio of N processes to one shows what each process adds, as on N hosts of F of a core.
+The groups (and PostgreSQL's, weighed but not held) weigh ``--cpu-weight`` ordinary
+processes, so that on a machine others use they get their share first. The paced run then
+offers ``--paced-load`` of the capacity the saturation run measured (a load each process
+can carry), by how many players play. The default process counts are those of 1, 2, 4, 8
+that fit in one core (N x F <= 1); the SQLite run is left out; the targets of issue 47 are
+printed with the figures. The groups are removed on the way out, Ctrl-C included.
 
 Every answer is checked (the next version, the planned status). Afterwards a fresh
 service reads every player's game back from the database and compares it with the
@@ -34,8 +57,9 @@ does) with fsync on, as a production server has it (SQLite's runs fsync every co
 too: ``synchronous=FULL``). Without PostgreSQL (no server, no ``asyncpg``) the
 PostgreSQL runs are skipped with a line saying so and the SQLite run still runs.
 
-Targets on the 2-core machine (issue 34): PostgreSQL with 2 processes at least 1.3x
-one process; p99 under 20 ms at 1,000 users; no lost or duplicated moves.
+Targets (issue 47): with ``--cpu-quota 0.25``, 2 processes at least 1.85x one and 4 at
+least 3.6x; with ``--cpu-quota 0.1``, 8 processes at least 7x; the paced p99 under 20 ms
+in every configuration; the cross-process lag's p99 under 1 s; no lost or duplicated move.
 """
 
 from __future__ import annotations
@@ -50,6 +74,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -62,6 +87,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.cgroups import CgroupError, CpuGroups  # noqa: E402
 from bench.service import (  # noqa: E402
     GUILD_ID,
     PLAIN,
@@ -82,6 +108,21 @@ database busy, few enough that none waits a whole second for a pooled connection
 PostgreSQL store's bounded wait, which a thousand players sending at once would pass)."""
 PLANNED_RATE = 6000.0
 """Commands per second a saturation plan covers (twice over), above any rate seen here."""
+LAG_GRACE = 1.0
+"""Seconds a process waits after a run for the last changes of the others to be heard."""
+BUSY_PER_PROCESS = 25
+"""With ``--cpu-quota``: players in the saturation run, per process. A process held to a
+share of a core is saturated by a few; a hundred on one process queue past the store's
+1 s wait for a connection and are refused as busy, which the ratio would then count
+against the one-process run."""
+CPU_WEIGHT = 8.0
+"""With ``--cpu-quota``: the groups' weight against an ordinary process (bench/cgroups.py)."""
+PACED_LOAD = 0.5
+"""With ``--cpu-quota``: the paced run offers this share of the capacity the saturation
+run measured (a load each process can carry), by the number of players who play. Half,
+not more: a paced command costs more CPU than one at saturation (each wakes an idle
+event loop: 0.7-0.9 ms against 0.5-0.6 ms in a held process), so half of the capacity
+measured busies about two thirds of the quota, the "under about 70%" of issue 47."""
 
 
 # --------------------------------------------------------------------------- a worker
@@ -91,25 +132,72 @@ def my_users(users: int, index: int, processes: int) -> list[int]:
     return [u for u in range(1, users + 1) if u % processes == index]
 
 
+class Pauses:
+    """The garbage collector's pauses in a process: each collection's generation and time
+    (``gc.callbacks``), for the report's line on them (research/gc_pause.md)."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._tell)
+
+    def _tell(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.found.append((info["generation"], time.perf_counter() - self._started))
+
+    def take(self) -> dict[str, Any]:
+        full = [seconds for generation, seconds in self.found if generation == 2]
+        young = [seconds for generation, seconds in self.found if generation < 2]
+        self.found = []
+        return {"gc_full": full, "gc_young": young}
+
+
+class Changes:
+    """When each change this process stored was told to its listeners, and when each change
+    another process stored was heard here (``GameService.on_change``): the cross-process
+    lag, matched up by the main process. A (player, version) and ``time.monotonic``,
+    which is one clock for every process of the machine."""
+
+    def __init__(self, mine: set[int]) -> None:
+        self.mine = mine
+        self.stored: list[tuple[int, int, float]] = []
+        self.heard: list[tuple[int, int, float]] = []
+
+    def __call__(self, user_id: int, version: int) -> None:
+        found = (user_id, version, time.monotonic())
+        (self.stored if user_id in self.mine else self.heard).append(found)
+
+    def take(self) -> dict[str, Any]:
+        taken = {"stored": self.stored, "heard": self.heard}
+        self.stored, self.heard = [], []
+        return taken
+
+
 async def worker(target: str, index: int, processes: int, args: argparse.Namespace) -> None:
     """One service process: set up and plan its players, then run each timed run when
     told to on stdin, answering with its figures on stdout."""
     store = await open_store(target)
     service = GameService(store, cache_size=max(1024, args.users), new_player=PLAIN)
-    players: list[Player] = []
-    for u in my_users(args.users, index, processes):
-        deal = random.Random(args.seed * 7919 + u).randint(1, 10**9)
-        view = await service.new_game(u, GUILD_ID, deal)
-        players.append(Player(u, view.deal_number, [], version=view.version))
-    plan = commands_to_plan(args.users, args.seconds, args.think)
-    for player in players:
-        player.steps = plan_games(player.first_deal, plan, player_rng(args.seed, player.user_id))
+    players = await set_up(service, my_users(args.users, index, processes), args)
+    changes = Changes({p.user_id for p in players})
+    service.on_change(changes)
+    await asyncio.sleep(0.5)  # the change notifications' connection up (PostgreSQL)
     gc.collect()
-    say({"ready": len(players)})
-    for run, think in (("saturation", 0.0), ("paced", args.think)):
-        if sys.stdin.readline().strip() != run:
+    if args.freeze:
+        gc.freeze()  # as the bot does once started (research/gc_pause.md)
+    pauses = Pauses()
+    say({"ready": len(players), "pid": os.getpid()})
+    for run in ("saturation", "paced"):
+        word, _, count = sys.stdin.readline().strip().partition(" ")
+        if word != run:
             raise SystemExit(f"worker {index}: expected the word {run!r}")
-        playing = [p for p in players if think or p.user_id <= args.busy]
+        think = args.think if run == "paced" else 0.0
+        limit = int(count) if count else (args.users if think else args.busy)
+        playing = [p for p in players if p.user_id <= limit]
+        changes.take()
+        pauses.take()
         profiler = profiling(args.profile, index, run)
         cpu = time.process_time()
         tally, elapsed = await play(service, playing, args.seconds, think, args.seed + len(run))
@@ -117,9 +205,24 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(Path(args.profile) / f"{Path(target).name}-{index}-{run}.prof")
-        say(figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu})
+        await asyncio.sleep(LAG_GRACE if processes > 1 else 0.0)  # late notifications
+        done = figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu} | pauses.take()
+        say(done | changes.take())
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
+
+
+async def set_up(service: GameService, users: list[int], args: argparse.Namespace) -> list[Player]:
+    """A new game for each of ``users``, and its planned commands."""
+    players: list[Player] = []
+    for u in users:
+        deal = random.Random(args.seed * 7919 + u).randint(1, 10**9)
+        view = await service.new_game(u, GUILD_ID, deal)
+        players.append(Player(u, view.deal_number, [], version=view.version))
+    plan = commands_to_plan(args.users, args.seconds, args.think)
+    for player in players:
+        player.steps = plan_games(player.first_deal, plan, player_rng(args.seed, player.user_id))
+    return players
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -174,6 +277,13 @@ class Run:
     cpu: float = 0.0  # CPU seconds of the service processes, summed
     server_cpu: float | None = None  # CPU seconds of the PostgreSQL server's processes
     machine: float | None = None  # share of the machine's CPU time busy (everyone's)
+    players: int = 0  # players who played
+    lags: list[float] = field(default_factory=list)  # stored in one process, heard in another
+    unheard: int = 0  # changes a process never heard of (within LAG_GRACE after the run)
+    throttled: float | None = None  # share of the cgroups' periods throttled (--cpu-quota)
+    gc_full: list[float] = field(default_factory=list)  # full collections' pauses, seconds
+    gc_young: list[float] = field(default_factory=list)  # the younger generations'
+    parts: list[dict[str, Any]] = field(default_factory=list)  # each process's answer
 
     def add(self, part: dict[str, Any]) -> None:
         self.busy += part["busy"]
@@ -182,6 +292,31 @@ class Run:
         self.elapsed = max(self.elapsed, part["elapsed"])
         self.ran_out += part["ran_out"]
         self.latencies.extend(part["latencies"])
+        self.gc_full.extend(part.get("gc_full", []))
+        self.gc_young.extend(part.get("gc_young", []))
+        self.parts.append(part)
+
+    def match_changes(self) -> None:
+        """The cross-process lag: each change stored by one process, against its arrival in
+        each other process (none with one process)."""
+        if len(self.parts) < 2:
+            return
+        heard = [{(u, v): at for u, v, at in part["heard"]} for part in self.parts]
+        for index, part in enumerate(self.parts):
+            for user, version, at in part["stored"]:
+                for other, arrivals in enumerate(heard):
+                    if other == index:
+                        continue
+                    when = arrivals.get((user, version))
+                    if when is None:
+                        self.unheard += 1
+                    else:
+                        self.lags.append(when - at)
+        self.parts = []
+
+    def lag(self, p: float) -> float:
+        ordered = sorted(self.lags)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
 
     @property
     def rate(self) -> float:
@@ -209,7 +344,8 @@ def start_workers(target: str, processes: int, args: argparse.Namespace) -> list
     options += ["--think", str(args.think), "--seed", str(args.seed), "--busy", str(args.busy)]
     options += ["--profile", args.profile] if args.profile else []
     options += ["--loop", args.loop]
-    return [
+    options += ["--freeze"] if args.freeze else ["--no-freeze"]
+    procs = [
         subprocess.Popen(
             [*command, f"{index}/{processes}", *options],
             stdin=subprocess.PIPE,
@@ -219,6 +355,8 @@ def start_workers(target: str, processes: int, args: argparse.Namespace) -> list
         )
         for index in range(processes)
     ]
+    LIVE.extend(procs)
+    return procs
 
 
 def hear(proc: Any) -> dict[str, Any]:
@@ -230,28 +368,32 @@ def hear(proc: Any) -> dict[str, Any]:
 
 
 def cluster(
-    name: str, target: str, processes: int, args: argparse.Namespace, server: int | None = None
+    name: str,
+    target: str,
+    processes: int,
+    args: argparse.Namespace,
+    server: int | None = None,
+    groups: CpuGroups | None = None,
 ) -> Result:
     """One configuration: ``processes`` service processes on ``target``, both runs;
-    ``server``: the PostgreSQL server's process id, whose CPU time is measured too."""
+    ``server``: the PostgreSQL server's process id, whose CPU time is measured too;
+    ``groups``: each process held to its share of a core (``--cpu-quota``), once set up."""
     # The first process creates (or migrates) the database alone; the others then open it.
     procs = start_workers(target, 1, args) if processes == 1 else []
     if processes > 1:
         asyncio.run(_create(target))
         procs = start_workers(target, processes, args)
-    for proc in procs:
-        hear(proc)  # ready: set up and planned
-    runs: list[Run] = []
-    for word in ("saturation", "paced"):
-        for proc in procs:
-            proc.stdin.write(word + "\n")
-            proc.stdin.flush()
-        run = Run()
-        before = Counters.now(server)
-        for proc in procs:
-            run.add(hear(proc))
-        before.until_now(run)
-        runs.append(run)
+    held = []
+    for index, proc in enumerate(procs):
+        pid = hear(proc)["pid"]  # ready: set up and planned
+        if groups is not None:
+            held.append(groups.hold(f"{name.split()[0]}-{processes}-{index}", pid))
+    busy = args.busy if groups is None else BUSY_PER_PROCESS * processes
+    saturation = timed_run(procs, f"saturation {busy}", server, groups, held)
+    saturation.players = busy
+    players_paced = paced_players(saturation, processes, args, groups)
+    paced = timed_run(procs, f"paced {players_paced}", server, groups, held)
+    paced.players = players_paced
     players: list[Player] = []
     for proc in procs:
         for user_id, first_deal, sent, version in hear(proc)["players"]:
@@ -259,7 +401,48 @@ def cluster(
         if proc.wait() != 0:
             raise SystemExit(f"{name}: a service process failed")
     asyncio.run(verify(target, players, args))
-    return Result(name, processes, runs[0], runs[1], len(players))
+    return Result(name, processes, saturation, paced, len(players))
+
+
+def timed_run(
+    procs: list[Any],
+    word: str,
+    server: int | None,
+    groups: CpuGroups | None,
+    held: list[Path],
+) -> Run:
+    """One timed run of every process (``word``: "saturation", "paced N")."""
+    for proc in procs:
+        proc.stdin.write(word + "\n")
+        proc.stdin.flush()
+    run = Run()
+    before = Counters.now(server)
+    periods = [groups.throttled(g) for g in held] if groups is not None else []
+    for proc in procs:
+        run.add(hear(proc))
+    before.until_now(run)
+    if groups is not None:
+        after = [groups.throttled(g) for g in held]
+        total = sum(a[0] - b[0] for a, b in zip(after, periods, strict=True))
+        throttled = sum(a[1] - b[1] for a, b in zip(after, periods, strict=True))
+        run.throttled = throttled / total if total else 0.0
+    run.match_changes()
+    return run
+
+
+def paced_players(
+    saturation: Run, processes: int, args: argparse.Namespace, groups: CpuGroups | None
+) -> int:
+    """How many players play the paced run: all of them (``--users``) as ever; with
+    ``--cpu-quota``, as many as offer ``PACED_LOAD`` of the capacity measured (each thinks
+    ``--think`` seconds on average between commands), at most all of them."""
+    if groups is None:
+        return int(args.users)
+    # a player sends one command at once (after a pause of up to --think) and then one
+    # every --think seconds on average: this many a second over a run of --seconds
+    each = (1 + (args.seconds - args.think / 2) / args.think) / args.seconds
+    wanted: int = round(args.paced_load * saturation.rate / each)
+    return max(processes, min(int(args.users), wanted))
 
 
 @dataclass
@@ -294,6 +477,19 @@ def machine_ticks() -> tuple[int, int]:
         return 0, 0
     idle = fields[3] + fields[4]  # idle, iowait
     return sum(fields) - idle, sum(fields)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a PostgreSQL server's backends)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if int(text[text.rindex(")") + 2 :].split()[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def tree_ticks(pid: int) -> int:
@@ -412,7 +608,9 @@ def start_durable(server: Any) -> None:
     """Start ``server`` (a tests/bot/pg_server.py ``PgServer``) as its ``start`` does, but
     with fsync and full-page writes on: a production server's settings, not a test's."""
     pg = pg_server()
+    pg.stop_orphans()  # servers left by runs killed hard (tests/bot/pg_server.py)
     folder = Path(tempfile.mkdtemp(prefix="reel-scale-pg-"))
+    pg.claim(folder)
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
     server.folder = folder
@@ -449,55 +647,158 @@ def cpu_use(run: Run) -> str:
 
 
 def report(results: list[Result], args: argparse.Namespace) -> None:
+    busy = f"{args.busy}" if args.cpu_quota is None else f"{BUSY_PER_PROCESS} a process"
     print(
-        f"{args.users} players ({args.busy} in the saturation run), {args.seconds:g} s a run,"
+        f"{args.users} players ({busy} in the saturation run), {args.seconds:g} s a run,"
         f" paced think time mean {args.think:g} s, {args.loop} event loop,"
         f" {os.cpu_count()} cores, load average at the start"
         f" {' '.join(f'{x:.2f}' for x in getattr(args, 'load', ()))}"
     )
+    if args.cpu_quota is not None:
+        print(
+            f"each service process in a CPU cgroup of its own ({args.cgroup}), held to"
+            f" {args.cpu_quota:g} of a core ({args.cpu_quota * args.cpu_period_ms:g} ms every"
+            f" {args.cpu_period_ms:g} ms), weighing {args.cpu_weight:g} ordinary processes;"
+            f" PostgreSQL weighs as much but is not held, the bench's driver neither;"
+            f" the paced run offers about {args.paced_load:.0%} of the capacity measured"
+        )
     base: dict[str, Result] = {}
     for result in results:
-        backend = result.name.split()[0]
-        first = base.setdefault(backend, result)
-        sat, paced = result.saturation, result.paced
-        ratio = sat.rate / first.saturation.rate if first.saturation.rate else float("nan")
-        p99_ratio = paced.percentile(99) / first.paced.percentile(99)
-        print(
-            f"{result.name:<22} saturation {sat.rate:8,.0f} commands/s (x{ratio:.2f})"
-            f" p50 {ms(sat.percentile(50))} p99 {ms(sat.percentile(99))} |"
-            f" paced {paced.rate:6,.0f}/s p50 {ms(paced.percentile(50))}"
-            f" p99 {ms(paced.percentile(99))} (x{p99_ratio:.2f})"
-        )
-        print(f"  saturation CPU: {cpu_use(sat)}")
-        if sat.busy or paced.busy:
-            print(f"  refused as busy (retried): saturation {sat.busy}, paced {paced.busy}")
-        if sat.ran_out or paced.ran_out:
-            print(f"  warning: players ran out of planned commands: {sat.ran_out}, {paced.ran_out}")
+        first = base.setdefault(result.name.split()[0], result)
+        report_one(result, first, args)
     print(
         f"every stored game matches its plan after the acknowledged commands: "
         f"no lost or duplicated move ({sum(r.players for r in results)} games checked)"
     )
+    if args.cpu_quota is not None:
+        targets(results, args.cpu_quota)
 
 
-def main(args: argparse.Namespace) -> None:
-    results: list[Result] = []
+def report_one(result: Result, first: Result, args: argparse.Namespace) -> None:
+    """The lines of one configuration: rates and ratios, CPU, lag, what went wrong."""
+    sat, paced = result.saturation, result.paced
+    ratio = sat.rate / first.saturation.rate if first.saturation.rate else float("nan")
+    offered = f" ({paced.rate / sat.rate:.0%} of capacity)" if sat.rate else ""
+    if args.cpu_quota is not None and paced.elapsed:
+        held = paced.cpu / (paced.elapsed * result.processes * args.cpu_quota)
+        offered = f" ({paced.rate / sat.rate:.0%} of capacity, {held:.0%} of the quota busy)"
+    print(
+        f"{result.name:<22} saturation {sat.rate:8,.0f} commands/s (x{ratio:.2f})"
+        f" p50 {ms(sat.percentile(50))} p99 {ms(sat.percentile(99))} |"
+        f" paced {paced.players} players {paced.rate:6,.0f}/s{offered}"
+        f" p50 {ms(paced.percentile(50))} p99 {ms(paced.percentile(99))}"
+    )
+    print(f"  saturation CPU: {cpu_use(sat)}")
+    print(f"  paced CPU: {cpu_use(paced)}")
+    if sat.throttled is not None and paced.throttled is not None:
+        print(
+            f"  cgroup periods throttled: saturation {sat.throttled:.0%},"
+            f" paced {paced.throttled:.0%}"
+        )
+    if result.processes > 1:
+        for word, run in (("saturation", sat), ("paced", paced)):
+            print(
+                f"  {word} cross-process lag (stored in one process, heard in each other):"
+                f" p50 {ms(run.lag(50))} p99 {ms(run.lag(99))} max {ms(run.lag(100))},"
+                f" {len(run.lags):,} heard, {run.unheard} never heard"
+            )
+    for word, run in (("saturation", sat), ("paced", paced)):
+        if run.gc_full:
+            print(
+                f"  {word} garbage collection: {len(run.gc_full)} full, pauses up to"
+                f" {ms(max(run.gc_full))} (mean {ms(sum(run.gc_full) / len(run.gc_full))});"
+                f" {len(run.gc_young)} young, up to {ms(max(run.gc_young, default=0.0))}"
+            )
+    if sat.busy or paced.busy:
+        print(f"  refused as busy (retried): saturation {sat.busy}, paced {paced.busy}")
+    if sat.ran_out or paced.ran_out:
+        print(f"  warning: players ran out of planned commands: {sat.ran_out}, {paced.ran_out}")
+
+
+def targets(results: list[Result], share: float) -> None:
+    """Issue 47's targets for this share of a core, met or not, from these figures."""
+    wanted = {2: 1.85, 4: 3.6} if share >= 0.25 else {8: 7.0}
+    pg = [r for r in results if r.name.startswith("postgresql")]
+    one = next((r for r in pg if r.processes == 1), None)
+    lines = []
+    for processes, floor in wanted.items():
+        found = next((r for r in pg if r.processes == processes), None)
+        if one is None or found is None or not one.saturation.rate:
+            lines.append(f"{processes} processes at least x{floor:g} one: not run")
+            continue
+        ratio = found.saturation.rate / one.saturation.rate
+        verdict = "met" if ratio >= floor else "NOT met"
+        lines.append(f"{processes} processes at least x{floor:g} one: x{ratio:.2f}, {verdict}")
+    worst = max((r.paced.percentile(99) for r in results), default=0.0)
+    lines.append(f"paced p99 under 20 ms everywhere: worst {ms(worst)}, "
+                 f"{'met' if worst < 0.020 else 'NOT met'}")  # fmt: skip
+    lags = [r.paced.lag(99) for r in pg if r.processes > 1]
+    if lags:
+        lines.append(f"cross-process lag p99 under 1 s: worst {ms(max(lags))}, "
+                     f"{'met' if max(lags) < 1.0 else 'NOT met'}")  # fmt: skip
+    print(f"targets at {share:g} of a core (issue 47):")
+    for line in lines:
+        print(f"  {line}")
+
+
+LIVE: list[subprocess.Popen[str]] = []
+"""Every service process started, ended on the bench's way out (Ctrl-C included)."""
+
+
+def main(args: argparse.Namespace) -> int:
     args.load = os.getloadavg()  # others' work on the machine, said with the figures
+    groups = None
+    if args.cpu_quota is not None:
+        try:
+            period = round(args.cpu_period_ms * 1000)
+            groups = CpuGroups.create(args.cpu_quota, period, args.cpu_weight)
+        except CgroupError as exc:
+            print(f"bench/scale.py: {exc}", file=sys.stderr)
+            return 2
+        args.cgroup = f"cgroup v{groups.hierarchy.version} at {groups.hierarchy.root}"
+    signal.signal(signal.SIGTERM, _interrupted)
+    try:
+        report(measure(args, groups), args)
+    except KeyboardInterrupt:
+        print("bench/scale.py: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        for proc in LIVE:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if groups is not None:
+            groups.remove()
+    return 0
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the workers stopped, the groups removed
+
+
+def measure(args: argparse.Namespace, groups: CpuGroups | None) -> list[Result]:
+    """Every configuration asked for, in turn: PostgreSQL's, then SQLite's."""
+    results: list[Result] = []
     postgres = Postgres(args.postgres or os.environ.get("REEL_BENCH_DATABASE_URL") or None)
     why = postgres.start()
     try:
         if why is not None:
             print(f"PostgreSQL runs skipped: {why}")
         else:
+            if groups is not None and postgres.pid is not None:  # weighed, never held
+                groups.hold_tree("postgresql", [postgres.pid, *children(postgres.pid)])
             for processes in args.processes:
                 name = f"postgresql {processes} process{'es' if processes > 1 else ''}"
-                results.append(cluster(name, postgres.fresh(), processes, args, postgres.pid))
+                target = postgres.fresh()
+                results.append(cluster(name, target, processes, args, postgres.pid, groups))
                 print(f"  done: {name}", file=sys.stderr)
     finally:
         postgres.stop()
     if args.sqlite:
         with tempfile.TemporaryDirectory(prefix="reel-scale-") as tmp:
-            results.append(cluster("sqlite 1 process", str(Path(tmp) / "scale.db"), 1, args))
-    report(results, args)
+            target = str(Path(tmp) / "scale.db")
+            results.append(cluster("sqlite 1 process", target, 1, args, None, groups))
+    return results
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -512,16 +813,16 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--processes",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[1, 2, 4],
-        help="PostgreSQL process counts, e.g. 1,2,4",
+        help="PostgreSQL process counts, e.g. 1,2,4 (the default; with --cpu-quota F, each"
+        " of 1, 2, 4, 8 whose processes fit in one core: F x N <= 1)",
     )
     parser.add_argument(
         "--sqlite",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="also the 1-process SQLite run (default: yes)",
+        help="also the 1-process SQLite run (default: yes, but not with --cpu-quota)",
     )
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway one)")
+    add_quota_options(parser)
     parser.add_argument(
         "--profile",
         help="a folder: each service process writes a cProfile of each run there"
@@ -534,9 +835,57 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="the service processes' event loop: asyncio's own (the bot's, the default) or"
         " uvloop's (if installed; an option the bot does not take today)",
     )
+    parser.add_argument(
+        "--freeze",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="gc.freeze() in each service process once set up, as the bot does once started"
+        " (default: yes; research/gc_pause.md)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("slot", nargs="?", help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.processes is None:
+        quota = args.cpu_quota
+        args.processes = [1, 2, 4] if quota is None else [n for n in (1, 2, 4, 8) if n * quota <= 1]
+    if args.sqlite is None:
+        args.sqlite = args.cpu_quota is None
+    if args.cpu_period_ms is None and args.cpu_quota:
+        args.cpu_period_ms = 1.0 / args.cpu_quota
+    return args
+
+
+def add_quota_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cpu-quota",
+        type=float,
+        metavar="F",
+        help="hold each service process to F of a core, in a CPU cgroup of its own (needs"
+        " root; cgroup v2's cpu.max, else v1's cpu.cfs_quota_us): N processes then add"
+        " capacity as on N hosts of F of a core, PostgreSQL on the cores left",
+    )
+    parser.add_argument(
+        "--cpu-period-ms",
+        type=float,
+        help="the cgroups' period: a process held back waits at most (1 - F) of it (default"
+        " the shortest the kernel takes, whose quota, F of it, is 1 ms: 4 ms at F = 0.25,"
+        " 10 ms at F = 0.1)",
+    )
+    parser.add_argument(
+        "--cpu-weight",
+        type=float,
+        default=CPU_WEIGHT,
+        help="with --cpu-quota, how much each service process's group and PostgreSQL's weigh"
+        f" against an ordinary process when every core is busy (default {CPU_WEIGHT:g}: they"
+        " get their share first on a machine others use; 1: no more than anyone)",
+    )
+    parser.add_argument(
+        "--paced-load",
+        type=float,
+        default=PACED_LOAD,
+        help=f"with --cpu-quota, the share of the capacity measured that the paced run"
+        f" offers (default {PACED_LOAD:g})",
+    )
 
 
 if __name__ == "__main__":
@@ -546,4 +895,4 @@ if __name__ == "__main__":
         with asyncio.Runner(loop_factory=loop_factory(options.loop)) as runner:
             runner.run(worker(options.worker, index, processes, options))
     else:
-        main(options)
+        raise SystemExit(main(options))

@@ -104,13 +104,13 @@ def _database_url(values: Mapping[str, str]) -> str | None:
     return text
 
 
-def _web_port(values: Mapping[str, str]) -> int | None:
-    """``REEL_WEB_PORT``: the web board's port beside the bot (1-65535), None when empty."""
-    text = values.get("REEL_WEB_PORT", "").strip()
+def _port(values: Mapping[str, str], name: str) -> int | None:
+    """``name`` (``REEL_WEB_PORT``, ``REEL_METRICS_PORT``): a port (1-65535), None when empty."""
+    text = values.get(name, "").strip()
     if not text:
         return None
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise ConfigError(f"REEL_WEB_PORT must be a port number from 1 to 65535, not {text!r}")
+        raise ConfigError(f"{name} must be a port number from 1 to 65535, not {text!r}")
     return int(text)
 
 
@@ -203,6 +203,11 @@ class Config:
     web_public_url: str | None = None
     """The HTTPS address the players reach the board at, through a proxy
     (``REEL_WEB_PUBLIC_URL``): its host is accepted as the Host of a request."""
+    metrics_port: int | None = None
+    """``/metrics`` and ``/healthz`` on a port of their own (``REEL_METRICS_PORT``); None:
+    on the web board's port if it runs, else not served."""
+    metrics_host: str = "127.0.0.1"
+    """The address they listen on (``REEL_METRICS_HOST``)."""
     db_from: str = "the default"
     """Where the database setting came from, for the start-up log: "REEL_DB in the
     environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
@@ -225,7 +230,9 @@ class Config:
             f"discord_client_id={self.discord_client_id!r}, "
             f"discord_client_secret=<{'set' if self.discord_client_secret else 'unset'}>, "
             f"session_secret=<{'set' if self.session_secret else 'unset'}>, "
-            f"activity_mock={self.activity_mock}, web_public_url={self.web_public_url!r})"
+            f"activity_mock={self.activity_mock}, web_public_url={self.web_public_url!r}"
+            f", metrics_port={self.metrics_port}, "
+            f"metrics_host={self.metrics_host!r})"
         )
 
     @classmethod
@@ -270,7 +277,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
             database_url=_database_url(values),
-            web_port=_web_port(values),
+            web_port=_port(values, "REEL_WEB_PORT"),
             web_host=values.get("REEL_WEB_HOST", "").strip() or "127.0.0.1",
             web_local_user=_web_local_user(values),
             discord_client_id=_client_id(values),
@@ -278,6 +285,8 @@ class Config:
             session_secret=_session_secret(values),
             activity_mock=_flag(values, "REEL_ACTIVITY_MOCK"),
             web_public_url=_endpoint(values, "REEL_WEB_PUBLIC_URL", ("https", "http")),
+            metrics_port=_port(values, "REEL_METRICS_PORT"),
+            metrics_host=values.get("REEL_METRICS_HOST", "").strip() or "127.0.0.1",
             db_from=_database_origin(values, origin),
         )
 

@@ -33,6 +33,7 @@ from .service import (
     LOCAL_USER_ID,
     Commands,
     CorruptGameError,
+    DatabaseUnavailableError,
     GameService,
     GameView,
     NoGameError,
@@ -41,8 +42,8 @@ from .service import (
     StaleVersionError,
     StorageError,
     format_duration,
+    open_service,
 )
-from .store import GameStore, StoreError, StoreReadOnlyError
 
 log = logging.getLogger(__name__)
 
@@ -682,18 +683,18 @@ def deal_record(stats: PlayerStats) -> str:
     return f"{name:<15} {record if games else 'no game of it finished yet'}"
 
 
-def open_save(run: Run, path: Path) -> GameStore | None:
-    """The store of the save file ``path``; None, said on stderr, if it can't be used."""
-    from .store import Store
-
+def open_save(run: Run, path: Path) -> GameService | None:
+    """The game service over the save file ``path``; None, said on stderr, if it can't
+    be used."""
     try:
-        return run(Store.open(path))
-    except StoreReadOnlyError:
-        print(f"reel play: {path} is read-only, so no move could be saved: make it "
-              f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
-    except (StoreError, OSError) as exc:
-        print(f"reel play: cannot open the database {str(path)!r}: {exc}; {CHOOSE_ANOTHER}",
-              file=sys.stderr)  # fmt: skip
+        return run(open_service(path))
+    except DatabaseUnavailableError as exc:
+        if exc.read_only:
+            print(f"reel play: {path} is read-only, so no move could be saved: make it "
+                  f"writable (chmod u+w {path}) or {CHOOSE_ANOTHER}", file=sys.stderr)  # fmt: skip
+        else:
+            print(f"reel play: cannot open the database {str(path)!r}: {exc}; {CHOOSE_ANOTHER}",
+                  file=sys.stderr)  # fmt: skip
     return None
 
 
@@ -724,12 +725,11 @@ def play(
     log_to_file(log_path(db_path), log_level)
 
     with asyncio.Runner() as runner:
-        store = open_save(runner.run, path)
-        if store is None:
+        service = open_save(runner.run, path)
+        if service is None:
             return 1
         if first_start:
             print(f"Your games are saved in {path}.")
-        service = GameService(store)
         game = TerminalGame(
             service, runner.run, assume_yes=assume_yes, program=invoked_as(), versus=versus
         )

@@ -47,16 +47,14 @@ def run_web_command(args: argparse.Namespace, db_path: str, log_level: str) -> i
 
 
 async def _serve(path: Path, host: str, port: int, open_browser: bool) -> int:
-    from .service import GameService
-    from .store import Store, StoreError
+    from .service import DatabaseUnavailableError, open_service
     from .web.local import serve
 
     try:
-        store = await Store.open(path)
-    except (StoreError, OSError) as exc:
+        service = await open_service(path)
+    except DatabaseUnavailableError as exc:
         print(f"reel web: cannot open the database {str(path)!r}: {exc}", file=sys.stderr)
         return 1
-    service = GameService(store)
     try:
         return await serve(service, host, port, open_browser=open_browser)
     finally:

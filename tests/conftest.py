@@ -7,6 +7,7 @@ dailies; tests/engine makes none, so the patch changes nothing there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -16,6 +17,7 @@ from bot.daily import RATING_GAMES, daily_start_number
 from bot.service import Settings
 from bot.service.dailies import DailyDeals
 from bot.store import DailyDeal
+from tests.bot.pg_server import PgServer
 
 _REAL_FIND_DAILY = DailyDeals.find
 
@@ -70,3 +72,16 @@ def rated_dailies(unrated_dailies: None, monkeypatch: pytest.MonkeyPatch) -> Non
 def real_daily_search(quick_daily_search: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Undo ``quick_daily_search``: the daily is found by the solver in the process pool."""
     monkeypatch.setattr(DailyDeals, "find", _REAL_FIND_DAILY)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL server for the session (tests/bot/pg_server.py), started by
+    the first test that needs it (in any folder) and stopped at the end, whatever the tests
+    did; a run killed hard leaves it to the next run to stop."""
+    server = PgServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()

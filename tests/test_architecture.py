@@ -107,6 +107,12 @@ def test_only_the_store_talks_to_a_database() -> None:
     assert [i for i in outside if top(i.module) in DRIVERS] == []
 
 
+def test_only_the_operators_room_imports_prometheus() -> None:
+    outside = [i for i in all_imports() if not i.path.startswith("bot/ops/")]
+    assert [i for i in outside if top(i.module) == "prometheus_client"] == []
+    assert any(top(i.module) == "prometheus_client" for i in all_imports())
+
+
 def test_only_the_discord_adapter_imports_discord() -> None:
     outside = [i for i in all_imports() if not i.path.startswith("bot/discord_bot/")]
     assert [i for i in outside if top(i.module) == "discord"] == []
@@ -115,19 +121,45 @@ def test_only_the_discord_adapter_imports_discord() -> None:
 @pytest.mark.parametrize(
     ("room", "never"),
     [
-        ("bot/store/", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web")),
+        (
+            "bot/store/",
+            ("bot.service", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.web", "bot.ops"),
+        ),
+        # the backends share the records, errors and row readers of bot/store/, never
+        # each other's modules
+        ("bot/store/postgres/", ("bot.store.sqlite",)),
+        ("bot/store/sqlite/", ("bot.store.postgres",)),
         # the service speaks to the store's contract, never to one backend
         (
             "bot/service/",
-            ("bot.discord_bot", "bot.terminal", "bot.cli", "bot.store.sqlite", "bot.web"),
+            (
+                "bot.discord_bot",
+                "bot.terminal",
+                "bot.cli",
+                "bot.store.sqlite",
+                "bot.web",
+                "bot.ops",
+            ),
+        ),
+        # the operator's room reads the service (and its store through the service), and is
+        # told of the Discord adapter's interactions: it imports no front end, nor the store
+        (
+            "bot/ops/",
+            ("bot.discord_bot", "bot.web", "bot.terminal", "bot.cli", "bot.store", "bot.board"),
         ),
         ("bot/daily.py", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.web")),
-        ("bot/terminal.py", ("bot.discord_bot", "bot.store.sqlite", "bot.web")),
+        # the terminal and Discord front ends get their service from bot/service/opening.py
+        # (the entry point names the database): they never import the store, nor its errors
+        ("bot/terminal.py", ("bot.discord_bot", "bot.store", "bot.web")),
         # the third front end: the web board calls the service, never the store (whoever
         # starts it opens the store: bot/web_command.py, reel bot), and no other front end
-        ("bot/web/", ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board")),
+        # (its /metrics and /healthz are added by whoever starts it: bot.ops never imported)
+        (
+            "bot/web/",
+            ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board", "bot.ops"),
+        ),
         # the Discord adapter knows nothing of the web board: bot/cli.py puts them together
-        ("bot/discord_bot/", ("bot.web", "bot.web_command", "bot.terminal")),
+        ("bot/discord_bot/", ("bot.web", "bot.web_command", "bot.terminal", "bot.store")),
     ],
 )
 def test_the_lower_rooms_never_import_the_upper_ones(room: str, never: tuple[str, ...]) -> None:
@@ -135,9 +167,11 @@ def test_the_lower_rooms_never_import_the_upper_ones(room: str, never: tuple[str
     assert [i for i in found if any(within(i.module, n) for n in never)] == []
 
 
-def test_the_discord_adapter_reaches_the_database_only_through_the_service_or_the_store() -> None:
-    adapter = [i for i in all_imports() if i.path.startswith("bot/discord_bot/")]
-    assert [i for i in adapter if within(i.module, "bot.store.sqlite")] == []
+def test_the_front_ends_reach_the_database_only_through_the_service() -> None:
+    front = [i for i in all_imports() if i.path.startswith(("bot/discord_bot/", "bot/terminal"))]
+    assert [i for i in front if within(i.module, "bot.store")] == []
+    # ... and they do reach it: the service opens it for them
+    assert any(i.module == "bot.service" and "open_service" in i.names for i in front)
 
 
 def test_no_module_imports_another_modules_private_names() -> None:

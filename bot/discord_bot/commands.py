@@ -47,6 +47,7 @@ from .embeds import (
 from .items import UNEXPECTED
 from .launch import board_command
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
+from .metering import answered, said
 from .practice import practise
 from .races import race_choices, race_command, routed
 from .replays import replay_command
@@ -478,6 +479,7 @@ class ReelCommands(app_commands.Group):
             return
         # Privately, at once: the solver may think for about a second.
         await interaction.response.defer(ephemeral=True, thinking=True)
+        answered(interaction)
         user = interaction.user.id
         try:
             current = await self.service.show(user)
@@ -636,6 +638,7 @@ async def on_tree_error(interaction: Interaction, error: app_commands.AppCommand
     else:
         name = getattr(interaction.command, "qualified_name", "?")
         log.error("command %s failed", name, exc_info=error)
+        said(interaction, "error")
         message = UNEXPECTED
     try:
         await send_error(interaction, message)

@@ -26,6 +26,7 @@ from ..service import Commands, GameService, ServiceError
 from ..service.cooldown import Cooldown, slow_down
 from .embeds import error_embed
 from .gate import RESTARTING, Gate
+from .metering import answered, begin, said
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,11 @@ async def stopping(interaction: Interaction) -> bool:
     """Whether the bot is stopping (its ``gate`` closed): if so the user is told privately
     (an autocomplete gets no lines), and the action must not be done. Either way the
     interaction's task counts as in flight until it ends, so a stop waits for it."""
+    begin(interaction)  # metered from here (metering.py)
     gate = getattr(interaction.client, "gate", None)
     if not isinstance(gate, Gate) or gate.enter():
         return False
+    said(interaction, "stopping")
     with contextlib.suppress(discord.HTTPException):
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
@@ -98,6 +101,7 @@ async def too_fast(interaction: Interaction) -> bool:
     wait = cooldown.take(interaction.user.id)
     if not wait:
         return False
+    said(interaction, "slowed")
     with contextlib.suppress(discord.HTTPException):
         await send_error(interaction, slow_down(wait))
     return True
@@ -118,6 +122,7 @@ async def within_deadline(
         else:
             await interaction.response.defer(thinking=True)
             interaction.extras[THINKING] = True
+        answered(interaction)
     return await task
 
 
@@ -145,11 +150,13 @@ async def send_public(
         await interaction.response.edit_message(
             embed=embed, view=view, allowed_mentions=NO_PINGS, **files
         )
+        answered(interaction)
     else:
         new = attachments or discord.utils.MISSING  # (no files: the payload as before)
         await interaction.response.send_message(
             embed=embed, view=view, allowed_mentions=NO_PINGS, files=new
         )
+        answered(interaction)
 
 
 async def run_click(
@@ -161,6 +168,7 @@ async def run_click(
         await work
     except Exception:
         log.exception("button %s failed", custom_id)
+        said(interaction, "error")
         with contextlib.suppress(discord.HTTPException):
             await send_error(interaction, unexpected)
 
@@ -174,6 +182,7 @@ async def send_private(
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra
         )
+        answered(interaction)
         return
     if _thinking(interaction):
         # A slash command deferred publicly still shows "thinking…", and Discord fills
@@ -198,4 +207,5 @@ def _thinking(interaction: Interaction) -> bool:
 
 async def send_error(interaction: Interaction, message: str) -> None:
     """A refusal or an error, shown only to the person who asked."""
+    said(interaction, "refused")
     await send_private(interaction, error_embed(message))

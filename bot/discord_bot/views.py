@@ -67,6 +67,7 @@ from .board_pictures import board_message
 from .embeds import clip, error_embed, hint_embed, info_embed
 from .items import ReelItem
 from .launch import LaunchButton
+from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
@@ -332,6 +333,7 @@ async def send_hint(
     second), then fill in the "thinking" message (``hint_answer``)."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+        answered(interaction)
     embed, buttons = await hint_answer(service_of(interaction), user_id, expected_version)
     extra: dict[str, Any] = {} if buttons is None else {"view": buttons}
     await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS, **extra)
@@ -455,12 +457,14 @@ async def redraw(
                             embed=embed, view=buttons, allowed_mentions=NO_PINGS, **_files(files)
                         )
                         await _patiently(edit)
+                        answered(interaction)
                         return
                 finally:
                     board.lock.release()
             # A newer board is on its way, or another redraw is slow (behind a 429):
             # answer the click now, draw the board later.
             await interaction.response.defer()
+            answered(interaction)
         later = asyncio.ensure_future(
             _redraw_if_newest(interaction, board, ticket, embed, buttons, files)
         )
@@ -585,6 +589,7 @@ async def _hint_confirmed(
     if the game changed since) and loses its button."""
     # The solver may think for about a second: acknowledge the click at once.
     await interaction.response.defer()
+    answered(interaction)
     embed, buttons = await hint_answer(service, owner, version)
     await interaction.edit_original_response(embed=embed, view=buttons, allowed_mentions=NO_PINGS)
 

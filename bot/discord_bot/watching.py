@@ -37,6 +37,7 @@ from ..service import GameService, GameView, ServiceError
 from ..service.watching import ENDED_GONE, WatchView
 from .embeds import OVER_COLOUR, board_embed, clip
 from .items import ReelItem
+from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
@@ -132,6 +133,7 @@ class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
         await interaction.response.edit_message(
             embed=ended_embed(last, why), view=None, allowed_mentions=NO_PINGS
         )
+        answered(interaction)
 
 
 def stop_view(watcher: int, player: int) -> discord.ui.View:
@@ -222,7 +224,7 @@ class Watches:
         # (watcher, player) of watches being posted: why one was stopped meanwhile, or None
         self.starting: dict[tuple[int, int], str | None] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        service.on_change(self._changed)
+        service.on_change(self._changed, following=self.players)
         service.watching.on_unwatchable(self._unwatchable)
 
     def add(self, watch: Watch) -> None:
@@ -244,6 +246,10 @@ class Watches:
     def keep(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def players(self) -> set[int]:
+        """The players watched live now."""
+        return {w.player for w in self.live.values()}
 
     def of(self, player: int) -> list[Watch]:
         return [w for w in self.live.values() if w.player == player]

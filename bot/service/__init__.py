@@ -16,7 +16,10 @@ Its rooms, one job each:
 - ``replays``, ``watching``, ``ghosts``: finished games move by move, spectators'
   rules, the daily's ghost (``docs/together.md``);
 - ``pool`` and ``jobs``: the solver's worker processes and what runs there;
-- ``cache``: the bounded per-player memory and the per-player locks.
+- ``cache``: the bounded per-player memory and the per-player locks;
+- ``opening``: a front end's service over the database it is told (the store opened,
+  its errors turned into ``DatabaseUnavailableError``): the front ends never import the
+  store.
 
 The daily challenge, the leaderboards and the figures are described in
 ``docs/daily.md``.
@@ -58,6 +61,7 @@ from .errors import (
 )
 from .games import GameService
 from .movelist import encode_moves, move_tokens, replay
+from .opening import DatabaseUnavailableError, describe_database, open_service
 
 __all__ = [
     "CONFIRM_UNDO",
@@ -70,6 +74,7 @@ __all__ = [
     "CorruptGameError",
     "DailyInProgressError",
     "DailyUnavailableError",
+    "DatabaseUnavailableError",
     "GameOverError",
     "GameService",
     "GameView",
@@ -88,9 +93,11 @@ __all__ = [
     "SettingsChange",
     "StaleVersionError",
     "StorageError",
+    "describe_database",
     "encode_moves",
     "format_duration",
     "move_tokens",
+    "open_service",
     "replay",
     "undo_target",
     "utcnow",

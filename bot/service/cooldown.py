@@ -49,6 +49,7 @@ class Cooldown:
         self.burst = burst
         self._clock = clock
         self._buckets: dict[int, tuple[float, float]] = {}  # user -> (tokens, when)
+        self.refused = 0  # actions refused as too fast, since the start (metrics)
 
     def take(self, user_id: int) -> float:
         now = self._clock()
@@ -56,6 +57,7 @@ class Cooldown:
         tokens = min(float(self.burst), tokens + (now - then) * self.rate)
         if tokens < 1.0:
             self._buckets[user_id] = (tokens, now)
+            self.refused += 1
             return (1.0 - tokens) / self.rate
         self._buckets[user_id] = (tokens - 1.0, now)
         if len(self._buckets) > PRUNE_AT:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from datetime import date, datetime
@@ -83,6 +83,7 @@ from .race_replays import RACE_KIND, RaceReplays
 from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
+from .remote import RemoteChanges
 from .replays import Replays
 from .starts import NewGames
 from .views import game_view, matching_choices
@@ -94,6 +95,8 @@ log = logging.getLogger(__name__)
 MAX_MOVE_TEXT: Final = 100
 DAILY_RATING_GAMES = RATING_GAMES  # blind games a daily is rated from (tests set 0: none)
 DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
+Following = Callable[[], Collection[int]]
+"""The players a listener of game changes follows now (``GameService.on_change``)."""
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
@@ -142,17 +145,21 @@ class GameService(NewGames):
         self._hints = Hints(self._pool, hint_seconds, hint_nodes)
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
-        self._listeners: list[Callable[[int, int], None]] = []
+        self._listeners: list[tuple[Callable[[int, int], None], Following | None]] = []
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
         # docs/races.md; the computer racers think in the solver pool
         self.races = Races(store.races, clock, self._rng, self._proofs, self._pool)
+        self.races.follows_others = store.tells_changes  # other shards' races too
         self.replays = Replays(store, self._pool, self._dailies, clock, self.get_settings)
         self.race_replays = RaceReplays(store.races)  # a racer's game, once the race is over
         self.replays.register(RACE_KIND, self.race_replays.recorded)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
+        # other processes' changes (a shared database), told as this one's: remote.py
+        self.remote = RemoteChanges(self._changed, self.races, self.catch_up)
+        store.follow_changes(self.remote)
 
     async def daily_rating(self, day: date, variant: str = DEFAULT_VARIANT) -> str | None:
         """The difficulty of ``day``'s daily of ``variant`` (docs/daily.md), once the rating
@@ -174,19 +181,39 @@ class GameService(NewGames):
             self._pool.reset()
             raise HintUnavailableError() from exc
 
-    def on_change(self, listener: Callable[[int, int], None]) -> None:
+    def on_change(
+        self, listener: Callable[[int, int], None], following: Following | None = None
+    ) -> None:
         """Call ``listener(user_id, version)`` each time a player's game is saved changed
-        (a move, an undo, a new game), once it is stored: live boards that follow a game
-        (spectators, a race's standings) redraw from it. A listener must not block (it
-        schedules its own work); an error it raises is logged, not the caller's."""
-        self._listeners.append(listener)
+        (a move, an undo, a new game), once it is stored, by this process or, on a shared
+        database, another (``remote``): live boards that follow a game (spectators, web
+        boards) redraw from it. A listener must not block (it schedules its own work); an
+        error it raises is logged, not the caller's. ``following()``: the players it
+        follows now, each told their stored version when changes may have been missed
+        (``catch_up``), so that it can redraw those that moved on meanwhile."""
+        self._listeners.append((listener, following))
 
     def _changed(self, user_id: int, version: int) -> None:
-        for listener in self._listeners:
+        for listener, _ in self._listeners:
             try:
                 listener(user_id, version)
             except Exception:
                 log.exception("a listener of game changes failed")
+
+    async def catch_up(self) -> None:
+        """Changes may have been missed (``remote``): each listener told the stored version
+        of each player it follows, and every open race read again. ``StoreError`` if the
+        database can't be read."""
+        follows = [(tell, set(who())) for tell, who in self._listeners if who is not None]
+        users = set().union(*(who for _, who in follows))
+        versions = await self._store.game_versions(users) if users else {}
+        await self.races.catch_up()
+        for tell, who in follows:
+            for user in who & versions.keys():
+                try:
+                    tell(user, versions[user])
+                except Exception:
+                    log.exception("a listener of game changes failed")
 
     def _forget(self) -> None:
         """The database was opened again (a file replaced, a fault): what is in memory
@@ -198,10 +225,17 @@ class GameService(NewGames):
     def store(self) -> GameStore:
         return self._store
 
+    @property
+    def solver(self) -> SolverPool:
+        """The solver's worker pool (its figures: jobs in flight, failed, timed out)."""
+        return self._pool
+
     async def close(self) -> None:
         """Stop the solver pool and close the store (calls already queued on it finish first)."""
         self.games.clear()
         self._settings.clear()
+        await self.remote.close()
+        await self.races.close()
         await self._dailies.close()
         if self.races.computers is not None:
             await self.races.computers.close()

@@ -114,13 +114,16 @@ class Hints:
 
     async def _search(self, user_id: int, game: Game) -> Hint:
         try:
-            return await self._pool.run(
+            found = await self._pool.run(
                 jobs.hint_job, format_position(game), self._nodes, self._seconds
             )
         except POOL_FAILURES as exc:
             log.error("hint for user %s failed in the solver pool: %s", user_id, exc)
             self._pool.reset()
             raise HintUnavailableError() from exc
+        if found.source == "heuristic":  # its budget ran out undecided
+            self._pool.timed_out += 1
+        return found
 
     async def _fair(self, user_id: int, game: Game) -> Hint:
         try:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
@@ -61,6 +61,19 @@ class SolverPool:
             raise ValueError("solver_workers must be at least 1")
         self._executor = executor
         self._workers = workers
+        self.in_flight = 0  # jobs submitted and not yet done (running or waiting)
+        self.done = 0  # jobs ended, however
+        self.failed = 0  # jobs the pool failed (a worker died, no process could start)
+        self.timed_out = 0  # searches that ran out of their budget undecided (the callers')
+
+    @property
+    def workers(self) -> int:
+        return self._workers
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker (those in flight beyond the workers)."""
+        return max(0, self.in_flight - self._workers)
 
     def run(self, job: Callable[..., T], *args: object) -> asyncio.Future[T]:
         """Run ``job(*args)`` in a worker process.
@@ -73,7 +86,16 @@ class SolverPool:
         """
         loop = asyncio.get_running_loop()
         with sigint_ignored():  # the pool starts its workers in submit
-            return loop.run_in_executor(self._started(), job, *args)
+            future = loop.run_in_executor(self._started(), job, *args)
+        self.in_flight += 1
+        future.add_done_callback(self._ended)
+        return future
+
+    def _ended(self, future: asyncio.Future[Any]) -> None:
+        self.in_flight -= 1
+        self.done += 1
+        if not future.cancelled() and isinstance(future.exception(), POOL_FAILURES):
+            self.failed += 1
 
     def reset(self) -> None:
         """Drop a broken pool (a worker died); the next job starts a new one."""

@@ -21,10 +21,11 @@ lock for all races (``_members``), taken before any player's lock, never after.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
@@ -42,7 +43,6 @@ from engine.deal import DealNumberError, check_deal_number
 
 from ..store import (
     RaceRow,
-    RacerRow,
     RacerStatus,
     RaceState,
     RaceStore,
@@ -53,10 +53,11 @@ from .cache import PlayerLocks
 from .contract import Settings
 from .entry import Entry, dealt, stored_status
 from .errors import BadInputError, StaleVersionError, StorageError, storage_reason
-from .movelist import DEFAULT_VARIANT, ReplayError, replay
+from .movelist import DEFAULT_VARIANT
 from .pool import SolverPool
 from .proofs import DealProofs
-from .race_computer import COMPUTER_NAME, ComputerRacers, check_pace
+from .race_computer import ComputerRacers, check_pace
+from .race_state import Race, Racer, adopt, entry_of_row, newer, race_of_rows, racer_of_row
 from .race_views import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
@@ -64,7 +65,6 @@ from .race_views import (
     MIN_RACERS,
     RaceBoard,
     RaceError,
-    RacerLine,
     RaceStats,
     RaceView,
     check_options,
@@ -78,79 +78,14 @@ T = TypeVar("T")
 
 RANDOM_DEAL_MAX: Final = 999_999_999
 KEEP_OVER: Final = 64  # races over kept in memory, for their last standings
+ENDING_TRIES: Final = 3  # an end written again after a racer moved in another process
+REREAD_WAIT: Final = 0.5  # seconds a racer's command waits for a race being read again
 RACE_SETTINGS: Final = Settings(auto_aces=True)  # the same for everyone (docs/races.md)
 NOT_RACING: Final = "You are not racing now: join a race with its Join button, or open one."
 HINTS_OFF: Final = "Hints are off in races: every racer plays on their own."
 NOT_IN_RACE: Final = (
     "That is not available in a race: your race board has Deal, Undo, Auto and Leave race."
 )
-
-
-@dataclass(eq=False)
-class Racer:
-    user_id: int
-    joined_at: datetime
-    status: RacerStatus = "joined"
-    entry: Entry | None = None  # the racer's game, once the race has started
-    elapsed_s: float = 0.0
-    place: int | None = None
-    saved: RacerRow | None = None  # as last stored (to fall back to if a write fails)
-
-    def line(self) -> RacerLine:
-        game = None if self.entry is None else self.entry.game
-        return RacerLine(
-            user_id=self.user_id,
-            status=self.status,
-            score=0 if game is None else game.score,
-            moves=0 if game is None else game.move_count,
-            elapsed_s=self.elapsed_s,
-            place=self.place,
-            name=COMPUTER_NAME if self.user_id < 0 else None,
-            version=0 if self.entry is None else self.entry.version,
-        )
-
-    def row(self, race_id: int) -> RacerRow:
-        entry = self.entry
-        return RacerRow(
-            race_id=race_id,
-            user_id=self.user_id,
-            joined_at=self.joined_at,
-            status=self.status,
-            moves="" if entry is None else entry.moves_text,
-            version=0 if entry is None else entry.version,
-            undo_count=0 if entry is None else entry.undo_count,
-            score=0 if entry is None else entry.game.score,
-            move_count=0 if entry is None else entry.game.move_count,
-            elapsed_s=self.elapsed_s,
-            place=self.place,
-        )
-
-
-@dataclass(eq=False)
-class Race:
-    row: RaceRow  # as opened (its state and times are kept below)
-    state: RaceState
-    racers: dict[int, Racer] = field(default_factory=dict)  # in join order
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
-    message_id: int | None = None
-
-    @property
-    def race_id(self) -> int:
-        return self.row.race_id
-
-    @property
-    def ends_at(self) -> datetime | None:
-        if self.started_at is None:
-            return None
-        return self.started_at + timedelta(seconds=self.row.limit_s)
-
-    @property
-    def open(self) -> bool:
-        return self.state in ("lobby", "running")
-
-    def racing(self) -> list[Racer]:
-        return [r for r in self.racers.values() if r.status == "racing"]
 
 
 class Races:
@@ -177,12 +112,22 @@ class Races:
         self._listeners: list[Callable[[int], None]] = []
         self._owns: Callable[[int | None], bool] = lambda guild_id: True
         self.computers = None if pool is None else ComputerRacers(pool, self._move, self.leave)
+        self.follows_others = False  # other processes' races too (their changes heard)
+        self._rereading: dict[int, asyncio.Task[None]] = {}  # races being read again
+        self._again: set[int] = set()  # ... and heard of again meanwhile
 
     def only(self, owns: Callable[[int | None], bool]) -> None:
-        """Handle only the races of the servers ``owns(guild_id)`` (None: a DM) says are
-        this process's: with the bot sharded over several processes, each one starts,
-        ends and follows only its own shards' races (docs/scaling.md)."""
+        """Run only the races of the servers ``owns(guild_id)`` (None: a DM) says are this
+        process's: with the bot sharded over several processes, each one starts and ends
+        only its own shards' races and draws only their standings (docs/scaling.md). It
+        follows the others' races as their rows change (``heard``): a racer's commands in
+        a server of its shards play their race game here, and one race at a time holds
+        for a player across shards (``follows_others``: on a database whose changes are
+        heard, PostgreSQL; on a file shared by shards, each process loads its own only)."""
         self._owns = owns
+
+    def _runs(self, race: Race) -> bool:
+        return self._owns(race.row.guild_id)
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process runs the races of server ``guild_id`` (see ``only``)."""
@@ -197,11 +142,14 @@ class Races:
     # ------------------------------------------------------------------ listening
 
     def on_change(self, listener: Callable[[int], None]) -> None:
-        """Call ``listener(race_id)`` after each stored change of a race (a racer joined or
-        left, it started or ended, a racer's game moved). It must not block."""
+        """Call ``listener(race_id)`` after each stored change of a race this process runs
+        (a racer joined or left, it started or ended, a racer's game moved), whichever
+        process made it (``heard``). It must not block."""
         self._listeners.append(listener)
 
     def _changed(self, race: Race) -> None:
+        if not self._runs(race):
+            return  # its own shard's process draws it, having heard of the change
         for listener in self._listeners:
             try:
                 listener(race.race_id)
@@ -375,7 +323,21 @@ class Races:
 
     async def _end(self, race: Race, state: RaceState) -> None:
         """End ``race`` (members lock held): racers still playing are timed out, keeping
-        their score; places given; all of it in one write."""
+        their score; places given; all of it in one write. Each racer as stored first (a
+        racer may have moved through another process's shard); if one moved meanwhile the
+        write applies nothing, and it is read and tried again."""
+        for _ in range(ENDING_TRIES - 1):
+            await self._write(self._reread(race.race_id))
+            if await self._ending(race, state):
+                return
+        await self._write(self._reread(race.race_id))
+        if not await self._ending(race, state):
+            raise StorageError(reason="busy")
+
+    async def _ending(self, race: Race, state: RaceState) -> bool:
+        """One try of ``_end``: whether every racer's row was at the version expected."""
+        if not race.open:
+            return True  # ended by now (read from the store)
         now = self._clock()
         for racer in race.racing():
             racer.status = "timed_out"
@@ -388,13 +350,17 @@ class Races:
             if racer.entry is not None:
                 racer.entry.version = expected + 1
             pairs.append((racer.row(race.race_id), expected))
-        await self._write(self._tables.end_race(race.race_id, state, now, pairs))
+        if not await self._write(self._tables.end_race(race.race_id, state, now, pairs)):
+            for racer in race.racers.values():
+                self._restore(racer)
+            return False
         race.state, race.ended_at = state, now
         for racer in race.racers.values():
             racer.saved = pairs.pop(0)[0]
             if self._of_player.get(racer.user_id) == race.race_id:
                 del self._of_player[racer.user_id]
         self._forget_old()
+        return True
 
     def _forget_old(self) -> None:
         over = [r for r in self._races.values() if not r.open]
@@ -408,7 +374,7 @@ class Races:
         await self._load()
         now = self._clock()
         changed = []
-        for race in list(self._races.values()):
+        for race in [r for r in self._races.values() if self._runs(r)]:
             if race.state == "lobby" and now >= race.row.starts_at:
                 try:
                     await self.start(race.race_id, None)
@@ -449,8 +415,12 @@ class Races:
     # ------------------------------------------------------------------ playing
 
     async def race_of(self, user_id: int) -> int | None:
-        """The race ``user_id`` is racing in (started, and they still play), or None."""
+        """The race ``user_id`` is racing in (started, and they still play), or None. A
+        race being read again after another process changed it (``heard``: a start made
+        through another shard a moment ago) is waited for, ``REREAD_WAIT`` at most."""
         await self._load()
+        if self._rereading:
+            await asyncio.wait(list(self._rereading.values()), timeout=REREAD_WAIT)
         race_id = self._of_player.get(user_id)
         race = None if race_id is None else self._races.get(race_id)
         if race is None or race.state != "running":
@@ -486,20 +456,31 @@ class Races:
         if racer is None or racer.entry is None:
             raise RaceError(NOT_RACING)
         async with self.locks(user_id):
-            entry = racer.entry
-            if expected_version is not None and expected_version != entry.version:
-                raise StaleVersionError()
-            ends = race.ends_at
-            if racer.status != "racing" or race.state != "running":
-                raise RaceError(f"Your race is over for you: {_how(racer.status)}.")
-            if ends is not None and self._clock() >= ends:
-                raise RaceError("Time is up: the race is over.")
-            message = await self._act(race, racer, entry, action, text)
+            try:
+                message = await self._turn(race, racer, action, text, expected_version)
+            except _Stale:  # moved through another process: as stored now, once more
+                await self._write(self._reread_racer(race, racer))
+                message = await self._turn(race, racer, action, text, expected_version)
             board = self._board(race, racer, message)
         if racer.status != "racing":
             await self._settle(race)
         self._changed(race)
         return board
+
+    async def _turn(
+        self, race: Race, racer: Racer, action: str, text: str, expected: int | None
+    ) -> str:
+        """``play``'s checks and action on the racer's game (their lock held)."""
+        entry = racer.entry
+        assert entry is not None
+        if expected is not None and expected != entry.version:
+            raise StaleVersionError()
+        ends = race.ends_at
+        if racer.status != "racing" or race.state != "running":
+            raise RaceError(f"Your race is over for you: {_how(racer.status)}.")
+        if ends is not None and self._clock() >= ends:
+            raise RaceError("Time is up: the race is over.")
+        return await self._act(race, racer, entry, action, text)
 
     async def _act(self, race: Race, racer: Racer, entry: Entry, action: str, text: str) -> str:
         game = entry.game
@@ -557,9 +538,9 @@ class Races:
         except StoreError as exc:
             self._restore(racer)
             raise _storage_failure(exc) from exc
-        if not saved:
+        if not saved:  # moved on meanwhile (another process), or the race is over
             self._restore(racer)
-            raise RaceError("Your race game changed under this call: nothing was played.")
+            raise _Stale
         racer.saved = row
 
     def _restore(self, racer: Racer) -> None:
@@ -568,13 +549,14 @@ class Races:
         if row is None or racer.entry is None:
             return
         entry = racer.entry
-        racer.entry = _entry_of(row, entry.deal_number, entry.started_at, entry.guild_id)
-        racer.status, racer.elapsed_s = row.status, row.elapsed_s
+        racer.entry = entry_of_row(row, entry.deal_number, entry.started_at, entry.guild_id)
+        racer.status, racer.elapsed_s, racer.place = row.status, row.elapsed_s, row.place
 
     async def _settle(self, race: Race) -> None:
-        """After a racer finished: end the race if no one is racing any more."""
+        """After a racer finished: end the race if no one is racing any more (by the
+        process that runs it)."""
         async with self._members:
-            if race.state == "running" and not race.racing():
+            if race.state == "running" and not race.racing() and self._runs(race):
                 await self._end(race, "over")
             for racer in race.racers.values():
                 if racer.status != "racing" and self._of_player.get(racer.user_id) == race.race_id:
@@ -599,7 +581,7 @@ class Races:
     async def open_races(self) -> list[RaceView]:
         """Every race in its lobby or running (a front end redraws them after a restart)."""
         await self._load()
-        return [self._view(r, None) for r in self._races.values() if r.open]
+        return [self._view(r, None) for r in self._races.values() if r.open and self._runs(r)]
 
     async def record(self, user_id: int) -> RaceStats:
         try:
@@ -647,7 +629,7 @@ class Races:
             found = await self._write(self._tables.load_race(race_id))
             if found is None:
                 raise RaceError(f"There is no race {race_id}.")
-            race = _race_of(*found)
+            race = race_of_rows(*found)
             self._races[race_id] = race
         return race
 
@@ -671,49 +653,107 @@ class Races:
                 found = await self._tables.open_races()
             except StoreError as exc:
                 raise _storage_failure(exc) from exc
-            for row, racers in found:
-                if not self._owns(row.guild_id):
-                    continue  # another process's shard runs it
-                race = _race_of(row, racers)
+            for row, racers in found:  # another shard's too, if followed (``only``)
+                if not (self.follows_others or self._owns(row.guild_id)):
+                    continue
+                race = race_of_rows(row, racers)
                 self._races[race.race_id] = race
-                for racer in race.racers.values():
-                    if racer.status in ("joined", "racing"):
-                        self._of_player[racer.user_id] = race.race_id
+                self._index(race)
             self._loaded = True
 
+    def _index(self, race: Race) -> None:
+        """Who is in ``race`` (``_of_player``) as it now stands."""
+        for racer in race.racers.values():
+            if race.open and racer.status in ("joined", "racing"):
+                self._of_player[racer.user_id] = race.race_id
+            elif self._of_player.get(racer.user_id) == race.race_id:
+                del self._of_player[racer.user_id]
 
-def _race_of(row: RaceRow, racers: list[RacerRow]) -> Race:
-    """A race as stored, its racers' games replayed."""
-    race = Race(row, row.state, started_at=row.started_at, ended_at=row.ended_at)
-    race.message_id = row.message_id
-    for stored in racers:
-        racer = Racer(stored.user_id, stored.joined_at, stored.status)
-        racer.elapsed_s, racer.place, racer.saved = stored.elapsed_s, stored.place, stored
-        if row.started_at is not None and stored.status != "joined":
-            try:
-                racer.entry = _entry_of(stored, row.deal_number, row.started_at, row.guild_id)
-            except ReplayError as exc:
-                log.error("race %s: the game of %s does not replay: %s", row.race_id, stored, exc)
-                racer.status = "left"
-        race.racers[stored.user_id] = racer
-    return race
+    # ------------------------------------------------------------------ other processes
+
+    def heard(self, race_id: int) -> None:
+        """Another process changed the race's rows: read it again soon, draw it if this
+        process runs it, and end it if no one races any more (never blocks; changes heard
+        while it is read are read once more after)."""
+        if race_id in self._rereading:
+            self._again.add(race_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._heard(race_id))
+        self._rereading[race_id] = task
+
+    async def _heard(self, race_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(race_id)
+                await self._load()
+                async with self._members:
+                    race = await self._reread(race_id)
+                if race is not None:
+                    self._changed(race)
+                    if race.state == "running" and not race.racing():
+                        await self._settle(race)
+                if race_id not in self._again:
+                    return
+        except (StoreError, StorageError, RaceError) as exc:
+            log.warning("race %s could not be read again: %s", race_id, exc)
+        finally:
+            del self._rereading[race_id]
+
+    async def catch_up(self) -> None:
+        """Changes may have been missed (``GameStore.follow_changes``): every open race
+        read again, those stored and those in memory."""
+        stored = {row.race_id for row, _ in await self._tables.open_races()}
+        for race_id in stored | {r.race_id for r in self._races.values() if r.open}:
+            self.heard(race_id)
+
+    async def _reread(self, race_id: int) -> Race | None:
+        """The race brought up to its stored rows where they are further on (members lock
+        held; each racer replaced under their own lock); None if there is no such race."""
+        found = await self._tables.load_race(race_id)
+        if found is None:
+            return None
+        row, stored = found
+        race = self._races.get(race_id)
+        if race is None:
+            race = self._races[race_id] = race_of_rows(row, stored)
+        else:
+            adopt(race, row)
+            for racer_row in stored:
+                racer = race.racers.get(racer_row.user_id)
+                if racer is None or newer(racer_row, racer):
+                    async with self.locks(racer_row.user_id):
+                        race.racers[racer_row.user_id] = racer_of_row(race.row, racer_row)
+            if race.state in ("lobby", "cancelled"):  # left the lobby elsewhere
+                kept = {r.user_id for r in stored}
+                race.racers = {u: r for u, r in race.racers.items() if u in kept}
+        self._index(race)
+        return race
+
+    async def _reread_racer(self, race: Race, racer: Racer) -> None:
+        """The racer as stored (their lock held: no members lock), and the race's state."""
+        found = await self._tables.load_race(race.race_id)
+        if found is None:
+            return
+        row, stored = found
+        adopt(race, row)
+        for racer_row in stored:
+            if racer_row.user_id == racer.user_id and newer(racer_row, racer):
+                fresh = racer_of_row(race.row, racer_row)
+                racer.entry, racer.status, racer.saved = fresh.entry, fresh.status, fresh.saved
+                racer.elapsed_s, racer.place = fresh.elapsed_s, fresh.place
+
+    async def close(self) -> None:
+        """Stop reading races again (the service closes)."""
+        for task in list(self._rereading.values()):
+            task.cancel()
+        for task in list(self._rereading.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
-def _entry_of(row: RacerRow, deal_number: int, started_at: datetime, guild: int | None) -> Entry:
-    """A racer's game as stored, replayed from the deal (``ReplayError`` if it does not)."""
-    game, chained = replay(DEFAULT_VARIANT, deal_number, row.moves)
-    entry = Entry(
-        game=game,
-        chained=chained,
-        variant=DEFAULT_VARIANT,
-        guild_id=guild,
-        version=row.version,
-        undo_count=row.undo_count,
-        status="playing",
-        started_at=started_at,
-    )
-    entry.status = stored_status(entry.state)
-    return entry
+class _Stale(Exception):
+    """A racer's write found their row at another version (moved through another process)
+    or the race no longer running: nothing was written."""
 
 
 def _parsed(entry: Entry, text: str) -> Move:

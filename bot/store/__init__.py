@@ -2,11 +2,14 @@
 
 - ``records`` and ``errors``: the contract, what callers see of any backend;
 - ``api``: ``GameStore``, the abstract store the service calls;
+- ``rows``: the columns read and the row readers both backends share (their schemas
+  store the same values the same way);
 - ``sqlite``: the SQLite backend, ``SQLiteStore``; its schema is the numbered
-  ``.sql`` files of ``sqlite/migrations/``.
+  ``.sql`` files of ``sqlite/migrations/``;
+- ``postgres``: the PostgreSQL backend, ``PostgresStore``, with its own folder of
+  migrations, version for version.
 
-A PostgreSQL backend (a later issue) goes beside ``sqlite`` as another
-``GameStore``, with its own folder of migrations. ``Store`` is the SQLite store,
+Neither backend imports the other's modules. ``Store`` is the SQLite store,
 under the name callers have always used; code that only calls the store's
 operations should take a ``GameStore``.
 """

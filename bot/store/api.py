@@ -1,8 +1,9 @@
 """What a store does, whatever the database: the API the service calls.
 
-``GameStore`` is the contract every backend implements (today only SQLite,
-``bot.store.sqlite.SQLiteStore``). It speaks in the records of
-``bot.store.records`` and raises only the errors of ``bot.store.errors``.
+``GameStore`` is the contract every backend implements (SQLite,
+``bot.store.sqlite.SQLiteStore``, and PostgreSQL, ``bot.store.postgres.PostgresStore``).
+It speaks in the records of ``bot.store.records`` and raises only the errors of
+``bot.store.errors``.
 
 What every backend promises:
 
@@ -14,15 +15,20 @@ What every backend promises:
 - Versions: a write carries the version it expects and applies nothing if the
   row has moved on (``False`` / ``None``, never an exception).
 - A call returns only after its transaction is durable.
+- Changes made by other processes (a shared database) are told to whoever follows them
+  (``follow_changes``), at least once each, soon after they are made; a backend written by
+  one process only (SQLite) tells none, its one process knowing its own.
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Self
+from typing import Literal, Protocol, Self, TypeVar
 
+from .errors import StoreBusyError, StoreError
 from .records import (
     CurrentGame,
     DailyDeal,
@@ -39,6 +45,26 @@ from .records import (
     Totals,
     UserSettings,
 )
+
+_T = TypeVar("_T")
+OperationOutcome = Literal["ok", "busy", "error"]
+"""How a store operation ended, for ``GameStore.on_operation``: done, refused as busy
+(``StoreBusyError``: nothing applied), or failed otherwise."""
+
+
+class ChangeListener(Protocol):
+    """Who follows the changes other processes make to a shared database
+    (``GameStore.follow_changes``). Called in the event loop; none may block."""
+
+    def game_changed(self, user_id: int, version: int) -> None:
+        """A player's current game was stored at ``version`` (a move, a new game...)."""
+
+    def race_changed(self, race_id: int) -> None:
+        """A race's rows changed (a racer joined or moved, it started or ended...)."""
+
+    def reconnected(self) -> None:
+        """The changes may have missed some (the connection they come by was lost, and is
+        back): what is followed is to be read again, from the stored versions."""
 
 
 class RaceStore(ABC):
@@ -70,7 +96,8 @@ class RaceStore(ABC):
 
     @abstractmethod
     async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
-        """A racer's game moved on; False (nothing written) if not at ``expected_version``."""
+        """A racer's game moved on; False (nothing written) if not at ``expected_version``,
+        or if the race is no longer running (ended by another process meanwhile)."""
 
     @abstractmethod
     async def end_race(
@@ -79,9 +106,10 @@ class RaceStore(ABC):
         state: RaceState,
         ended_at: datetime,
         racers: Sequence[tuple[RacerRow, int]],
-    ) -> None:
+    ) -> bool:
         """The race is over (or cancelled): its state, each racer's last state and place
-        (with the version each is expected at), in one transaction."""
+        (with the version each is expected at), in one transaction; False, nothing written,
+        if a racer's row is not at the version expected (moved by another process)."""
 
     @abstractmethod
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
@@ -124,6 +152,53 @@ class GameStore(ABC):
         """``game_version`` and ``load_settings`` of the user at once: what a command on
         a shared database checks first (a backend answers both in one round trip)."""
         return await self.game_version(user_id), await self.load_settings(user_id)
+
+    async def game_versions(self, user_ids: Collection[int]) -> dict[int, int]:
+        """The stored versions of these players' current games (those who have one):
+        what a follower of changes reads to catch up after missing some."""
+        found = {user: await self.game_version(user) for user in user_ids}
+        return {user: version for user, version in found.items() if version is not None}
+
+    change_listeners: tuple[ChangeListener, ...] = ()
+    tells_changes: bool = False
+    """Whether ``follow_changes`` tells of other processes' changes (PostgreSQL)."""
+
+    def follow_changes(self, listener: ChangeListener) -> None:
+        """Tell ``listener`` of the changes other processes make to the database, from now
+        on (``ChangeListener``). A backend that only one process writes (SQLite) tells it
+        nothing: that process's service knows its own changes."""
+        self.change_listeners = (*self.change_listeners, listener)
+
+    _operation_listeners: tuple[Callable[[float, OperationOutcome], None], ...] = ()
+
+    def on_operation(self, listener: Callable[[float, OperationOutcome], None]) -> None:
+        """Call ``listener(seconds, outcome)`` after each operation on the database (the
+        wait for a connection included): metrics. It must not block or raise."""
+        self._operation_listeners = (*self._operation_listeners, listener)
+
+    async def timed(self, operation: Awaitable[_T]) -> _T:
+        """Await ``operation`` (a backend's), telling the ``on_operation`` listeners how long
+        it took and how it ended: "busy" for ``StoreBusyError``, "error" for another
+        ``StoreError``, else "ok" (a write refused at a stale version is done: "ok")."""
+        started = time.perf_counter()
+        outcome: OperationOutcome = "ok"
+        try:
+            return await operation
+        except StoreBusyError:
+            outcome = "busy"
+            raise
+        except StoreError:
+            outcome = "error"
+            raise
+        finally:
+            seconds = time.perf_counter() - started
+            for listener in self._operation_listeners:
+                listener(seconds, outcome)
+
+    async def ping(self) -> None:
+        """Read something small from the database: returns if it answers, else raises
+        ``StoreError`` (a health check)."""
+        await self.schema_version()
 
     @abstractmethod
     async def connect(self) -> None:

@@ -25,8 +25,7 @@ import asyncpg
 
 from .errors import StoreError
 from .open import describe, is_postgres, open_store
-from .sqlite.races import RACE_COLUMNS, RACER_COLUMNS
-from .sqlite.rows import CURRENT_COLUMNS
+from .rows import CURRENT_COLUMNS, RACE_COLUMNS, RACER_COLUMNS
 
 
 @dataclass(frozen=True, slots=True)

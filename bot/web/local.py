@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from aiohttp import web
 
@@ -39,10 +39,25 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
 LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-Beside = Callable[..., AbstractAsyncContextManager[str]]
-"""``beside(service, cooldown, announce=None)``: started by ``reel bot`` over its service
-and cooldown (it gives the board's address), stopped before the service; ``announce``
-posts the standings of a race an Activity's room opened (``rooms.Announce``)."""
+Routes = Callable[[web.Application], None]
+"""Pages the caller adds to the board's server (``reel bot``: ``/metrics``, ``/healthz``)."""
+
+
+class Beside(Protocol):
+    """Started by ``reel bot`` over its service and cooldown (it gives the board's address),
+    stopped before the service; ``announce`` posts the standings of a race an Activity's
+    room opened (``rooms.Announce``), ``routes`` adds the caller's pages."""
+
+    def __call__(
+        self,
+        service: GameService,
+        cooldown: Cooldown | None,
+        announce: Announce | None = None,
+        routes: Routes | None = None,
+        /,
+    ) -> AbstractAsyncContextManager[str]: ...
+
+
 SECRET_FILE: Final = "session.key"
 
 
@@ -110,9 +125,10 @@ async def start(
     *,
     activity: Activity | None = None,
     public_url: str | None = None,
+    routes: Routes | None = None,
 ) -> web.AppRunner:
-    """The server listening on ``host``:``port`` (port 0: any free one); stop it with
-    ``runner.cleanup()``. ``OSError`` when the address can't be had."""
+    """The server listening on ``host``:``port`` (port 0: any free one), with ``routes``
+    added; stop it with ``runner.cleanup()``. ``OSError`` when the address can't be had."""
     app = create_app(
         service,
         sessions,
@@ -121,6 +137,8 @@ async def start(
         activity=activity,
         public_url=public_url,
     )
+    if routes is not None:
+        routes(app)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:
@@ -175,14 +193,24 @@ def beside_bot(
 
     @contextlib.asynccontextmanager
     async def running(
-        service: GameService, cooldown: Cooldown | None, announce: Announce | None = None
+        service: GameService,
+        cooldown: Cooldown | None,
+        announce: Announce | None = None,
+        routes: Routes | None = None,
     ) -> AsyncIterator[str]:
         parts = activity_setup(activity, service, announce)
         sessions = Sessions(local_user) if parts is None else parts.sessions
         sessions.local_user = local_user
         public = None if activity is None else activity.public_url
         runner = await start(
-            service, sessions, cooldown, host, port, activity=parts, public_url=public
+            service,
+            sessions,
+            cooldown,
+            host,
+            port,
+            activity=parts,
+            public_url=public,
+            routes=routes,
         )
         url = address(host, bound_port(runner))
         log.info("web board at %s", url)

@@ -68,7 +68,7 @@ class LiveBoards:
         self._service = service
         self._open: dict[int, set[OpenBoard]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        service.on_change(self._changed)
+        service.on_change(self._changed, following=lambda: list(self._open))
 
     def add(self, board: OpenBoard) -> None:
         if board.user_id is not None:

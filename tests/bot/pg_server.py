@@ -11,6 +11,13 @@ server programs run as the ``postgres`` system user, in a folder that user owns.
 A test gets a database of its own: ``fresh_database()`` creates one (a copy of a template
 database already migrated, so a test pays no migration) and ``drop_database`` drops it.
 No PostgreSQL on the machine is a failure, never a skip: these tests are part of the suite.
+
+A run killed hard (SIGKILL, a lost terminal) never reaches ``stop()``, and ``pg_ctl``'s
+server, a daemon, would run for ever. So each server's folder names its owner (``OWNER``:
+the test process's id and start time) and the next run's ``start()`` first stops every
+server whose owner is gone (``stop_orphans``), and removes its folder. A server whose owner
+still runs (another test run on the same machine) is left alone, and so is a folder that
+names no owner (not one of ours, or made before owners were written).
 """
 
 from __future__ import annotations
@@ -30,7 +37,59 @@ from bot.store.postgres import PostgresStore
 
 TEMPLATE = "reel_template"
 USER = "reel"
+PREFIXES = ("reel-pg-", "reel-scale-pg-")  # the tests' servers, bench/scale.py's
+OWNER = "owner"  # in a server's folder: "PID START" of the process that started it
 _numbers = itertools.count(1)
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc), so that a process
+    id used again by a later process is told apart; None if there is no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return None if fields[0] == "Z" else fields[19]
+
+
+def claim(folder: Path) -> None:
+    """Write in ``folder`` that this process owns the server there (``stop_orphans``)."""
+    (folder / OWNER).write_text(f"{os.getpid()} {_start_time(os.getpid())}\n")
+
+
+def _owner_alive(folder: Path) -> bool | None:
+    """Whether the process that started the server in ``folder`` still runs; None when
+    the folder names no owner."""
+    try:
+        pid, started = (folder / OWNER).read_text().split()
+    except (OSError, ValueError):
+        return None
+    return _start_time(int(pid)) == started
+
+
+def stop_orphans(root: Path | None = None) -> list[Path]:
+    """Stop the throwaway servers whose owner process is gone (a run killed hard), and
+    remove their folders; the folders cleaned. Servers of live runs, and folders naming no
+    owner, are left alone."""
+    cleaned = []
+    base = Path(root or tempfile.gettempdir())
+    for prefix in PREFIXES:
+        for folder in sorted(base.glob(f"{prefix}*")):
+            if not folder.is_dir() or _owner_alive(folder) is not False:
+                continue
+            data = folder / "data"
+            if (data / "postmaster.pid").exists() and shutil.which("pg_ctl"):
+                stop = [_program("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
+                subprocess.run(
+                    _as_server_user(stop),
+                    capture_output=True,
+                    check=False,
+                    timeout=60,
+                )
+            shutil.rmtree(folder, ignore_errors=True)
+            cleaned.append(folder)
+    return cleaned
 
 
 def _free_port() -> int:
@@ -65,12 +124,15 @@ class PgServer:
         self.url = os.environ.get("REEL_TEST_DATABASE_URL", "").strip()
         self._started = False
         self._template = False  # the template database is ready
+        self.orphans: list[Path] = []  # folders of servers left by runs killed hard
 
     def start(self) -> None:
         if self.url:
             return  # a server started by hand
         initdb, pg_ctl = _program("initdb"), _program("pg_ctl")
-        folder = Path(tempfile.mkdtemp(prefix="reel-pg-"))
+        self.orphans = stop_orphans()  # servers of runs killed hard: stopped
+        folder = Path(tempfile.mkdtemp(prefix=PREFIXES[0]))
+        claim(folder)
         if os.geteuid() == 0:
             shutil.chown(folder, "postgres", "postgres")
         self.folder = folder

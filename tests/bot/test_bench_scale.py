@@ -4,11 +4,19 @@ own, a run's figures add up over the service processes, and what it says of the 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import pytest
+
+from bench.cgroups import CgroupError, CpuGroups, find_hierarchy
 from bench.scale import Counters, Run, cpu_use, machine_ticks, tree_ticks
+from tests.procs import alive, descendants
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def burn(seconds: float) -> None:
@@ -57,3 +65,98 @@ def test_a_runs_figures_add_up_over_its_service_processes() -> None:
     assert cpu_use(run) == (
         "service 0.60 ms/command, PostgreSQL 0.20 ms/command; machine 50% busy (everyone's work)"
     )
+
+
+# --------------------------------------------------------------------------- the lag
+
+
+def test_the_lag_is_each_change_stored_against_its_arrival_in_each_other_process() -> None:
+    run = Run()
+    common = {"busy": 0, "commands": 2, "elapsed": 1.0, "ran_out": 0, "latencies": [], "cpu": 0}
+    run.add(common | {"stored": [[1, 2, 10.0], [1, 3, 11.0]], "heard": [[2, 5, 12.5]]})
+    run.add(common | {"stored": [[2, 5, 12.0]], "heard": [[1, 2, 10.25]]})  # (1, 3) unheard
+    run.match_changes()
+    assert sorted(run.lags) == [0.25, 0.5] and run.unheard == 1
+    assert run.lag(100) == 0.5
+
+
+# --------------------------------------------------------------------------- cgroups
+
+MOUNTS_V2 = "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n"
+MOUNTS_V1 = (
+    "cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n"
+    "cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,nosuid,cpu,cpuacct 0 0\n"
+    "cgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0\n"
+)
+
+
+def test_the_cpu_controllers_hierarchy_is_v2_where_it_has_cpu_else_v1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unified = tmp_path / "unified"
+    unified.mkdir()
+    (unified / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    assert find_hierarchy(MOUNTS_V2.replace("/sys/fs/cgroup", str(unified))).version == 2
+    (unified / "cgroup.controllers").write_text("hugetlb\n")
+    v1 = MOUNTS_V1.replace("/sys/fs/cgroup/unified", str(unified))
+    found = find_hierarchy(v1)
+    assert found.version == 1 and found.root == Path("/sys/fs/cgroup/cpu,cpuacct")
+    with pytest.raises(CgroupError, match="no cgroup hierarchy with the cpu controller"):
+        find_hierarchy(v1.replace(",cpu,cpuacct", ""))
+
+
+def test_cpu_groups_need_root_and_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(CgroupError, match="needs root"):
+        CpuGroups.create(0.25, 4000)
+
+
+def usable_groups() -> str | None:
+    """Why CPU cgroups can't be made here (None: they can)."""
+    if os.geteuid() != 0:
+        return "not root"
+    try:
+        find_hierarchy()
+    except CgroupError as exc:
+        return str(exc)
+    return None
+
+
+@pytest.mark.skipif(usable_groups() is not None, reason=f"no CPU cgroups: {usable_groups()}")
+def test_a_cpu_group_holds_a_process_to_its_share_and_is_removed_after() -> None:
+    groups = CpuGroups.create(0.25, 4000)
+    busy = "import time\nt = time.time()\nwhile time.time() - t < 1.5: pass\n"
+    child = subprocess.Popen([sys.executable, "-c", busy + "print(time.process_time())"],
+                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        group = groups.hold("busy", child.pid)
+        out, _ = child.communicate(timeout=30)
+        assert 0.15 < float(out) / 1.5 < 0.35  # about a quarter of a core, not one
+        assert groups.throttled(group)[1] > 0
+    finally:
+        groups.remove()
+    assert not groups.parent.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(usable_groups() is not None, reason=f"no CPU cgroups: {usable_groups()}")
+def test_the_bench_interrupted_leaves_no_group_nor_process_behind() -> None:
+    bench = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "scale.py"), "--cpu-quota", "0.25",
+         "--processes", "1", "--users", "20", "--busy", "4", "--seconds", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    parent = find_hierarchy().root / f"reel-scale-{bench.pid}"
+    try:
+        deadline = time.monotonic() + 120
+        while not any(parent.glob("postgresql-1-*")):  # its worker held: a timed run
+            assert bench.poll() is None and time.monotonic() < deadline, bench.stderr
+            time.sleep(0.1)
+        workers = descendants(bench.pid)
+        bench.send_signal(signal.SIGINT)
+        assert bench.wait(timeout=60) == 130
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+    assert not parent.exists()
+    assert not [pid for pid in workers if alive(pid)]

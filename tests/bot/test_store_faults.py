@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    FinishedGame,
     GameUpdate,
     Store,
     StoreBusyError,
@@ -194,3 +195,53 @@ async def test_a_write_refused_as_read_only_applies_nothing_and_the_next_one_pas
     row = await store.load_game(1)
     assert row is not None and row.version == 1
     assert await store.save_game(update(1, 1, "R6 ACE"))
+
+
+# --------------------------------------------------------------------------- a failed ROLLBACK
+
+
+def finished_game(user_id: int) -> FinishedGame:
+    return FinishedGame(
+        user_id=user_id, guild_id=10, variant="vr", deal_number=42, outcome="abandoned",
+        score=9, moves="R6 ACE;deal", undos=0, duration_s=60, started_at=T0, finished_at=T0,
+    )  # fmt: skip
+
+
+async def test_a_failed_rollback_leaves_no_transaction_open_and_the_next_call_commits(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A transaction that fails (a new game over a version that is not the stored one,
+    after its finished game was inserted) and whose ROLLBACK fails too (injected: a disk
+    error): the caller gets the transaction's own outcome, nothing of it is written, and
+    the connection is not left inside it: the next call's move is committed, visible to
+    another connection, and a transaction after it begins as usual."""
+    assert await start(store, 1) == 1
+    assert await start(store, 2) == 1
+    connection = store.connection
+    real_execute = connection.execute
+    failed: list[str] = []
+
+    async def execute(sql: str, *args: object, **kwargs: object) -> object:
+        if sql == "ROLLBACK" and not failed:
+            failed.append(sql)
+            raise sqlite3.OperationalError("disk I/O error (injected)")
+        return await real_execute(sql, *args, **kwargs)
+
+    monkeypatch.setattr(connection, "execute", execute)
+    refused = await store.start_game(
+        user_id=1, guild_id=10, variant="vr", deal_number=43, moves="", status="playing",
+        started_at=T0, replaces_version=7, finished=finished_game(1),
+    )  # fmt: skip
+    assert refused is None and failed == ["ROLLBACK"]  # its own outcome: refused, stale
+    assert "ROLLBACK failed" in caplog.text
+    assert await store.save_game(update(2, 1, "R6 ACE"))  # the next call: a move, committed
+    other = sqlite3.connect(tmp_path / "reel.db")
+    try:
+        assert other.execute("SELECT count(*) FROM finished_games").fetchone() == (0,)
+        assert other.execute(
+            "SELECT version, moves FROM current_games WHERE user_id = 2"
+        ).fetchone() == (2, "R6 ACE")
+    finally:
+        other.close()
+    assert await start(store, 3) == 1  # a transaction begins again (BEGIN IMMEDIATE)
+    assert not store.connection.in_transaction

@@ -196,7 +196,11 @@ class ShardProcess:
     """``reel bot`` as a subprocess running one shard of 2, on the fake; its output
     (DEBUG: it names each gateway event it gets) goes to a file."""
 
-    def __init__(self, fake: FakeDiscord, db: Path, shard: int) -> None:
+    def __init__(
+        self, fake: FakeDiscord, db: Path, shard: int, *, settings: dict[str, str] | None = None
+    ) -> None:
+        """``db``: the SQLite file (its folder keeps the log); ``settings``: more of the
+        process's environment (``REEL_DATABASE_URL`` for PostgreSQL instead of the file)."""
         self.shard = shard
         self.log_path = db.parent / f"shard{shard}.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("REEL_", "DISCORD_"))}
@@ -209,7 +213,10 @@ class ShardProcess:
             REEL_LOG_LEVEL="DEBUG",
             PYTHONPATH=str(ROOT),
         )
-        command = [sys.executable, "-m", "bot.cli", "bot", "--db", str(db), "--sync-global"]
+        env.update(settings or {})
+        command = [sys.executable, "-m", "bot.cli", "bot", "--sync-global"]
+        if "REEL_DATABASE_URL" not in env:
+            command += ["--db", str(db)]
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
                 command,

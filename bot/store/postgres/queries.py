@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..records import MIN_GAMES_FOR_RATE
-from ..sqlite.rows import CURRENT_COLUMNS, FINISHED_COLUMNS
+from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS
 
 _NAME: Final = re.compile(r"(?<![:\w]):([a-z_]+)")
 
@@ -56,6 +56,7 @@ LAST_RUN_SQL: Final = "(SELECT n FROM (" + RUNS_SQL + ") AS runs ORDER BY last D
 
 CURRENT_SQL: Final = f"SELECT {CURRENT_COLUMNS} FROM current_games WHERE user_id = $1"
 VERSION_SQL: Final = "SELECT version FROM current_games WHERE user_id = $1"
+VERSIONS_SQL: Final = "SELECT user_id, version FROM current_games WHERE user_id = ANY($1::bigint[])"
 FINISHED_SQL: Final = f"SELECT {FINISHED_COLUMNS} FROM finished_games ORDER BY id"
 FINISHED_BY_USER_SQL: Final = (
     f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = $1 ORDER BY id"

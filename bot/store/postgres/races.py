@@ -1,27 +1,36 @@
 """Races in PostgreSQL (migration 10, ``docs/races.md``): ``RaceStore`` over a pool.
 
 The statements of ``bot/store/sqlite/races.py`` in PostgreSQL's dialect; the rows are
-read by the same converters. A racer's game's key is the column ``racer_key`` (SQLite's
-rowid of ``racers``).
+read by the converters both backends share (``bot/store/rows.py``). A racer's game's key
+is the column ``racer_key`` (SQLite's rowid of ``racers``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import Any, Final, TypeAlias, TypeVar
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import asyncpg
 
 from ..api import RaceStore
 from ..records import RaceRecord, RaceRow, RacerRow, RaceState, computer_id
-from ..sqlite.races import RACE_COLUMNS, RACER_COLUMNS, race_from_row, racer_from_row
-from ..sqlite.rows import timestamp
+from ..rows import (
+    RACE_COLUMNS,
+    RACER_COLUMNS,
+    race_from_row,
+    racer_from_row,
+    racer_params,
+    timestamp,
+)
 from .queries import Named
 
 _T = TypeVar("_T")
 Conn: TypeAlias = asyncpg.Connection  # Any to mypy: asyncpg ships no types
-Run = Callable[[Callable[[Conn], Awaitable[Any]], bool], Awaitable[Any]]
+Snapshot = Literal["snapshot"]
+SNAPSHOT: Final[Snapshot] = "snapshot"
+"""``run``'s flag for a read of several statements that must all see one snapshot."""
+Run = Callable[[Callable[[Conn], Awaitable[Any]], bool | Snapshot], Awaitable[Any]]
 
 INSERT_RACE_SQL: Final = (
     "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
@@ -42,11 +51,17 @@ END_RACE_SQL: Final = (
     "UPDATE races SET state = $1, ended_at = $2 "
     "WHERE race_id = $3 AND state IN ('lobby', 'running')"
 )
-SAVE_RACER: Final = Named(
+_SAVE_RACER: Final = (
     "UPDATE racers SET status = :status, moves = :moves, version = :version, "
     "undo_count = :undo_count, score = :score, move_count = :move_count, "
     "elapsed_s = :elapsed_s, place = :place "
     "WHERE race_id = :race_id AND user_id = :user_id AND version = :expected_version"
+)
+SAVE_RACER: Final = Named(_SAVE_RACER)
+# a racer's move: only while the race runs (another process may have ended it)
+PLAY_RACER: Final = Named(
+    _SAVE_RACER + " AND EXISTS (SELECT 1 FROM races WHERE races.race_id = racers.race_id "
+    "AND races.state = 'running')"
 )
 OPEN_RACES_SQL: Final = (
     f"SELECT {RACE_COLUMNS} FROM races WHERE state IN ('lobby', 'running') ORDER BY race_id"
@@ -63,21 +78,7 @@ RECORD_SQL: Final = (
 
 
 def _racer_args(racer: RacerRow, expected_version: int) -> tuple[object, ...]:
-    return SAVE_RACER.args(
-        {
-            "race_id": racer.race_id,
-            "user_id": racer.user_id,
-            "status": racer.status,
-            "moves": racer.moves,
-            "version": racer.version,
-            "undo_count": racer.undo_count,
-            "score": racer.score,
-            "move_count": racer.move_count,
-            "elapsed_s": racer.elapsed_s,
-            "place": racer.place,
-            "expected_version": expected_version,
-        }
-    )
+    return SAVE_RACER.args(racer_params(racer, expected_version))
 
 
 def changed(status: str) -> int:
@@ -85,11 +86,32 @@ def changed(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PgRaceTables(RaceStore):
-    """The races' rows, over ``run`` (the store's ``_op``; its flag: in a transaction)."""
+class _Moved(Exception):
+    """A racer's row is not at the version expected: the transaction is rolled back."""
 
-    def __init__(self, run: Run) -> None:
+
+class PgRaceTables(RaceStore):
+    """The races' rows, over ``run`` (the store's ``_op``; its flag: in a transaction).
+    ``changed(race_id)`` is told of each race written (the other processes hear of it)."""
+
+    def __init__(
+        self,
+        run: Run,
+        changed: Callable[[int], None] = lambda race_id: None,
+        told: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        """``changed(race_id)``: a racer's game moved (told the other processes soon);
+        ``told(race_id)``: the race's membership or state changed (told them before the
+        call returns)."""
         self._run = run
+        self._changed = changed
+        self._told = told
+
+    async def _tell(self, race_id: int) -> None:
+        if self._told is None:
+            self._changed(race_id)
+        else:
+            await self._told(race_id)
 
     async def open_race(self, race: RaceRow) -> int:
         params = (
@@ -113,6 +135,7 @@ class PgRaceTables(RaceStore):
             return int(race_id)
 
         result: int = await self._run(body, True)
+        await self._tell(result)
         return result
 
     async def add_racer(self, race_id: int, user_id: int, joined_at: datetime) -> None:
@@ -120,18 +143,21 @@ class PgRaceTables(RaceStore):
             await conn.execute(INSERT_RACER_SQL, race_id, user_id, timestamp(joined_at))
 
         await self._run(write, False)
+        await self._tell(race_id)
 
     async def remove_racer(self, race_id: int, user_id: int) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute(DELETE_RACER_SQL, race_id, user_id)
 
         await self._run(write, False)
+        await self._tell(race_id)
 
     async def set_message(self, race_id: int, message_id: int) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute(SET_MESSAGE_SQL, message_id, race_id)
 
         await self._run(write, False)
+        await self._tell(race_id)
 
     async def start_race(
         self, race_id: int, started_at: datetime, racers: Sequence[RacerRow]
@@ -142,13 +168,17 @@ class PgRaceTables(RaceStore):
                 await conn.executemany(SAVE_RACER.sql, [_racer_args(r, 0) for r in racers])
 
         await self._run(body, True)
+        await self._tell(race_id)
 
     async def save_racer(self, racer: RacerRow, expected_version: int) -> bool:
         async def write(conn: Conn) -> bool:
-            status = await conn.execute(SAVE_RACER.sql, *_racer_args(racer, expected_version))
+            params = racer_params(racer, expected_version)
+            status = await conn.execute(PLAY_RACER.sql, *PLAY_RACER.args(params))
             return changed(status) == 1
 
         result: bool = await self._run(write, False)
+        if result:
+            self._changed(racer.race_id)
         return result
 
     async def end_race(
@@ -157,13 +187,19 @@ class PgRaceTables(RaceStore):
         state: RaceState,
         ended_at: datetime,
         racers: Sequence[tuple[RacerRow, int]],
-    ) -> None:
+    ) -> bool:
         async def body(conn: Conn) -> None:
             await conn.execute(END_RACE_SQL, state, timestamp(ended_at), race_id)
-            if racers:
-                await conn.executemany(SAVE_RACER.sql, [_racer_args(r, v) for r, v in racers])
+            for racer, version in racers:
+                if changed(await conn.execute(SAVE_RACER.sql, *_racer_args(racer, version))) != 1:
+                    raise _Moved
 
-        await self._run(body, True)
+        try:
+            await self._run(body, True)
+        except _Moved:
+            return False
+        await self._tell(race_id)
+        return True
 
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
         async def read(conn: Conn) -> list[tuple[RaceRow, list[RacerRow]]]:
@@ -174,7 +210,7 @@ class PgRaceTables(RaceStore):
                 found.append((race, [racer_from_row(tuple(r)) for r in rows]))
             return found
 
-        result: list[tuple[RaceRow, list[RacerRow]]] = await self._run(read, True)
+        result: list[tuple[RaceRow, list[RacerRow]]] = await self._run(read, SNAPSHOT)
         return result
 
     async def load_race(self, race_id: int) -> tuple[RaceRow, list[RacerRow]] | None:
@@ -185,7 +221,7 @@ class PgRaceTables(RaceStore):
             racers = await conn.fetch(RACERS_SQL, race_id)
             return race_from_row(tuple(row)), [racer_from_row(tuple(r)) for r in racers]
 
-        result: tuple[RaceRow, list[RacerRow]] | None = await self._run(read, True)
+        result: tuple[RaceRow, list[RacerRow]] | None = await self._run(read, SNAPSHOT)
         return result
 
     async def record(self, user_id: int) -> RaceRecord:
@@ -213,5 +249,5 @@ class PgRaceTables(RaceStore):
             race = await conn.fetchrow(RACE_SQL, racer.race_id)
             return None if race is None else (race_from_row(tuple(race)), racer)
 
-        result: tuple[RaceRow, RacerRow] | None = await self._run(read, True)
+        result: tuple[RaceRow, RacerRow] | None = await self._run(read, SNAPSHOT)
         return result

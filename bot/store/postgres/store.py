@@ -27,14 +27,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from datetime import date, datetime
 from typing import Any, Final, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from ..api import GameStore
+from ..api import ChangeListener, GameStore
 from ..errors import (
     StoreBusyError,
     StoreError,
@@ -54,13 +54,13 @@ from ..records import (
     Totals,
     UserSettings,
 )
-from ..sqlite.periods import period_result_from_row
-from ..sqlite.rows import (
+from ..rows import (
     current_from_row,
     daily_deal_from_row,
     daily_result_from_row,
     finished_from_row,
     finished_params,
+    period_result_from_row,
     player_totals_from_row,
     settings_from_row,
     timestamp,
@@ -69,7 +69,8 @@ from ..sqlite.rows import (
 )
 from . import queries as q
 from . import schema
-from .races import PgRaceTables, changed
+from .changes import Changes
+from .races import SNAPSHOT, PgRaceTables, Snapshot, changed
 
 POOL_SIZE: Final = 10
 """Connections a process keeps at most (docs/storage.md: processes × this ≤ the server's
@@ -156,6 +157,7 @@ class PostgresStore(GameStore):
     schema or migrates it, then serves calls from a pool of ``pool_size`` connections."""
 
     shared = True  # other processes may write the same database
+    tells_changes = True  # ... and their changes are heard (changes.py)
 
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
@@ -165,7 +167,9 @@ class PostgresStore(GameStore):
         self._open = False
         self._listeners: list[Callable[[], None]] = []
         self._faulted = False  # a connection was lost: tell the listeners once back
-        self.races = PgRaceTables(self._op)
+        # this process's writes told to the others, theirs heard (changes.py)
+        self.changes = Changes(url, self.where)
+        self.races = PgRaceTables(self._op, self.changes.race, self.changes.told)
 
     @classmethod
     async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -207,17 +211,28 @@ class PostgresStore(GameStore):
         if not self._open:
             return
         self._open = False
+        await self.changes.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+
+    def follow_changes(self, listener: ChangeListener) -> None:
+        """Tell ``listener`` of the other processes' changes (``changes.Changes``: LISTEN
+        on a connection of its own, opened now)."""
+        super().follow_changes(listener)
+        self.changes.follow(listener)
 
     def on_reopen(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after a lost connection, once the database answers again."""
         self._listeners.append(listener)
 
-    async def _op(self, work: Callable[[Conn], Awaitable[_T]], transaction: bool = False) -> _T:
-        """Run ``work`` on a connection of its own (in one transaction if ``transaction``),
-        to its end even if the caller is cancelled; driver errors become the store's."""
+    async def _op(
+        self, work: Callable[[Conn], Awaitable[_T]], transaction: bool | Snapshot = False
+    ) -> _T:
+        """Run ``work`` on a connection of its own (in one transaction if ``transaction``;
+        ``SNAPSHOT``: a read-only one whose statements all see one snapshot, as PostgreSQL's
+        default isolation gives each statement its own), to its end even if the caller is
+        cancelled; driver errors become the store's."""
         if not self._open or self._pool is None:
             raise StoreError("the store is not open")
         pool = self._pool
@@ -233,7 +248,10 @@ class PostgresStore(GameStore):
                 self._faulted = True
                 raise driver_error(self.where, exc) from exc
             try:
-                if transaction:
+                if transaction == SNAPSHOT:
+                    async with conn.transaction(isolation="repeatable_read", readonly=True):
+                        result = await work(conn)
+                elif transaction:
                     async with conn.transaction():
                         result = await work(conn)
                 else:
@@ -246,7 +264,7 @@ class PostgresStore(GameStore):
             self._back()
             return result
 
-        task = asyncio.ensure_future(alone())
+        task = asyncio.ensure_future(self.timed(alone()))
         task.add_done_callback(_consume)
         return await asyncio.shield(task)
 
@@ -286,6 +304,11 @@ class PostgresStore(GameStore):
             return None if found is None else int(found)
 
         return await self._op(read)
+
+    async def game_versions(self, user_ids: Collection[int]) -> dict[int, int]:
+        """The stored versions of these players' games, in one statement."""
+        rows = await self._fetch(q.VERSIONS_SQL, list(user_ids))
+        return {int(user): int(version) for user, version in rows}
 
     async def game_version_and_settings(
         self, user_id: int
@@ -347,15 +370,24 @@ class PostgresStore(GameStore):
             return int(version)
 
         try:
-            return await self._op(body, transaction=True)
+            version = await self._op(body, transaction=True)
         except _Refused:
             return None
+        self.changes.game(user_id, version)
+        return version
 
     async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:
         args = q.UPDATE.args(update_params(update))
         if finished is None:
-            return await self._write_one(q.UPDATE.sql, *args)
-        record = finished_params(finished)
+            saved = await self._write_one(q.UPDATE.sql, *args)
+        else:
+            saved = await self._save_finished(args, finished_params(finished))
+        if saved:
+            self.changes.game(update.user_id, update.version)
+        return saved
+
+    async def _save_finished(self, args: tuple[object, ...], record: dict[str, object]) -> bool:
+        """The game's last state and its result, in one transaction; False if stale."""
 
         async def body(conn: Conn) -> None:
             if changed(await conn.execute(q.UPDATE.sql, *args)) != 1:
@@ -418,7 +450,7 @@ class PostgresStore(GameStore):
             rows = await conn.fetch(rows_sql, *args, limit, offset)
             return int(total), [tuple(r) for r in rows]
 
-        return await self._op(read, transaction=True)
+        return await self._op(read, transaction=SNAPSHOT)
 
     async def daily_board(
         self, day: date, guild_id: int | None, offset: int, limit: int, variant: str = "vr"

@@ -1,6 +1,6 @@
 """The SQLite backend of the store: ``SQLiteStore``, its schema and its migrations."""
 
-from .rows import finished_params
+from ..rows import finished_params
 from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
 from .store import BUSY_TIMEOUT_MS, PRAGMAS, SQLiteStore, backup_file
 

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..records import PeriodResult
-from .rows import Row, as_int
-
 # A player's scored dailies of the period, summed. The range on daily_date is read
 # off finished_games_daily_rank (global) or finished_games_daily_guild_rank (a
 # server: the server is checked in the index; named, since without statistics
@@ -41,17 +38,6 @@ def period_board_sql(by_guild: bool) -> tuple[str, str]:
         f"FROM ({results}) ORDER BY {PERIOD_ORDER} LIMIT ? OFFSET ?"
     )
     return count_sql, rows_sql
-
-
-def period_result_from_row(r: Row) -> PeriodResult:
-    return PeriodResult(
-        user_id=as_int(r[0], "user_id"),
-        dailies=as_int(r[1], "dailies"),
-        wins=as_int(r[2], "wins"),
-        score=as_int(r[3], "cards"),
-        moves=as_int(r[4], "moves"),
-        assisted=bool(r[5]),
-    )
 
 
 # Players who asked for the reminder (of Virginia Reel's daily, the default game's),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..records import MIN_GAMES_FOR_RATE
-from .rows import CURRENT_COLUMNS, FINISHED_COLUMNS
+from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS
 
 # The all-time ranking key after wins: the win rate, NULL (ranked after any
 # rate) below MIN_GAMES_FOR_RATE games. Written identically in the indexes

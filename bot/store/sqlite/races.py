@@ -15,31 +15,22 @@ from typing import Any, Final
 import aiosqlite
 
 from ..api import RaceStore
-from ..errors import CorruptRowError
-from ..records import (
-    RACE_STATES,
-    RACER_STATUSES,
-    RaceRecord,
-    RaceRow,
-    RacerRow,
-    RaceState,
-    computer_id,
+from ..records import RaceRecord, RaceRow, RacerRow, RaceState, computer_id
+from ..rows import (
+    RACE_COLUMNS,
+    RACER_COLUMNS,
+    race_from_row,
+    racer_from_row,
+    racer_params,
+    row_int,
+    timestamp,
 )
-from .rows import parse_timestamp, timestamp
 from .transaction import transaction
 
 Conn = aiosqlite.Connection
 Run = Callable[[Callable[[Conn], Awaitable[Any]]], Awaitable[Any]]
 
 
-RACE_COLUMNS: Final = (
-    "race_id, guild_id, channel_id, host_id, variant, deal_number, limit_s, capacity, state, "
-    "created_at, starts_at, started_at, ended_at, message_id, computer_pace_s"
-)
-RACER_COLUMNS: Final = (
-    "race_id, user_id, joined_at, status, moves, version, undo_count, score, move_count, "
-    "elapsed_s, place"
-)
 INSERT_RACE_SQL: Final = (
     "INSERT INTO races (guild_id, channel_id, host_id, variant, deal_number, limit_s, "
     "capacity, state, created_at, starts_at, computer_pace_s) "
@@ -64,6 +55,11 @@ SAVE_RACER_SQL: Final = (
     "elapsed_s = :elapsed_s, place = :place "
     "WHERE race_id = :race_id AND user_id = :user_id AND version = :expected_version"
 )
+# a racer's move: only while the race runs (another process may have ended it)
+PLAY_RACER_SQL: Final = (
+    SAVE_RACER_SQL + " AND EXISTS (SELECT 1 FROM races WHERE races.race_id = racers.race_id "
+    "AND races.state = 'running')"
+)
 OPEN_RACES_SQL: Final = (
     f"SELECT {RACE_COLUMNS} FROM races WHERE state IN ('lobby', 'running') ORDER BY race_id"
 )
@@ -78,72 +74,8 @@ RECORD_SQL: Final = (
 )
 
 
-def _int(value: object, column: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CorruptRowError(f"{column} is {value!r}, not an integer")
-    return value
-
-
-def _when(value: object, column: str) -> datetime | None:
-    return None if value is None else parse_timestamp(value, column)
-
-
-def race_from_row(row: Sequence[Any]) -> RaceRow:
-    state = row[8]
-    if state not in RACE_STATES:
-        raise CorruptRowError(f"races.state is {state!r}")
-    return RaceRow(
-        race_id=_int(row[0], "races.race_id"),
-        guild_id=None if row[1] is None else _int(row[1], "races.guild_id"),
-        channel_id=_int(row[2], "races.channel_id"),
-        host_id=_int(row[3], "races.host_id"),
-        variant=str(row[4]),
-        deal_number=_int(row[5], "races.deal_number"),
-        limit_s=_int(row[6], "races.limit_s"),
-        capacity=_int(row[7], "races.capacity"),
-        state=state,
-        created_at=parse_timestamp(row[9], "races.created_at"),
-        starts_at=parse_timestamp(row[10], "races.starts_at"),
-        started_at=_when(row[11], "races.started_at"),
-        ended_at=_when(row[12], "races.ended_at"),
-        message_id=None if row[13] is None else _int(row[13], "races.message_id"),
-        computer_pace_s=None if row[14] is None else _int(row[14], "races.computer_pace_s"),
-    )
-
-
-def racer_from_row(row: Sequence[Any]) -> RacerRow:
-    status = row[3]
-    if status not in RACER_STATUSES:
-        raise CorruptRowError(f"racers.status is {status!r}")
-    return RacerRow(
-        race_id=_int(row[0], "racers.race_id"),
-        user_id=_int(row[1], "racers.user_id"),
-        joined_at=parse_timestamp(row[2], "racers.joined_at"),
-        status=status,
-        moves=str(row[4]),
-        version=_int(row[5], "racers.version"),
-        undo_count=_int(row[6], "racers.undo_count"),
-        score=_int(row[7], "racers.score"),
-        move_count=_int(row[8], "racers.move_count"),
-        elapsed_s=float(row[9]),
-        place=None if row[10] is None else _int(row[10], "racers.place"),
-    )
-
-
-def racer_params(racer: RacerRow, expected_version: int) -> dict[str, object]:
-    return {
-        "race_id": racer.race_id,
-        "user_id": racer.user_id,
-        "status": racer.status,
-        "moves": racer.moves,
-        "version": racer.version,
-        "undo_count": racer.undo_count,
-        "score": racer.score,
-        "move_count": racer.move_count,
-        "elapsed_s": racer.elapsed_s,
-        "place": racer.place,
-        "expected_version": expected_version,
-    }
+class _Moved(Exception):
+    """A racer's row is not at the version expected: the transaction is rolled back."""
 
 
 class RaceTables(RaceStore):
@@ -212,7 +144,7 @@ class RaceTables(RaceStore):
         """A racer's game moved on; False (nothing written) if it is not at ``expected_version``."""
 
         async def write(conn: Conn) -> bool:
-            cursor = await conn.execute(SAVE_RACER_SQL, racer_params(racer, expected_version))
+            cursor = await conn.execute(PLAY_RACER_SQL, racer_params(racer, expected_version))
             return cursor.rowcount == 1
 
         result: bool = await self._run(write)
@@ -224,15 +156,23 @@ class RaceTables(RaceStore):
         state: RaceState,
         ended_at: datetime,
         racers: Sequence[tuple[RacerRow, int]],
-    ) -> None:
+    ) -> bool:
         """The race is over (or cancelled): its state, and each racer's last state and
-        place (with the version each is expected at), in one transaction."""
+        place (with the version each is expected at), in one transaction; False, nothing
+        written, if a racer is not at the version expected."""
 
         async def body(conn: Conn) -> None:
             await conn.execute(END_RACE_SQL, (state, timestamp(ended_at), race_id))
-            await conn.executemany(SAVE_RACER_SQL, [racer_params(r, v) for r, v in racers])
+            for racer, version in racers:
+                cursor = await conn.execute(SAVE_RACER_SQL, racer_params(racer, version))
+                if cursor.rowcount != 1:
+                    raise _Moved
 
-        await self._run(lambda conn: transaction(conn, body))
+        try:
+            await self._run(lambda conn: transaction(conn, body))
+        except _Moved:
+            return False
+        return True
 
     async def open_races(self) -> list[tuple[RaceRow, list[RacerRow]]]:
         """Every race in its lobby or running, with its racers (for a restart)."""
@@ -271,7 +211,7 @@ class RaceTables(RaceStore):
 
     async def racer_key(self, race_id: int, user_id: int) -> int | None:
         row = await self._run(lambda conn: _first(conn, RACER_KEY_SQL, (race_id, user_id)))
-        return None if row is None else _int(row[0], "racers.rowid")
+        return None if row is None else row_int(row[0], "racers.rowid")
 
     async def racer_by_key(self, key: int) -> tuple[RaceRow, RacerRow] | None:
         async def read(conn: Conn) -> tuple[RaceRow, RacerRow] | None:

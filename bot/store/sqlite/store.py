@@ -62,22 +62,23 @@ from ..records import (
     Totals,
     UserSettings,
 )
-from . import periods, schema
-from . import queries as q
-from .group import GroupCommit
-from .races import RaceTables
-from .rows import (
+from ..rows import (
     current_from_row,
     daily_deal_from_row,
     daily_result_from_row,
     finished_from_row,
     finished_params,
+    period_result_from_row,
     player_totals_from_row,
     settings_from_row,
     timestamp,
     totals_from_row,
     update_params,
 )
+from . import periods, schema
+from . import queries as q
+from .group import GroupCommit
+from .races import RaceTables
 from .schema import Migration
 from .transaction import transaction
 
@@ -383,12 +384,28 @@ class SQLiteStore(GameStore):
                         log.error("%s; it will be opened again", error)
                         self._identity = None  # the next call opens the file again
                     raise error from exc
+                finally:
+                    if conn.in_transaction:  # a ROLLBACK failed (transaction.roll_back)
+                        await self._discard(conn)
             finally:
                 self._turn.release()
 
-        task = asyncio.ensure_future(alone())
+        task = asyncio.ensure_future(self.timed(alone()))
         task.add_done_callback(_consume)
         return await asyncio.shield(task)
+
+    async def _discard(self, conn: Conn) -> None:
+        """Close ``conn``, left inside a transaction by a failed ROLLBACK (the turn is
+        held): the close rolls the transaction back, so no later call runs inside it, and
+        the next call opens the file again (its listeners told, as after any reopen)."""
+        log.error(
+            "%s: the connection was left inside a transaction (its ROLLBACK failed): closing "
+            "it, which rolls the transaction back; the next call opens the file again",
+            self.path,
+        )
+        self._conn, self._identity = None, None
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await conn.close()
 
     async def _take_turn(self) -> None:
         """Wait for the connection, at most ``turn_wait`` seconds (``StoreBusyError``)."""
@@ -722,7 +739,7 @@ class SQLiteStore(GameStore):
         args: tuple[object, ...] = (variant, first.isoformat(), last.isoformat())
         args += () if guild_id is None else (guild_id,)
         total, rows = await self._page(count_sql, rows_sql, args, limit, offset)
-        return total, [periods.period_result_from_row(r) for r in rows]
+        return total, [period_result_from_row(r) for r in rows]
 
     async def reminder_candidates(self, today: date) -> list[tuple[int, int]]:
         yesterday = date.fromordinal(today.toordinal() - 1)

@@ -1,24 +1,32 @@
-"""SQLite rows to records and back: the values as the SQLite schema stores them.
+"""Stored rows to records and back, for every backend: the columns read and their values.
 
-Timestamps and dates are ISO 8601 text, flags 0/1. A value of the wrong type
-(a row written by hand or by a bug) raises ``CorruptRowError`` naming the
-column.
+Both schemas (``sqlite/migrations/``, ``postgres/migrations/``) store the same columns
+the same way: timestamps and dates as ISO 8601 text, flags as 0/1. So one set of column
+lists and converters serves both backends (each backend's SQL only differs in dialect).
+A value of the wrong type (a row written by hand or by a bug) raises ``CorruptRowError``
+naming the column.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Final
 
-from ..errors import CorruptRowError
-from ..records import (
+from .errors import CorruptRowError
+from .records import (
     OUTCOMES,
+    RACE_STATES,
+    RACER_STATUSES,
     CurrentGame,
     DailyDeal,
     DailyResult,
     FinishedGame,
     GameUpdate,
+    PeriodResult,
     PlayerTotals,
+    RaceRow,
+    RacerRow,
     Totals,
     UserSettings,
 )
@@ -34,6 +42,14 @@ CURRENT_COLUMNS: Final = (
 FINISHED_COLUMNS: Final = (
     "id, user_id, guild_id, variant, deal_number, outcome, score, moves, undos, duration_s, "
     "started_at, finished_at, daily_date, assisted"
+)
+RACE_COLUMNS: Final = (
+    "race_id, guild_id, channel_id, host_id, variant, deal_number, limit_s, capacity, state, "
+    "created_at, starts_at, started_at, ended_at, message_id, computer_pace_s"
+)
+RACER_COLUMNS: Final = (
+    "race_id, user_id, joined_at, status, moves, version, undo_count, score, move_count, "
+    "elapsed_s, place"
 )
 
 
@@ -225,3 +241,85 @@ def settings_from_row(row: Row) -> UserSettings:
         picture=bool(row[5]),
         fair_hints=bool(row[6]),
     )
+
+
+def period_result_from_row(r: Row) -> PeriodResult:
+    return PeriodResult(
+        user_id=as_int(r[0], "user_id"),
+        dailies=as_int(r[1], "dailies"),
+        wins=as_int(r[2], "wins"),
+        score=as_int(r[3], "cards"),
+        moves=as_int(r[4], "moves"),
+        assisted=bool(r[5]),
+    )
+
+
+# --------------------------------------------------------------------------- races
+
+
+def row_int(value: object, column: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorruptRowError(f"{column} is {value!r}, not an integer")
+    return value
+
+
+def _when(value: object, column: str) -> datetime | None:
+    return None if value is None else parse_timestamp(value, column)
+
+
+def race_from_row(row: Sequence[Any]) -> RaceRow:
+    state = row[8]
+    if state not in RACE_STATES:
+        raise CorruptRowError(f"races.state is {state!r}")
+    return RaceRow(
+        race_id=row_int(row[0], "races.race_id"),
+        guild_id=None if row[1] is None else row_int(row[1], "races.guild_id"),
+        channel_id=row_int(row[2], "races.channel_id"),
+        host_id=row_int(row[3], "races.host_id"),
+        variant=str(row[4]),
+        deal_number=row_int(row[5], "races.deal_number"),
+        limit_s=row_int(row[6], "races.limit_s"),
+        capacity=row_int(row[7], "races.capacity"),
+        state=state,
+        created_at=parse_timestamp(row[9], "races.created_at"),
+        starts_at=parse_timestamp(row[10], "races.starts_at"),
+        started_at=_when(row[11], "races.started_at"),
+        ended_at=_when(row[12], "races.ended_at"),
+        message_id=None if row[13] is None else row_int(row[13], "races.message_id"),
+        computer_pace_s=None if row[14] is None else row_int(row[14], "races.computer_pace_s"),
+    )
+
+
+def racer_from_row(row: Sequence[Any]) -> RacerRow:
+    status = row[3]
+    if status not in RACER_STATUSES:
+        raise CorruptRowError(f"racers.status is {status!r}")
+    return RacerRow(
+        race_id=row_int(row[0], "racers.race_id"),
+        user_id=row_int(row[1], "racers.user_id"),
+        joined_at=parse_timestamp(row[2], "racers.joined_at"),
+        status=status,
+        moves=str(row[4]),
+        version=row_int(row[5], "racers.version"),
+        undo_count=row_int(row[6], "racers.undo_count"),
+        score=row_int(row[7], "racers.score"),
+        move_count=row_int(row[8], "racers.move_count"),
+        elapsed_s=float(row[9]),
+        place=None if row[10] is None else row_int(row[10], "racers.place"),
+    )
+
+
+def racer_params(racer: RacerRow, expected_version: int) -> dict[str, object]:
+    return {
+        "race_id": racer.race_id,
+        "user_id": racer.user_id,
+        "status": racer.status,
+        "moves": racer.moves,
+        "version": racer.version,
+        "undo_count": racer.undo_count,
+        "score": racer.score,
+        "move_count": racer.move_count,
+        "elapsed_s": racer.elapsed_s,
+        "place": racer.place,
+        "expected_version": expected_version,
+    }
