@@ -105,6 +105,7 @@ class CpuGroups:
                 f"kernel's {MIN_QUOTA_US / 1000:g} ms: give a longer --cpu-period-ms"
             )
         groups = cls(share, period_us, find_hierarchy(), weight)
+        groups.sweep()
         groups.parent = groups.hierarchy.root / f"reel-scale-{os.getpid()}"
         try:
             if groups.hierarchy.version == 2:
@@ -161,6 +162,17 @@ class CpuGroups:
                 key, _, value = line.partition(" ")
                 stat[key] = int(value)
         return stat.get("nr_periods", 0), stat.get("nr_throttled", 0)
+
+    def sweep(self) -> None:
+        """Remove the groups an earlier bench left behind when it was killed outright
+        (``reel-scale-PID`` whose process is gone), as ``remove`` would have."""
+        for stale in sorted(self.hierarchy.root.glob("reel-scale-*")):
+            pid = stale.name.removeprefix("reel-scale-")
+            if not pid.isdigit() or Path(f"/proc/{pid}").exists():
+                continue
+            left = CpuGroups(self.share, self.period_us, self.hierarchy, self.weight)
+            left.made = [stale, *sorted(p for p in stale.iterdir() if p.is_dir())]
+            left.remove()
 
     def remove(self) -> None:
         """Take any process left in the groups back to the root group, and remove them

@@ -757,6 +757,8 @@ def main(args: argparse.Namespace) -> int:
             return 2
         args.cgroup = f"cgroup v{groups.hierarchy.version} at {groups.hierarchy.root}"
     signal.signal(signal.SIGTERM, _interrupted)
+    # Ctrl-C too, even when started with SIGINT ignored (a shell's background job)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         report(measure(args, groups), args)
     except KeyboardInterrupt:

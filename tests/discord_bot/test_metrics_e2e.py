@@ -132,7 +132,9 @@ async def test_without_a_port_of_their_own_the_pages_are_on_the_web_boards_port(
     running, _ = pages
     bot: Any = running.bot
     routes = lambda app: add_routes(app, bot.metrics, health_of(running))  # noqa: E731
-    runner = await start(running.service, Sessions(LOCAL_USER_ID), None, "127.0.0.1", 0, routes=routes)
+    runner = await start(
+        running.service, Sessions(LOCAL_USER_ID), None, "127.0.0.1", 0, routes=routes
+    )
     try:
         port = next(a[1] for a in runner.addresses if isinstance(a, tuple))
         status, text = await read(f"http://127.0.0.1:{port}/metrics")
