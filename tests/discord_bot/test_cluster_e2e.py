@@ -149,7 +149,9 @@ async def test_a_racer_playing_through_the_other_shard_is_drawn_in_the_race_stan
 
     assert await fake.wait_until(drawn, timeout=FOLLOW_WITHIN), description(lobby)
     heard = await zero.samples()
-    assert heard[("reel_changes_heard_total", frozenset({("kind", "race")}))] >= 2
+    # Bob's two moves changed the race: heard at least once (two changes of one race
+    # within the sender's gathering window go as one, the race read again once)
+    assert heard[("reel_changes_heard_total", frozenset({("kind", "race")}))] >= 1
     answered = await one.samples()
     key = ("reel_interactions_total", frozenset({("command", "reel deal"), ("outcome", "ok")}))
     assert answered[key] == 2
