@@ -85,11 +85,16 @@ class CpuGroups:
     period_us: int
     hierarchy: Hierarchy
     weight: float = 1.0
+    burst_us: int = 0
+    """Quota a group may save while idle and spend at once on top of its period's (cgroup
+    v2 ``cpu.max.burst``, v1 ``cpu.cfs_burst_us``); the average stays the share."""
     parent: Path = field(init=False)
     made: list[Path] = field(default_factory=list)
 
     @classmethod
-    def create(cls, share: float, period_us: int, weight: float = 1.0) -> CpuGroups:
+    def create(
+        cls, share: float, period_us: int, weight: float = 1.0, burst_us: int = 0
+    ) -> CpuGroups:
         """The parent group, ready for children. ``CgroupError`` with the reason (not root,
         no cpu controller, a quota under the kernel's 1 ms) if it can't be made."""
         if not hasattr(os, "geteuid") or os.geteuid() != 0:
@@ -104,7 +109,12 @@ class CpuGroups:
                 f"a quota of {share:g} of a {period_us / 1000:g} ms period is under the "
                 f"kernel's {MIN_QUOTA_US / 1000:g} ms: give a longer --cpu-period-ms"
             )
-        groups = cls(share, period_us, find_hierarchy(), weight)
+        if not 0 <= burst_us <= share * period_us:
+            raise CgroupError(
+                f"a burst of {burst_us / 1000:g} ms: the kernel takes 0 up to the quota,"
+                f" {share * period_us / 1000:g} ms"
+            )
+        groups = cls(share, period_us, find_hierarchy(), weight, burst_us)
         groups.sweep()
         groups.parent = groups.hierarchy.root / f"reel-scale-{os.getpid()}"
         try:
@@ -128,9 +138,13 @@ class CpuGroups:
         group = self._group(name)
         if self.hierarchy.version == 2:
             _write(group / "cpu.max", f"{self.quota_us} {self.period_us}")
+            if self.burst_us:
+                _write(group / "cpu.max.burst", str(self.burst_us))
         else:
             _write(group / "cpu.cfs_period_us", str(self.period_us))
             _write(group / "cpu.cfs_quota_us", str(self.quota_us))
+            if self.burst_us:
+                _write(group / "cpu.cfs_burst_us", str(self.burst_us))
         _write(group / "cgroup.procs", str(pid))
         return group
 
@@ -170,7 +184,7 @@ class CpuGroups:
             pid = stale.name.removeprefix("reel-scale-")
             if not pid.isdigit() or Path(f"/proc/{pid}").exists():
                 continue
-            left = CpuGroups(self.share, self.period_us, self.hierarchy, self.weight)
+            left = CpuGroups(self.share, self.period_us, self.hierarchy)
             left.made = [stale, *sorted(p for p in stale.iterdir() if p.is_dir())]
             left.remove()
 

@@ -3,8 +3,8 @@ PostgreSQL, and through 1 process on SQLite, in the same run (docs/scaling.md).
 
     python bench/scale.py [--users 1000] [--seconds 5] [--think 1.0] [--seed 1]
                           [--processes 1,2,4] [--postgres URL]
-    sudo python bench/scale.py --cpu-quota F [--cpu-period-ms MS] [--cpu-weight W]
-                               [--paced-load 0.5] [--processes 1,2,4,8]
+    sudo python bench/scale.py --cpu-quota F [--cpu-period-ms MS] [--cpu-burst-ms MS]
+                               [--cpu-weight W] [--paced-load 0.5] [--processes 1,2,4,8]
 
 Each configuration gets a fresh database. Its service processes are subprocesses of
 this script (``bench/scale.py --worker``), each a ``GameService`` over its own store
@@ -658,7 +658,13 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
         print(
             f"each service process in a CPU cgroup of its own ({args.cgroup}), held to"
             f" {args.cpu_quota:g} of a core ({args.cpu_quota * args.cpu_period_ms:g} ms every"
-            f" {args.cpu_period_ms:g} ms), weighing {args.cpu_weight:g} ordinary processes;"
+            f" {args.cpu_period_ms:g} ms"
+            + (
+                f", a burst of {args.cpu_burst_ms:g} ms saved while idle"
+                if args.cpu_burst_ms
+                else ""
+            )
+            + f"), weighing {args.cpu_weight:g} ordinary processes;"
             f" PostgreSQL weighs as much but is not held, the bench's driver neither;"
             f" the paced run offers about {args.paced_load:.0%} of the capacity measured"
         )
@@ -751,7 +757,8 @@ def main(args: argparse.Namespace) -> int:
     if args.cpu_quota is not None:
         try:
             period = round(args.cpu_period_ms * 1000)
-            groups = CpuGroups.create(args.cpu_quota, period, args.cpu_weight)
+            burst = round(args.cpu_burst_ms * 1000)
+            groups = CpuGroups.create(args.cpu_quota, period, args.cpu_weight, burst)
         except CgroupError as exc:
             print(f"bench/scale.py: {exc}", file=sys.stderr)
             return 2
@@ -872,6 +879,15 @@ def add_quota_options(parser: argparse.ArgumentParser) -> None:
         help="the cgroups' period: a process held back waits at most (1 - F) of it (default"
         " the shortest the kernel takes, whose quota, F of it, is 1 ms: 4 ms at F = 0.25,"
         " 10 ms at F = 0.1)",
+    )
+    parser.add_argument(
+        "--cpu-burst-ms",
+        type=float,
+        default=0.0,
+        help="with --cpu-quota, quota a group may save while idle and spend at once (cgroup"
+        " v2 cpu.max.burst, v1 cpu.cfs_burst_us; default 0, none): the average stays F of a"
+        " core, but a command that comes after a pause runs on without being stopped in"
+        " mid-course, as on a host of its own",
     )
     parser.add_argument(
         "--cpu-weight",

@@ -139,6 +139,21 @@ def test_a_cpu_group_holds_a_process_to_its_share_and_is_removed_after() -> None
 
 
 @pytest.mark.skipif(usable_groups() is not None, reason=f"no CPU cgroups: {usable_groups()}")
+def test_a_burst_is_given_to_each_group_and_never_more_than_its_quota() -> None:
+    for wrong in (-1, 1001):
+        with pytest.raises(CgroupError, match="burst"):
+            CpuGroups.create(0.25, 4000, burst_us=wrong)
+    groups = CpuGroups.create(0.25, 4000, burst_us=1000)
+    try:
+        group = groups.hold("idle", os.getpid())
+        name = "cpu.max.burst" if groups.hierarchy.version == 2 else "cpu.cfs_burst_us"
+        assert (group / name).read_text().split() == ["1000"]
+    finally:
+        groups.remove()  # this process back in the root group
+    assert not groups.parent.exists()
+
+
+@pytest.mark.skipif(usable_groups() is not None, reason=f"no CPU cgroups: {usable_groups()}")
 def test_groups_a_killed_bench_left_are_removed_by_the_next_one() -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()  # a bench killed outright: its groups stay, its process is gone
