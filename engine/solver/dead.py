@@ -110,3 +110,49 @@ def dead_card(game: Game) -> bool:
                 tops[j] -= 1
                 changed = True
     return bool(row_out or stock_out or any(top >= 0 for top in tops))
+
+
+def no_deal_ahead(game: Game) -> bool:
+    """True if ``game`` is lost because its stock can never be dealt: a game whose deal
+    needs no space and is its stock's only way out (Virginia Reel, Three Up, Blue
+    Jacket), cards in the stock, and a set of rows with more spaces than bases that
+    can fill them before the deal: the set's bases on the reserve piles and its bases
+    misplaced in the other rows.
+
+    Why: until the next deal no card comes from the stock, and the deal needs every
+    space filled. Take a set T of rows and count its spaces. Only a fill brings it
+    down, with a base of a row of T, by one: from a reserve pile (a base there now,
+    or one parked there in Blue Jacket from a row, whose leaving opened a space: if
+    from a row of T, the two cancel), or from a row outside T (a base misplaced there
+    now: misplaced cards are never added). A fill from a row of T moves a space
+    within T, an interchange leaves every row's spaces as they were, and any other
+    card leaving a row opens one. A game with cards in the stock is won only once
+    they are all home, after a deal.
+    """
+    variant = game.variant
+    if not variant.deal_needs_no_space or variant.reserve_refill == "stock":
+        return False
+    if game.stock_count == 0:
+        return False
+    spaces = [0, 0, 0]
+    misplaced = [[0, 0, 0] for _ in range(3)]  # [R][r]: bases of row R misplaced in row r
+    for r in range(3):
+        for pile in game.row(r):
+            if not pile:
+                spaces[r] += 1
+            elif len(pile) == 1 and 1 <= pile[0] >> 2 <= 3 and pile[0] >> 2 != r + 1:
+                misplaced[(pile[0] >> 2) - 1][r] += 1
+    if not any(spaces):
+        return False
+    reserve = [0, 0, 0]  # each row's bases on the reserve piles
+    for pile in game.reserve:
+        for card in pile:
+            if 1 <= card >> 2 <= 3:
+                reserve[(card >> 2) - 1] += 1
+    for subset in range(1, 8):  # each set of rows, as bits
+        rows = [r for r in range(3) if subset >> r & 1]
+        short = sum(spaces[r] for r in rows) - sum(reserve[r] for r in rows)
+        short -= sum(misplaced[big][r] for big in rows for r in range(3) if not subset >> r & 1)
+        if short > 0:
+            return True
+    return False

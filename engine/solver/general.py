@@ -29,7 +29,7 @@ from ..cards import RANK_STEP3
 from ..game import Game
 from ..moves import ACE_PILE, Move, MoveKind, Pile
 from ..variant import VARIANTS, Variant
-from .dead import dead_card
+from .dead import dead_card, no_deal_ahead
 from .model import models
 from .verdict import Solution, Verdict
 
@@ -199,7 +199,7 @@ def _enter(run: _Run) -> _Frame | bool:
         seen.add(key)
     if run.model_variant is not None and game.stock_count == 0:
         answer = _hand_over(run, run.model_variant)
-    elif run.dead_check and dead_card(game):
+    elif run.dead_check and (dead_card(game) or no_deal_ahead(game)):
         answer = False
     else:
         answer = None
@@ -262,12 +262,15 @@ def position_key(game: Game) -> bytes:
     """The position as bytes, up to the order of the piles within a row (which no rule
     looks at): each row's piles sorted, the reserve piles in order, the stock's size
     (the stock's order is fixed, so its size says which cards are left). The Aces home
-    are the Aces missing from the rest."""
+    are the Aces missing from the rest. Once the stock is empty the reserve piles are
+    sorted too: only a deal or a refill from the stock tells one reserve pile from
+    another, and neither is left."""
     parts: list[bytes] = []
     for r in range(3):
         parts += sorted(bytes(p) for p in game.row(r))
         parts.append(b"\xfe")
-    parts += [bytes(p) for p in game.reserve]
+    reserve = [bytes(p) for p in game.reserve]
+    parts += reserve if game.stock_count else sorted(reserve)
     parts.append(game.stock_count.to_bytes(2, "big"))
     return b"\xff".join(parts)
 

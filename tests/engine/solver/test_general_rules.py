@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from positions import WON_ROWS, board
 
 from engine import Game
-from engine.notation import format_position, parse_position
+from engine.notation import format_position, parse_move, parse_position
 from engine.solver import Solution, Verdict, solve
-from engine.solver.dead import dead_card
-from engine.solver.general import as_variant, endgame_variant, safe_move
+from engine.solver.dead import dead_card, no_deal_ahead
+from engine.solver.general import as_variant, endgame_variant, position_key, safe_move
 from engine.variant import VARIANTS, variant_by_code
 
 GAMES = ("rp", "bj", "bp")
@@ -129,6 +129,7 @@ def test_no_position_on_a_winning_line_is_called_dead() -> None:
             for move in line:
                 game.play(move)  # type: ignore[arg-type]
                 assert not dead_card(game), (code, deal, game.move_count)
+                assert not no_deal_ahead(game), (code, deal, game.move_count)
 
 
 @pytest.mark.parametrize("code", ["rp", "bp"])
@@ -219,3 +220,29 @@ def test_the_endgame_goes_to_the_game_the_model_plays() -> None:
     game = LATE["rp"][0]
     same = as_variant(game, VARIANTS["vr"])
     assert format_position(same).split(" ", 1)[1] == format_position(game).split(" ", 1)[1]
+
+
+def test_a_space_no_base_can_reach_before_the_deal_stops_blue_jacket() -> None:
+    # Blue Jacket deal 2 after R7 ACE, R3 C1, A3 ACE: a space in row A, whose only Two
+    # (B5) would leave a space in row B that no Three on the board can fill; the Four
+    # on a reserve pile fills only row C. No deal can come, and the stock is not empty.
+    game = Game.new(2, variant_by_code("bj"))
+    for text in ("R7 ACE", "R3 C1", "A3 ACE"):
+        game.play(parse_move(game, text))
+    assert no_deal_ahead(game) and not dead_card(game)
+    assert solve(game, max_nodes=5_000, max_seconds=60).verdict is Verdict.UNWINNABLE
+    # the same space where a reserve Two fills it: the deal can come
+    start = Game.new(2, variant_by_code("bj"))
+    assert not no_deal_ahead(start)
+
+
+def test_without_a_stock_the_key_ignores_the_order_of_the_reserve_piles() -> None:
+    rows = WON_ROWS | {"A1": "2S5S", "A5": "2S5S"}
+    one = parse_position(board(rows, ["8SJS", "-", "8SJS"], aces=8, stock="-", variant="bj"))
+    two = parse_position(board(rows, ["-", "8SJS", "8SJS"], aces=8, stock="-", variant="bj"))
+    assert position_key(one) == position_key(two)
+    # with cards left in the stock, the pile a deal puts each on tells them apart
+    rows = WON_ROWS | {"A1": "2S5S", "A5": "2S5S", "C4": "4C7CTC"}
+    one = parse_position(board(rows, ["8SJS", "-", "8SJS"], aces=8, stock="KC", variant="bj"))
+    two = parse_position(board(rows, ["-", "8SJS", "8SJS"], aces=8, stock="KC", variant="bj"))
+    assert position_key(one) != position_key(two)
