@@ -21,7 +21,7 @@ from engine.variant import VARIANTS, variant_by_code
 
 GAMES = ("rp", "bj", "bp")
 SWITCHES = ("safe_builds", "safe_fills", "dead_check", "endgame")
-BUDGET = 3_000
+BUDGET = 2_000
 
 
 def _won_lines(code: str, count: int) -> list[tuple[int, tuple[object, ...]]]:
