@@ -329,7 +329,8 @@ def _add_study_output(study: Any) -> None:
         type=Path,
         default=Path(DEFAULT_CSV),
         metavar="PATH",
-        help="the CSV file to write, one row per deal: deal, verdict, moves, nodes, seconds "
+        help="the CSV file to write, one row per deal: deal, verdict, moves, nodes, seconds, "
+        "line (a won deal's winning line: its moves in the engine's notation, \", \" between) "
         f"(default: ./{DEFAULT_CSV}); checked before the study starts, replaced at its end; "
         "meanwhile the rows go to PATH.part, which keeps them if the study is stopped "
         "(see --resume)",
@@ -429,6 +430,7 @@ class Row:
     moves: int
     nodes: int
     seconds: float
+    line: str = ""  # a won deal's winning line: its moves in the engine's notation, ", " between
 
 
 # A deal for a worker: its number, the budget in seconds, the node limit, the clock,
@@ -440,7 +442,8 @@ def solve_one(job: Job) -> Row:
     deal, budget, max_nodes, clock, code = job
     game = Game.new(deal, variant_by_code(code))
     s = solve(game, max_nodes=max_nodes, max_seconds=budget, clock=CLOCKS[clock])
-    return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4))
+    line = ", ".join(str(move) for move in s.line)
+    return Row(deal, s.verdict, len(s.line), s.nodes, round(s.seconds, 4), line)
 
 
 def _rows(
@@ -477,11 +480,11 @@ def _progress(
     )
 
 
-CSV_HEADER: Final = ["deal", "verdict", "moves", "nodes", "seconds"]
+CSV_HEADER: Final = ["deal", "verdict", "moves", "nodes", "seconds", "line"]
 
 
 def _csv_row(r: Row) -> list[object]:
-    return [r.deal, r.verdict.value, r.moves, r.nodes, r.seconds]
+    return [r.deal, r.verdict.value, r.moves, r.nodes, r.seconds, r.line]
 
 
 def _settings_line(args: argparse.Namespace) -> str:
@@ -513,16 +516,19 @@ def _read_part(path: Path, settings: str, deals: range) -> tuple[dict[int, Row],
             f"{path} holds a study with other settings ({lines[0][0][2:]}): resume it with "
             f"those, or delete {path} to start this one"
         )
+    torn = not text.endswith("\n")
     rows: dict[int, Row] = {}
-    for fields in lines[2:]:
+    for fields in lines[2 : len(lines) - 1 if torn else None]:  # a torn row is solved again
+        if len(fields) != len(CSV_HEADER):
+            continue
         try:
             deal, verdict = int(fields[0]), Verdict(fields[1])
-            row = Row(deal, verdict, int(fields[2]), int(fields[3]), float(fields[4]))
-        except (ValueError, IndexError):
+            row = Row(deal, verdict, int(fields[2]), int(fields[3]), float(fields[4]), fields[5])
+        except ValueError:
             continue
         if deal in deals:
             rows[deal] = row
-    return rows, not text.endswith("\n")
+    return rows, torn
 
 
 def _solve_all(

@@ -98,6 +98,7 @@ def solve(
     probe_every_deal: bool | None = None,
     native: bool = True,
     sat: bool = True,
+    endgame: bool = True,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """Search ``game`` (left unchanged) for a win within the budgets.
@@ -116,11 +117,27 @@ def solve(
 
     A game the model does not play (``models``: Royal Parade, Blue Jacket, Big
     Parade) gets the general search over the engine itself (general.py), which
-    takes the budgets and the clock and needs none of the switches.
+    takes the budgets, the clock and these switches: ``safe_builds``, ``safe_fills``
+    and ``dead_check`` (its own safe moves and dead-card check: "The general search"
+    in docs/solver.md), ``sat``, and ``endgame``: hand a position whose stock is
+    empty to the model (Royal Parade's and Big Parade's rules are then Virginia
+    Reel's and Three Up's; "The endgame" in docs/solver.md). ``endgame=False``: the
+    general search plays it out.
     """
     if not models(game.variant):
+
+        def solve_endgame(position: Game, nodes: int, seconds: float) -> Solution:
+            return solve(position, max_nodes=nodes, max_seconds=seconds, sat=sat, clock=clock)
+
         return _general.solve_general(
-            game, max_nodes=max_nodes, max_seconds=max_seconds, clock=clock
+            game,
+            max_nodes=max_nodes,
+            max_seconds=max_seconds,
+            clock=clock,
+            endgame=solve_endgame if endgame else None,
+            dead_check=dead_check,
+            safe_builds=safe_builds,
+            safe_fills=safe_fills,
         )
     start = clock()
     opts = Options(

@@ -122,6 +122,14 @@ def test_study_counts_and_writes_the_csv(tmp_path: Path, jobs: int) -> None:
         (str(WON_DEAL), "won"),
     ]
     assert int(rows[1]["moves"]) > 100
+    assert rows[0]["line"] == ""
+    # the won deal's line, in the engine's notation, wins when replayed from the deal
+    game = Game.new(WON_DEAL)
+    moves = rows[1]["line"].split(", ")
+    assert len(moves) == int(rows[1]["moves"])
+    for text in moves:
+        game.play(parse_move(game, text))
+    assert game.status is Status.WON
 
 
 def test_reel_solve_is_wired_into_the_reel_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,7 +192,7 @@ def test_a_stopped_study_keeps_the_deals_it_solved_in_a_part_file(
     with part.open(newline="") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["# reel study --deals 1-4 --budget 1s --max-nodes 100 --clock wall"]
-    assert rows[1] == ["deal", "verdict", "moves", "nodes", "seconds"]
+    assert rows[1] == ["deal", "verdict", "moves", "nodes", "seconds", "line"]
     assert [row[0] for row in rows[2:]] == ["1", "2"]
     err = capsys.readouterr().err
     assert f"the deals solved so far are in {part} (the same command with --resume" in err
@@ -309,7 +317,7 @@ def test_a_study_replaces_an_older_csv_file(tmp_path: Path) -> None:
     assert main_study(study_args(path, range(LOST_DEAL, LOST_DEAL + 1)), io.StringIO()) == 0
     with path.open(newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds"]
+    assert rows[0] == ["deal", "verdict", "moves", "nodes", "seconds", "line"]
     assert [row[:4] for row in rows[1:]] == [[str(LOST_DEAL), "unwinnable", "0", "1"]]
 
 

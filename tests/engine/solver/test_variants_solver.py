@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from positions import WON_ROWS, board, random_play
 
-from engine import DEAL, Game, Status, format_line, play_line
+from engine import DEAL, Game, Status, format_line, parse_move, play_line
 from engine.notation import parse_position
 from engine.solver import Verdict, solve
 from engine.solver.cli import main_solve, main_study
@@ -353,3 +353,9 @@ def test_reel_study_takes_the_variant(tmp_path: Path) -> None:
     assert (row["deal"], row["verdict"]) == (str(deal), "won")
     game = Game.new(deal, variant_by_code("bp"))
     assert int(row["moves"]) == len(solve(game, max_nodes=WIN_BUDGET, max_seconds=600).line)
+    # the row's line, in the engine's notation, wins the deal when replayed
+    moves = row["line"].split(", ")
+    assert len(moves) == int(row["moves"])
+    for text in moves:
+        game.play(parse_move(game, text))
+    assert game.is_won()
