@@ -24,6 +24,7 @@ HOT_LOOPS = {
     ("engine/solver/phase.py", "can_end_phase_py"),
     ("engine/solver/phase.py", "due_by"),
     ("engine/solver/search.py", "dfs"),
+    ("engine/solver/dead.py", "dead_card"),  # the general search's check at every node
 }
 DRIVERS = {"sqlite3", "aiosqlite", "asyncpg", "psycopg", "psycopg2"}
 

@@ -83,6 +83,34 @@ class Search:
     rng: random.Random | None = None  # shuffles the order of moves (after the first run)
 
 
+@dataclass(frozen=True)
+class _General:
+    """``solve``'s switches for a game the model does not play (the general search)."""
+
+    sat: bool
+    endgame: bool
+    dead_check: bool
+    safe_builds: bool
+    safe_fills: bool
+
+    def solve(
+        self, game: Game, max_nodes: int, max_seconds: float, clock: Callable[[], float]
+    ) -> Solution:
+        def solve_endgame(position: Game, nodes: int, seconds: float) -> Solution:
+            return solve(position, max_nodes=nodes, max_seconds=seconds, sat=self.sat, clock=clock)
+
+        return _general.solve_general(
+            game,
+            max_nodes=max_nodes,
+            max_seconds=max_seconds,
+            clock=clock,
+            endgame=solve_endgame if self.endgame else None,
+            dead_check=self.dead_check,
+            safe_builds=self.safe_builds,
+            safe_fills=self.safe_fills,
+        )
+
+
 def solve(
     game: Game,
     *,
@@ -108,37 +136,21 @@ def solve(
     verdict never depends on them, only the effort does; ``native=False`` runs
     the fixpoint, the probe and the dead-end test in Python even where their C
     build is at hand (the same answers, node counts and lines: a switch for the tests).
-    ``sat=False`` leaves the SAT prover out: the search alone, to its budget (a
-    switch for the tests of the search's own rules).
-    ``clock`` reads the
-    seconds of the time budget (and of ``Solution.seconds``): wall time by
-    default, or for example ``time.process_time`` to measure on a machine
-    shared with other work.
+    ``sat=False`` leaves the SAT prover out (a switch for the tests of the search's
+    own rules). ``clock`` reads the seconds of the time budget (and of
+    ``Solution.seconds``): wall time by default, or ``time.process_time`` on a
+    machine shared with other work.
 
     A game the model does not play (``models``: Royal Parade, Blue Jacket, Big
-    Parade) gets the general search over the engine itself (general.py), which
-    takes the budgets, the clock and these switches: ``safe_builds``, ``safe_fills``
-    and ``dead_check`` (its own safe moves and dead-card check: "The general search"
-    in docs/solver.md), ``sat``, and ``endgame``: hand a position whose stock is
-    empty to the model (Royal Parade's and Big Parade's rules are then Virginia
-    Reel's and Three Up's; "The endgame" in docs/solver.md). ``endgame=False``: the
-    general search plays it out.
+    Parade) gets the general search over the engine (general.py), with the budgets,
+    the clock, ``safe_builds``, ``safe_fills``, ``dead_check`` ("The general search"
+    in docs/solver.md), ``sat`` and ``endgame``: a position whose stock is empty
+    handed to the model (the parades' rules are then Virginia Reel's and Three Up's;
+    "The endgame" in docs/solver.md); ``endgame=False``: played out by the general search.
     """
     if not models(game.variant):
-
-        def solve_endgame(position: Game, nodes: int, seconds: float) -> Solution:
-            return solve(position, max_nodes=nodes, max_seconds=seconds, sat=sat, clock=clock)
-
-        return _general.solve_general(
-            game,
-            max_nodes=max_nodes,
-            max_seconds=max_seconds,
-            clock=clock,
-            endgame=solve_endgame if endgame else None,
-            dead_check=dead_check,
-            safe_builds=safe_builds,
-            safe_fills=safe_fills,
-        )
+        general = _General(sat, endgame, dead_check, safe_builds, safe_fills)
+        return general.solve(game, max_nodes, max_seconds, clock)
     start = clock()
     opts = Options(
         safe_aces,
