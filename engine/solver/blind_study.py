@@ -14,6 +14,7 @@ same game on any machine, fast or slow, compiled or pure Python.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import signal
 import sys
@@ -22,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from ..game import Game
 from ..notation import format_position
@@ -104,8 +105,28 @@ def play_all(jobs: Sequence[BlindJob], workers: int) -> Iterator[BlindGame]:
     if workers <= 1:
         yield from map(play_one, jobs)
         return
-    with Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+    with quiet_pool(workers) as pool:
         yield from pool.imap_unordered(play_one, jobs, chunksize=1)
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def quiet_pool(workers: int) -> Iterator[Any]:
+    """A pool of ``workers`` processes that leave Ctrl-C to this one, which stops them
+    (``Pool.terminate``) instead of each printing a KeyboardInterrupt traceback. Ctrl-C is
+    blocked while they are forked, so none can get it before it ignores it; one that came
+    meanwhile reaches this process once the pool is made."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = Pool(workers, initializer=_quiet_worker)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    with pool:
+        yield pool
 
 
 def run_blind_study(

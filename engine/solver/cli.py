@@ -36,12 +36,10 @@ import io
 import math
 import os
 import re
-import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Final, NoReturn, TextIO
 
@@ -458,9 +456,7 @@ def _rows(
     if jobs <= 1:
         yield from map(solve_one, work)
         return
-    # The workers leave Ctrl-C to this process, which stops them (Pool.terminate)
-    # instead of each printing a KeyboardInterrupt traceback.
-    with Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+    with blind_study.quiet_pool(jobs) as pool:  # Ctrl-C stops the workers quietly
         yield from pool.imap_unordered(solve_one, work, chunksize=1)
 
 

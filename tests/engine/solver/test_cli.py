@@ -14,7 +14,7 @@ from typing import ClassVar
 import pytest
 
 from engine import Game, Status, parse_move
-from engine.solver import Solution, Verdict
+from engine.solver import Solution, Verdict, blind_study
 from engine.solver import cli as solve_cli
 from engine.solver.cli import (
     add_solve_commands,
@@ -361,7 +361,7 @@ class FakePool:
 
     asked: ClassVar[list[int]] = []
 
-    def __init__(self, processes: int, **_: object) -> None:  # (initializer, initargs)
+    def __init__(self, processes: int, **_: object) -> None:  # (initializer)
         FakePool.asked.append(processes)
 
     def __enter__(self) -> FakePool:
@@ -399,7 +399,7 @@ def test_workers_are_capped_at_the_deals_and_the_cpus(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(solve_cli, "Pool", FakePool)
+    monkeypatch.setattr(blind_study, "Pool", FakePool)  # the study's pool (quiet_pool)
     monkeypatch.setattr(FakePool, "asked", [])
     monkeypatch.setattr(solve_cli, "usable_cpus", lambda: cpus, raising=False)
     argv = ["study", "--deals", f"1-{deals}", "--budget", "1s", "--max-nodes", "50"]
