@@ -4,7 +4,7 @@ PostgreSQL, and through 1 process on SQLite, in the same run (docs/scaling.md).
     python bench/scale.py [--users 1000] [--seconds 5] [--think 1.0] [--seed 1]
                           [--processes 1,2,4] [--postgres URL]
     sudo python bench/scale.py --cpu-quota F [--cpu-period-ms MS] [--cpu-burst-ms MS]
-                               [--cpu-weight W] [--paced-load 0.5] [--processes 1,2,4,8]
+                               [--cpu-weight W] [--paced-load 0.35] [--processes 1,2,4,8]
 
 Each configuration gets a fresh database. Its service processes are subprocesses of
 this script (``bench/scale.py --worker``), each a ``GameService`` over its own store
@@ -35,15 +35,20 @@ change a process never heard within ``LAG_GRACE`` after the run. The garbage col
 pauses inside the runs are printed too.
 
 ``--cpu-quota F`` (root; ``bench/cgroups.py``): each service process runs in a CPU cgroup
-of its own held to F of a core (cgroup v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``),
-from the end of its set-up, so that N processes and PostgreSQL fit the machine and the
+of its own held to F of a core (cgroup v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``):
+F of every ``--cpu-period-ms`` (100 ms, the kernel's default), from the end of its set-up,
+so that N processes and PostgreSQL fit the machine and the
 ratio of N processes to one shows what each process adds, as on N hosts of F of a core.
 The groups (and PostgreSQL's, weighed but not held) weigh ``--cpu-weight`` ordinary
 processes, so that on a machine others use they get their share first. The paced run then
 offers ``--paced-load`` of the capacity the saturation run measured (a load each process
-can carry), by how many players play. The default process counts are those of 1, 2, 4, 8
-that fit in one core (N x F <= 1); the SQLite run is left out; the targets of issue 47 are
-printed with the figures. The groups are removed on the way out, Ctrl-C included.
+can carry), by how many players play. Meanwhile every core is kept busy at idle priority
+(``--ballast``: spinners that any other process displaces at once), so that each
+configuration runs on the same machine: the cores share caches and the host's, and a
+process's command costs a fifth more with the other core busy. The default process
+counts are those of 1, 2, 4, 8 that fit in one core (N x F <= 1); the SQLite run is left
+out; the targets of issue 47 are printed with the figures. The groups are removed on the
+way out, Ctrl-C included.
 
 Every answer is checked (the next version, the planned status). Afterwards a fresh
 service reads every player's game back from the database and compares it with the
@@ -115,14 +120,37 @@ BUSY_PER_PROCESS = 25
 share of a core is saturated by a few; a hundred on one process queue past the store's
 1 s wait for a connection and are refused as busy, which the ratio would then count
 against the one-process run."""
+CPU_PERIOD_MS = 100.0
+"""With ``--cpu-quota``: the groups' period, the kernel's default (``cpu.cfs_period_us``
+100,000) and the one container runtimes use. A group runs F of each period, then waits for
+the next: with a long period a process under its quota runs its commands at a core's speed
+and is stopped only when a burst of them spends the period's share, as a host of its own
+would queue them; with the shortest one (1 ms of quota) nearly every command is cut by a
+stop, which measures the period, not the service (docs/scaling.md)."""
+BALLAST = """
+import os
+os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+parent = os.getppid()
+while os.getppid() == parent:
+    for _ in range(100_000):
+        pass
+"""
+"""With ``--cpu-quota``: one of the spinners that keep every core busy at the kernel's
+idle priority (``SCHED_IDLE``: any other process that wakes takes the core at once). The
+cores of a machine share their caches and the host's physical cores (this one's are a
+virtual machine's): a command costs a process 0.42 ms of CPU with the other core idle and
+0.55 ms with it busy, so without a ballast one process alone runs on a quiet machine and
+N processes on a busy one, and the ratio measures the machine's sharing, not what each
+process adds. Each spinner ends when the bench does (its parent gone)."""
 CPU_WEIGHT = 8.0
 """With ``--cpu-quota``: the groups' weight against an ordinary process (bench/cgroups.py)."""
-PACED_LOAD = 0.5
+PACED_LOAD = 0.35
 """With ``--cpu-quota``: the paced run offers this share of the capacity the saturation
-run measured (a load each process can carry), by the number of players who play. Half,
-not more: a paced command costs more CPU than one at saturation (each wakes an idle
-event loop: 0.7-0.9 ms against 0.5-0.6 ms in a held process), so half of the capacity
-measured busies about two thirds of the quota, the "under about 70%" of issue 47."""
+run measured (a load each process can carry), by the number of players who play. A paced
+command costs 1.6-1.8 times the CPU of one at saturation (each wakes an idle event loop
+on cold caches: 0.8-1.0 ms against 0.5-0.6 ms in a held process), so half of the capacity
+measured busies 75-90% of the quota, where a burst of arrivals spends a period's share
+and waits for the next; a third of it busies about 60%, the printed "quota busy"."""
 
 
 # --------------------------------------------------------------------------- a worker
@@ -494,7 +522,9 @@ def children(pid: int) -> list[int]:
 
 def tree_ticks(pid: int) -> int:
     """CPU ticks (user + system) of process ``pid`` and its children: a PostgreSQL
-    server's postmaster and its backends."""
+    server's postmaster and its backends. The postmaster's count includes its children
+    that have ended (cutime + cstime), so a backend that ends during a run (a pooled
+    connection closed) takes its ticks with it to its parent instead of out of the sum."""
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -502,7 +532,9 @@ def tree_ticks(pid: int) -> int:
         except OSError:
             continue
         fields = text[text.rindex(")") + 2 :].split()
-        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+        if int(stat.parent.name) == pid:
+            ticks += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+        elif int(fields[1]) == pid:
             ticks += int(fields[11]) + int(fields[12])
     return ticks
 
@@ -667,6 +699,12 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
             + f"), weighing {args.cpu_weight:g} ordinary processes;"
             f" PostgreSQL weighs as much but is not held, the bench's driver neither;"
             f" the paced run offers about {args.paced_load:.0%} of the capacity measured"
+            + (
+                f"; every core kept busy at idle priority (--ballast, {os.cpu_count()}"
+                " spinners), the same machine for every configuration"
+                if args.ballast
+                else "; no ballast: the fewer processes, the quieter the machine"
+            )
         )
     base: dict[str, Result] = {}
     for result in results:
@@ -767,6 +805,8 @@ def main(args: argparse.Namespace) -> int:
     # Ctrl-C too, even when started with SIGINT ignored (a shell's background job)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        if groups is not None and args.ballast:
+            LIVE.extend(ballast())
         report(measure(args, groups), args)
     except KeyboardInterrupt:
         print("bench/scale.py: interrupted", file=sys.stderr)
@@ -779,6 +819,14 @@ def main(args: argparse.Namespace) -> int:
         if groups is not None:
             groups.remove()
     return 0
+
+
+def ballast() -> list[subprocess.Popen[str]]:
+    """A spinner on every core at idle priority (``BALLAST``)."""
+    return [
+        subprocess.Popen([sys.executable, "-c", BALLAST], text=True)
+        for _ in range(os.cpu_count() or 1)
+    ]
 
 
 def _interrupted(signum: int, frame: object) -> None:
@@ -859,8 +907,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
         args.processes = [1, 2, 4] if quota is None else [n for n in (1, 2, 4, 8) if n * quota <= 1]
     if args.sqlite is None:
         args.sqlite = args.cpu_quota is None
-    if args.cpu_period_ms is None and args.cpu_quota:
-        args.cpu_period_ms = 1.0 / args.cpu_quota
     return args
 
 
@@ -876,9 +922,10 @@ def add_quota_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cpu-period-ms",
         type=float,
-        help="the cgroups' period: a process held back waits at most (1 - F) of it (default"
-        " the shortest the kernel takes, whose quota, F of it, is 1 ms: 4 ms at F = 0.25,"
-        " 10 ms at F = 0.1)",
+        default=CPU_PERIOD_MS,
+        help=f"the cgroups' period: each group may run F of it in every period, and once that"
+        f" is spent waits for the next (default {CPU_PERIOD_MS:g}, the kernel's own; the"
+        f" shortest it takes gives a quota of 1 ms: 4 ms at F = 0.25, 10 ms at F = 0.1)",
     )
     parser.add_argument(
         "--cpu-burst-ms",
@@ -896,6 +943,14 @@ def add_quota_options(parser: argparse.ArgumentParser) -> None:
         help="with --cpu-quota, how much each service process's group and PostgreSQL's weigh"
         f" against an ordinary process when every core is busy (default {CPU_WEIGHT:g}: they"
         " get their share first on a machine others use; 1: no more than anyone)",
+    )
+    parser.add_argument(
+        "--ballast",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="with --cpu-quota, keep every core busy at idle priority (SCHED_IDLE) in every"
+        " configuration, so that one process alone does not run on a quieter machine than N"
+        " (default: yes; see BALLAST in the source)",
     )
     parser.add_argument(
         "--paced-load",

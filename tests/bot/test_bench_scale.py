@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bench.cgroups import CgroupError, CpuGroups, find_hierarchy
-from bench.scale import Counters, Run, cpu_use, machine_ticks, tree_ticks
+from bench.scale import BALLAST, Counters, Run, cpu_use, machine_ticks, tree_ticks
 from tests.procs import alive, descendants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +23,45 @@ def burn(seconds: float) -> None:
     end = time.process_time() + seconds
     while time.process_time() < end:
         pass
+
+
+def test_a_child_that_ends_keeps_its_cpu_time_in_the_tree() -> None:
+    # A PostgreSQL backend that ends during a run (a pooled connection closed) must not
+    # take its CPU time out of the server's sum: the run's figure would go negative.
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time\nend = time.process_time() + 0.5\n"
+         "while time.process_time() < end: pass\ninput()"],
+        stdin=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        while tree_ticks(child.pid) < 0.4 * os.sysconf("SC_CLK_TCK"):
+            time.sleep(0.05)
+        before = tree_ticks(os.getpid())
+    finally:
+        child.communicate(b"\n")  # it ends, and is waited for
+    assert tree_ticks(os.getpid()) >= before
+
+
+def test_the_ballast_spins_at_idle_priority_and_ends_with_the_bench() -> None:
+    bench = subprocess.Popen(  # stands for the bench: starts a spinner, then waits
+        [sys.executable, "-c", "import subprocess, sys\n"
+         f"p = subprocess.Popen([sys.executable, '-c', {BALLAST!r}])\n"
+         "print(p.pid, flush=True)\ninput()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert bench.stdout is not None
+    spinner = int(bench.stdout.readline())
+    try:
+        deadline = time.monotonic() + 10
+        while os.sched_getscheduler(spinner) != os.SCHED_IDLE:  # set as it starts
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        bench.communicate("\n")  # the bench ends
+    deadline = time.monotonic() + 10
+    while alive(spinner):
+        assert time.monotonic() < deadline, "the spinner outlived its bench"
+        time.sleep(0.05)
 
 
 def test_a_process_tree_counts_its_childrens_cpu_time_too() -> None:
