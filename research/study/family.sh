@@ -6,6 +6,9 @@
 # tree, so that the installed package is the one imported:
 #     cd /tmp && PY=/path/to/venv/bin/python OUT=/path/to/research/study \
 #         nohup sh /path/to/research/study/family.sh bj bp tu rp > family.log 2>&1 &
+# A finished CSV already there is extended: its rows become the part file of a study of
+# DEALS (same budget, clock and node limit) and --resume searches only the deals it
+# lacks, so DEALS=1-2000 extends a study of 1-1000; an interrupted run goes on the same way.
 # Each game's summary goes to the log; its rows (with each won deal's winning line)
 # to $OUT/study-CODE-10s.csv.
 set -e
@@ -16,7 +19,12 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), native C loops: $($PY -c 'from engine.
 for code in "$@"; do
     echo
     echo "## $code, started $(date -u '+%H:%M:%S UTC')"
+    csv="$OUT/study-$code-10s.csv"
+    if [ -s "$csv" ] && [ ! -e "$csv.part" ]; then
+        { echo "# reel study --deals $DEALS --budget 10s --max-nodes 50000000 --clock cpu --variant $code"
+          cat "$csv"; } > "$csv.part"
+    fi
     $PY -m engine.solver.cli study --variant "$code" --deals "$DEALS" --budget 10s \
-        --clock cpu --jobs 2 --quiet --csv "$OUT/study-$code-10s.csv"
+        --clock cpu --jobs 2 --quiet --resume --csv "$csv"
     echo "## $code, ended $(date -u '+%H:%M:%S UTC')"
 done

@@ -185,6 +185,10 @@ BJ_LOST = board(
     variant="bj",
 )
 LOST = {"rp": RP_LOST, "bp": BP_LOST, "bj": BJ_LOST}
+# Three Up, which the model plays (three packs, the bases in place, no refill of the
+# reserve): Big Parade's position in Three Up's rules, every 8 of spades under a Jack
+# of spades that needs one of them first.
+TU_LOST = BP_LOST.replace("bp ", "tu ", 1)
 
 
 @pytest.mark.parametrize("code", GENERAL)
@@ -195,6 +199,38 @@ def test_the_general_search_proves_a_lost_position_lost(code: str) -> None:
     solution = solve(game, max_nodes=100_000, max_seconds=600)
     assert solution.verdict is Verdict.UNWINNABLE
     assert 1 < solution.nodes < 100_000  # a search, not a stuck root
+
+
+def test_the_model_proves_a_lost_three_up_position_lost() -> None:
+    game = parse_position(TU_LOST)
+    assert game.variant.code == "tu"
+    assert game.legal_moves() and not game.is_won()
+    solution = solve(game, max_nodes=100_000, max_seconds=600)
+    assert solution.verdict is Verdict.UNWINNABLE
+    freed = parse_position(TU_LOST.replace("8SJS", "JS8S", 1))  # one 8 of spades on top
+    assert solve(freed, max_nodes=100_000, max_seconds=600).verdict is not Verdict.UNWINNABLE
+
+
+STUDIES = Path(__file__).resolve().parents[3] / "research" / "study"
+
+
+@pytest.mark.parametrize("code", ["rp", "tu", "bj", "bp"])
+def test_the_studys_winning_lines_replay_through_the_engine(code: str) -> None:
+    # The family's study (docs/winnability.md) keeps each won deal's line; a sample of
+    # them, drawn afresh from every row, is played move by move through the engine's
+    # rules and must win (research/study/check_lines.py replays them all).
+    with (STUDIES / f"study-{code}-10s.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) >= 500 and [int(r["deal"]) for r in rows] == list(range(1, len(rows) + 1))
+    won = [r for r in rows if r["verdict"] == "won"]
+    assert all(not r["line"] for r in rows if r["verdict"] != "won")
+    for row in random.Random(code).sample(won, 25):
+        game = Game.new(int(row["deal"]), variant_by_code(code))
+        moves = row["line"].split(", ")
+        assert len(moves) == int(row["moves"])
+        for text in moves:
+            game.play(parse_move(game, text))
+        assert game.is_won(), f"{code} deal {row['deal']}"
 
 
 def test_a_blue_jacket_position_is_won_by_parking_a_card_on_an_empty_reserve_pile() -> None:
