@@ -12,9 +12,11 @@ golden tests; never change it): the UTC date written as the integer
 ``0..999_999_998`` by rejection, plus one, so it lies in ``1..999_999_999``
 like a random deal. Each other game of the family has a daily of its own, searched
 the same way from a starting number of its own (the date's integer times 100 plus the
-game's place in ``GAME_SEEDS``: a different deal in each game) with a smaller budget
-(``OTHER_GAMES_CANDIDATES`` candidates of ``OTHER_GAMES_NODE_BUDGET`` nodes: the general
-search of those games is slower). The search is slow (a second or so), so the service runs
+game's place in ``GAME_SEEDS``: a different deal in each game): Three Up, which the
+solver's model plays as it plays Virginia Reel, with Virginia Reel's budget; Royal Parade,
+Blue Jacket and Big Parade, whose general search is slower a node, with a smaller one
+(``OTHER_GAMES_CANDIDATES`` candidates of ``OTHER_GAMES_NODE_BUDGET`` nodes;
+``daily_budget``). The search is slow (a second or so), so the service runs
 it in a worker process once per date and keeps the answer in the database:
 once a date's deal is stored it never changes.
 """
@@ -31,6 +33,7 @@ from engine import Game, Move, format_line, variant_by_code
 from engine.deal import SplitMix64
 from engine.solver import Verdict, solve
 from engine.solver.blind_study import play_blind
+from engine.solver.model import models
 
 from .store import DailyDeal
 
@@ -47,9 +50,9 @@ player waits for it, so a quick proof (median 0.07-0.11 s, 0.7 s at most in 60 t
 WINNABLE_SECONDS: Final = 3.0
 """The most that search may take in all before the game is dealt unproven."""
 OTHER_GAMES_CANDIDATES: Final = 12
-"""Deals tried for the daily of a game other than Virginia Reel."""
+"""Deals tried for the daily of a game the general search plays (``daily_budget``)."""
 OTHER_GAMES_NODE_BUDGET: Final = 5_000
-"""Solver nodes per candidate for the daily of a game other than Virginia Reel."""
+"""Solver nodes per candidate for the daily of a game the general search plays."""
 GAME_SEEDS: Final = {"vr": 0, "rp": 1, "tu": 2, "bj": 3, "bp": 4}
 """Each game's place in its daily's seed (pinned by golden tests: never change one)."""
 
@@ -137,6 +140,15 @@ def rating_of(wins: list[bool], scores: list[int], card_total: int) -> str:
     return "Hard" if share >= HARD_SHARE else "Expert"
 
 
+def daily_budget(variant: str) -> tuple[int, int]:
+    """(candidates, nodes a candidate) of the daily search of ``variant``: Virginia Reel's
+    for the games the solver's model plays (Virginia Reel, Three Up: as many nodes a
+    second), the smaller ``OTHER_GAMES_*`` for those of the general search."""
+    if models(variant_by_code(variant)):
+        return DAILY_CANDIDATES, DAILY_NODE_BUDGET
+    return OTHER_GAMES_CANDIDATES, OTHER_GAMES_NODE_BUDGET
+
+
 def find_daily_deal(
     day: date,
     *,
@@ -152,8 +164,7 @@ def find_daily_deal(
     up to ``candidates`` searches): the service runs it in a worker process.
     """
     # The same search on every build (compiled or not): the same daily everywhere.
-    if variant != "vr":
-        max_nodes = min(max_nodes, OTHER_GAMES_NODE_BUDGET)
+    max_nodes = min(max_nodes, daily_budget(variant)[1])
     numbers = candidate_numbers(day, candidates, variant)
     found = first_proven(numbers, max_nodes, probe_every_deal=False, variant=variant)
     if found is None:

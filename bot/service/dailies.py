@@ -15,7 +15,7 @@ from collections import OrderedDict
 from datetime import date, timedelta
 from typing import Any, Final
 
-from ..daily import DAILY_CANDIDATES, OTHER_GAMES_CANDIDATES, RATING_GAMES
+from ..daily import DAILY_CANDIDATES, RATING_GAMES, daily_budget
 from ..store import DailyDeal, GameStore, StoreError
 from . import jobs
 from .errors import DailyUnavailableError, StorageError
@@ -105,9 +105,7 @@ class DailyDeals:
 
     def _count(self, variant: str) -> int:
         """Candidates the search of a daily of ``variant`` tries."""
-        return (
-            self._candidates if variant == "vr" else min(self._candidates, OTHER_GAMES_CANDIDATES)
-        )
+        return min(self._candidates, daily_budget(variant)[0])
 
     async def close(self) -> None:
         """Stop the searches and ratings under way and forget the deals."""

@@ -10,9 +10,18 @@ from typing import Any
 import pytest
 
 import bot.service.jobs as jobs_module
-from bot.daily import daily_start_number, share_text
+from bot.daily import (
+    DAILY_CANDIDATES,
+    DAILY_NODE_BUDGET,
+    OTHER_GAMES_CANDIDATES,
+    OTHER_GAMES_NODE_BUDGET,
+    daily_budget,
+    daily_start_number,
+    find_daily_deal,
+    share_text,
+)
 from bot.service import BadInputError, DailyInProgressError, GameService
-from engine import VARIANTS, Game, Status, render, variant_by_code
+from engine import VARIANTS, Game, Status, play_line, render, variant_by_code
 
 pytestmark = pytest.mark.backends
 
@@ -216,3 +225,19 @@ async def test_a_hint_in_each_game_is_a_legal_move_of_that_game(
     assert hint.move is not None
     played = await service.move(ALICE, hint.move, view.version)  # it plays, as hinted
     assert played.variant == code and played.move_count >= 1
+
+
+def test_three_up_gets_the_budget_of_the_game_the_model_plays_as_it_does() -> None:
+    model = (DAILY_CANDIDATES, DAILY_NODE_BUDGET)
+    general = (OTHER_GAMES_CANDIDATES, OTHER_GAMES_NODE_BUDGET)
+    assert {code: daily_budget(code) for code in VARIANTS} == {
+        "vr": model, "tu": model, "rp": general, "bj": general, "bp": general,
+    }  # fmt: skip
+    # 2026-12-29: none of Three Up's first 12 candidates is won within 5,000 nodes (its
+    # daily was dealt unproven); the sixth is within Virginia Reel's 20,000.
+    daily = find_daily_deal(date(2026, 12, 29), variant="tu")
+    assert daily.par is not None and daily.line is not None
+    assert daily.deal_number == daily_start_number(date(2026, 12, 29), "tu") + 5
+    game = Game.new(daily.deal_number, variant_by_code("tu"))
+    play_line(game, daily.line)
+    assert game.is_won()
