@@ -226,6 +226,46 @@ async def test_tap_tap_and_double_tap_play_and_a_hint_shows_on_the_board(
     assert animation == "none"  # reduced motion: no pulse
 
 
+async def test_a_move_that_would_stop_the_deal_is_marked_before_it_is_played(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    deal = 4  # B6 to B3 leaves a space in row B that no Three can fill yet
+    view = await service.new_game(LOCAL_USER_ID, None, deal)
+    page = await opened(browser, await serve(), reduced_motion="reduce")
+    game = Game.new(deal)
+    move = parse_move(game, "B6 B3")
+    warning = game.space_warning(move)
+    assert warning is not None
+    before = await page.inner_text("#status")
+    await page.click('[data-pile="B6"] .card.movable')  # chosen: its targets marked
+    marked = page.locator('[data-pile="B3"].target.warn')
+    await marked.wait_for()
+    assert await marked.get_attribute("data-warning") == warning.short
+    quiet = [t for t in game.legal_moves() if t.src == move.src and not game.space_warning(t)]
+    for target in quiet:
+        assert await page.locator(f'[data-pile="{target.dst}"].target.warn').count() == 0
+    status = page.locator("#status.note")
+    assert warning.short in await status.inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / "warned-target.png"))
+    await page.wait_for_timeout(500)  # past a double tap, which would send the card home
+    await page.click('[data-pile="B6"] .card.movable')  # put down: the warning goes
+    await page.wait_for_function(
+        "text => document.getElementById('status').textContent === text", arg=before
+    )
+    assert await page.locator(".warn").count() == 0
+    await page.wait_for_timeout(500)
+    await page.click('[data-pile="B6"] .card.movable')
+    await page.click('[data-pile="B3"]')  # played all the same: the board's warning stays
+    game.play(move)
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(game)
+    assert warning.message in await page.inner_text("#status")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("code", list(VARIANTS))
 async def test_each_game_of_the_family_renders_and_takes_a_move(
     browser: Browser,  # noqa: F811

@@ -1,7 +1,8 @@
 // Picking cards up: drag and drop with Pointer Events (mouse, pen and touch alike), tap a
 // card then tap a pile, and a double tap (or double click) to send a card to its only
 // place. While a card is held, the piles the server's legal moves name for it are
-// highlighted; the page never judges a move itself: a drop on any pile is sent to the
+// highlighted, and a move that would leave a space no base can fill yet is marked, its
+// warning on the status line, before it is played; the page never judges a move itself: a drop on any pile is sent to the
 // server, and a refusal returns the card with the server's reason.
 
 import type { Board } from "./types";
@@ -13,6 +14,8 @@ export interface Hooks {
   play(move: string, version: number): Promise<string | null>;
   deal(): void;
   say(text: string, kind?: "error" | "note"): void;
+  /** The status line back to what the board itself says (a chosen card put down). */
+  calm(): void;
 }
 
 interface Held {
@@ -85,7 +88,7 @@ export class Hands {
     Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
     document.body.append(ghost);
     held.card.classList.add("lifted");
-    this.select(held.source);
+    this.select(held.source, true);
     return ghost;
   }
 
@@ -127,6 +130,7 @@ export class Hands {
   /** The card flies back to its pile (at once with reduced motion); ``reason`` is shown. */
   private giveBack(held: Held, ghost: HTMLElement, reason: string | null): void {
     if (reason !== null) this.hooks.say(reason, "error");
+    else this.hooks.calm(); // put back where it was: the held card's warnings go
     const done = () => {
       ghost.remove();
       held.card.classList.remove("lifted");
@@ -144,6 +148,7 @@ export class Hands {
   private tap(pile: HTMLElement | null, onCard: boolean): void {
     const name = pile?.dataset.pile;
     if (name === undefined) {
+      if (this.selected !== null) this.hooks.calm();
       this.deselect();
       return;
     }
@@ -163,16 +168,17 @@ export class Hands {
     }
     const chosen = this.selected;
     if (chosen === null) {
-      if (onCard) this.select(name);
+      if (onCard) this.select(name, true);
       return;
     }
     if (chosen === name) {
       this.deselect();
+      this.hooks.calm();
       return;
     }
     const legal = (this.hooks.board()?.legal[chosen] ?? []).some((t) => t.to === name);
     if (!legal && onCard) {
-      this.select(name);
+      this.select(name, true);
       return;
     }
     const version = this.selectedAt;
@@ -184,10 +190,16 @@ export class Hands {
     return this.hooks.board()?.version ?? 0;
   }
 
-  private select(source: string): void {
+  /** ``source``'s card chosen; ``speak``: the status line says the warnings of its moves
+   * (or goes back to the board's own words if none has one). */
+  private select(source: string, speak = false): void {
     if (this.selected !== source) this.selectedAt = this.version();
     this.selected = source;
     this.highlight(source);
+    if (!speak) return;
+    const warned = (this.hooks.board()?.legal[source] ?? []).filter((t) => t.note !== null);
+    if (warned.length === 0) this.hooks.calm();
+    else this.hooks.say(`Careful: ${warned.map((t) => `${t.label} ${t.note}`).join("; ")}.`, "note");
   }
 
   private deselect(): void {
@@ -196,11 +208,21 @@ export class Hands {
   }
 
   private highlight(source: string | null): void {
-    for (const el of this.root.querySelectorAll(".target, .chosen")) el.classList.remove("target", "chosen");
+    for (const el of this.root.querySelectorAll<HTMLElement>(".target, .chosen")) {
+      el.classList.remove("target", "chosen", "warn");
+      delete el.dataset.warning;
+      el.removeAttribute("title");
+    }
     if (source === null) return;
     this.root.querySelector(`[data-pile="${source}"]`)?.classList.add("chosen");
     for (const target of this.hooks.board()?.legal[source] ?? []) {
-      this.root.querySelector(`[data-pile="${target.to}"]`)?.classList.add("target");
+      const pile = this.root.querySelector<HTMLElement>(`[data-pile="${target.to}"]`);
+      pile?.classList.add("target");
+      if (pile && target.note !== null) {
+        pile.classList.add("warn"); // a move that leaves a space no base can fill yet
+        pile.dataset.warning = target.note;
+        pile.title = `${target.label}: ${target.note}`;
+      }
     }
   }
 }

@@ -31,6 +31,13 @@ function say(text: string, kind: "error" | "note" | "" = ""): void {
   status.className = `status ${kind}`;
 }
 
+/** The status line says what the board says: the last move's message and warning. */
+function calm(): void {
+  if (board === null) return;
+  const note = [board.message, board.warning === null ? null : `Warning: ${board.warning}`].filter(Boolean).join(" · ");
+  say(note, board.warning === null ? "" : "note");
+}
+
 function settle(id: number | null, reason: string | null): void {
   if (id === null) return;
   const done = waiting.get(id);
@@ -80,8 +87,7 @@ function show(b: Board, keep = false): void {
   if (hint !== null && hint.version !== b.version) hint = null;
   byId("title").textContent = `${b.game} · deal ${b.deal}`;
   figures.textContent = figuresText(b);
-  const note = [b.message, b.warning === null ? null : `Warning: ${b.warning}`].filter(Boolean).join(" · ");
-  if (!keep) say(note, b.warning === null ? "" : "note");
+  if (!keep) calm();
   const can: Record<string, boolean> = { ...b.can, hint: b.playing, resign: b.playing };
   for (const button of document.querySelectorAll<HTMLButtonElement>("nav [data-command]")) {
     button.disabled = !can[button.dataset.command ?? ""];
@@ -159,7 +165,7 @@ function received(frame: Frame): void {
 }
 
 const connection = new Connection(received, (up) => document.body.classList.toggle("offline", !up));
-const hands = new Hands(root, { board: () => board, play, deal: () => command("deal"), say });
+const hands = new Hands(root, { board: () => board, play, deal: () => command("deal"), say, calm });
 
 function wire(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("[data-command]")) {
