@@ -824,7 +824,13 @@ def main(args: argparse.Namespace) -> int:
 def ballast() -> list[subprocess.Popen[str]]:
     """A spinner on every core at idle priority (``BALLAST``)."""
     return [
-        subprocess.Popen([sys.executable, "-c", BALLAST], text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", BALLAST],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         for _ in range(os.cpu_count() or 1)
     ]
 

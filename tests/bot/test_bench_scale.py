@@ -231,7 +231,13 @@ def test_the_bench_interrupted_leaves_no_group_nor_process_behind() -> None:
             time.sleep(0.1)
         workers = descendants(bench.pid)
         bench.send_signal(signal.SIGINT)
-        assert bench.wait(timeout=150) == 130  # its clean-up stops PostgreSQL too
+        try:
+            code = bench.wait(timeout=150)  # its clean-up stops PostgreSQL too
+        except subprocess.TimeoutExpired:
+            bench.kill()
+            _, said = bench.communicate()
+            raise AssertionError(f"the bench ran on after Ctrl-C; it said: {said}") from None
+        assert code == 130, bench.communicate()[1]
     finally:
         if bench.poll() is None:
             bench.kill()
