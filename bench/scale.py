@@ -812,13 +812,20 @@ def main(args: argparse.Namespace) -> int:
         print("bench/scale.py: interrupted", file=sys.stderr)
         return 130
     finally:
-        for proc in LIVE:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        end_live()
         if groups is not None:
             groups.remove()
     return 0
+
+
+def end_live() -> None:
+    """Kill every process of ``LIVE`` still running (the service processes before their
+    database stops: killed after, each would log a traceback for every player it had,
+    enough to fill a caller's pipe and stop the bench as it says it was interrupted)."""
+    for proc in LIVE:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def ballast() -> list[subprocess.Popen[str]]:
@@ -855,6 +862,9 @@ def measure(args: argparse.Namespace, groups: CpuGroups | None) -> list[Result]:
                 target = postgres.fresh()
                 results.append(cluster(name, target, processes, args, postgres.pid, groups))
                 print(f"  done: {name}", file=sys.stderr)
+    except BaseException:  # Ctrl-C, SIGTERM, a failure: the workers go before their database
+        end_live()
+        raise
     finally:
         postgres.stop()
     if args.sqlite:
