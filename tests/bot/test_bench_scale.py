@@ -25,14 +25,17 @@ def burn(seconds: float) -> None:
         pass
 
 
+def burning_child(seconds: float) -> subprocess.Popen[bytes]:
+    """A child process that burns ``seconds`` of CPU, then waits for a line on its stdin."""
+    code = f"import time\nend = time.process_time() + {seconds}\n"
+    code += "while time.process_time() < end: pass\ninput()"
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE)
+
+
 def test_a_child_that_ends_keeps_its_cpu_time_in_the_tree() -> None:
     # A PostgreSQL backend that ends during a run (a pooled connection closed) must not
     # take its CPU time out of the server's sum: the run's figure would go negative.
-    child = subprocess.Popen(
-        [sys.executable, "-c", "import time\nend = time.process_time() + 0.5\n"
-         "while time.process_time() < end: pass\ninput()"],
-        stdin=subprocess.PIPE,
-    )  # fmt: skip
+    child = burning_child(0.5)
     try:
         while tree_ticks(child.pid) < 0.4 * os.sysconf("SC_CLK_TCK"):
             time.sleep(0.05)
@@ -65,11 +68,7 @@ def test_the_ballast_spins_at_idle_priority_and_ends_with_the_bench() -> None:
 
 
 def test_a_process_tree_counts_its_childrens_cpu_time_too() -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", "import time\nend = time.process_time() + 0.3\n"
-         "while time.process_time() < end: pass\ninput()"],
-        stdin=subprocess.PIPE,
-    )  # fmt: skip
+    child = burning_child(0.3)
     try:
         time.sleep(1.0)  # the child has burned its 0.3 s by now
         alone = tree_ticks(child.pid)

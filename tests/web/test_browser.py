@@ -226,14 +226,17 @@ async def test_tap_tap_and_double_tap_play_and_a_hint_shows_on_the_board(
     assert animation == "none"  # reduced motion: no pulse
 
 
+@pytest.mark.parametrize("size", [None, {"width": 390, "height": 844}], ids=["desktop", "phone"])
 async def test_a_move_that_would_stop_the_deal_is_marked_before_it_is_played(
     browser: Browser,  # noqa: F811
     serve: Serve,
     service: GameService,
+    size: dict[str, int] | None,
 ) -> None:
     deal = 4  # B6 to B3 leaves a space in row B that no Three can fill yet
     view = await service.new_game(LOCAL_USER_ID, None, deal)
-    page = await opened(browser, await serve(), reduced_motion="reduce")
+    sized = {} if size is None else {"viewport": size}
+    page = await opened(browser, await serve(), reduced_motion="reduce", **sized)
     game = Game.new(deal)
     move = parse_move(game, "B6 B3")
     warning = game.space_warning(move)
@@ -249,7 +252,8 @@ async def test_a_move_that_would_stop_the_deal_is_marked_before_it_is_played(
     status = page.locator("#status.note")
     assert warning.short in await status.inner_text()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(ARTIFACTS / "warned-target.png"))
+    name = "warned-target.png" if size is None else "warned-target-phone.png"
+    await page.screenshot(path=str(ARTIFACTS / name), full_page=True)
     await page.wait_for_timeout(500)  # past a double tap, which would send the card home
     await page.click('[data-pile="B6"] .card.movable')  # put down: the warning goes
     await page.wait_for_function(

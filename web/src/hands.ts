@@ -2,8 +2,9 @@
 // card then tap a pile, and a double tap (or double click) to send a card to its only
 // place. While a card is held, the piles the server's legal moves name for it are
 // highlighted, and a move that would leave a space no base can fill yet is marked, its
-// warning on the status line, before it is played; the page never judges a move itself: a drop on any pile is sent to the
-// server, and a refusal returns the card with the server's reason.
+// warning on the status line, before it is played; the page never judges a move itself:
+// a drop on any pile is sent to the server, and a refusal returns the card with the
+// server's reason.
 
 import type { Board } from "./types";
 
