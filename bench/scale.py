@@ -5,6 +5,7 @@ PostgreSQL, and through 1 process on SQLite, in the same run (docs/scaling.md).
                           [--processes 1,2,4] [--postgres URL]
     sudo python bench/scale.py --cpu-quota F [--cpu-period-ms MS] [--cpu-burst-ms MS]
                                [--cpu-weight W] [--paced-load 0.35] [--processes 1,2,4,8]
+                               [--rounds 3]
 
 Each configuration gets a fresh database. Its service processes are subprocesses of
 this script (``bench/scale.py --worker``), each a ``GameService`` over its own store
@@ -49,6 +50,10 @@ process's command costs a fifth more with the other core busy. The default proce
 counts are those of 1, 2, 4, 8 that fit in one core (N x F <= 1); the SQLite run is left
 out; the targets of issue 47 are printed with the figures. The groups are removed on the
 way out, Ctrl-C included.
+
+``--rounds K``: every PostgreSQL configuration measured K times, in turn (1, 2, 4, then
+again), each round's ratios to its own one-process run, and the targets judged on their
+median: on a shared machine one run's rate swings by a tenth between runs minutes apart.
 
 Every answer is checked (the next version, the planned status). Afterwards a fresh
 service reads every player's game back from the database and compares it with the
@@ -364,6 +369,8 @@ class Result:
     saturation: Run
     paced: Run
     players: int
+    round: int = 1  # the round of ``--rounds`` it was measured in
+
 
 
 def start_workers(target: str, processes: int, args: argparse.Namespace) -> list[Any]:
@@ -402,10 +409,12 @@ def cluster(
     args: argparse.Namespace,
     server: int | None = None,
     groups: CpuGroups | None = None,
+    round_: int = 1,
 ) -> Result:
     """One configuration: ``processes`` service processes on ``target``, both runs;
     ``server``: the PostgreSQL server's process id, whose CPU time is measured too;
-    ``groups``: each process held to its share of a core (``--cpu-quota``), once set up."""
+    ``groups``: each process held to its share of a core (``--cpu-quota``), once set up;
+    ``round_``: which of ``--rounds`` it is."""
     # The first process creates (or migrates) the database alone; the others then open it.
     procs = start_workers(target, 1, args) if processes == 1 else []
     if processes > 1:
@@ -415,7 +424,8 @@ def cluster(
     for index, proc in enumerate(procs):
         pid = hear(proc)["pid"]  # ready: set up and planned
         if groups is not None:
-            held.append(groups.hold(f"{name.split()[0]}-{processes}-{index}", pid))
+            label = f"{name.split()[0]}-{processes}-{index}-round-{round_}"
+            held.append(groups.hold(label, pid))
     busy = args.busy if groups is None else BUSY_PER_PROCESS * processes
     saturation = timed_run(procs, f"saturation {busy}", server, groups, held)
     saturation.players = busy
@@ -429,7 +439,7 @@ def cluster(
         if proc.wait() != 0:
             raise SystemExit(f"{name}: a service process failed")
     asyncio.run(verify(target, players, args))
-    return Result(name, processes, saturation, paced, len(players))
+    return Result(name, processes, saturation, paced, len(players), round_)
 
 
 def timed_run(
@@ -706,10 +716,16 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
                 else "; no ballast: the fewer processes, the quieter the machine"
             )
         )
-    base: dict[str, Result] = {}
+    base: dict[tuple[str, int], Result] = {}
+    said = 0  # the last round whose heading was printed
     for result in results:
-        first = base.setdefault(result.name.split()[0], result)
+        if args.rounds > 1 and result.round != said and result.name.startswith("postgresql"):
+            said = result.round
+            print(f"round {said} of {args.rounds}:")
+        first = base.setdefault((result.name.split()[0], result.round), result)
         report_one(result, first, args)
+    if args.rounds > 1:
+        spread(results)
     print(
         f"every stored game matches its plan after the acknowledged commands: "
         f"no lost or duplicated move ({sum(r.players for r in results)} games checked)"
@@ -759,18 +775,44 @@ def report_one(result: Result, first: Result, args: argparse.Namespace) -> None:
         print(f"  warning: players ran out of planned commands: {sat.ran_out}, {paced.ran_out}")
 
 
+def ratios(results: list[Result]) -> dict[int, list[float]]:
+    """Each PostgreSQL process count's saturation ratios to one process, one a round (each
+    against its own round's one-process run, measured minutes apart on the same machine)."""
+    pg = [r for r in results if r.name.startswith("postgresql")]
+    ones = {r.round: r.saturation.rate for r in pg if r.processes == 1}
+    found: dict[int, list[float]] = {}
+    for r in pg:
+        if r.processes > 1 and ones.get(r.round):
+            found.setdefault(r.processes, []).append(r.saturation.rate / ones[r.round])
+    return found
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def spread(results: list[Result]) -> None:
+    """With ``--rounds``: each process count's ratios, round by round, and their median."""
+    print("saturation ratios to one process, round by round (the targets take the median):")
+    for processes, found in sorted(ratios(results).items()):
+        each = " ".join(f"x{r:.2f}" for r in found)
+        print(f"  {processes} processes: {each}; median x{median(found):.2f}")
+
+
 def targets(results: list[Result], share: float) -> None:
-    """Issue 47's targets for this share of a core, met or not, from these figures."""
+    """Issue 47's targets for this share of a core, met or not, from these figures (the
+    median ratio over the rounds)."""
     wanted = {2: 1.85, 4: 3.6} if share >= 0.25 else {8: 7.0}
     pg = [r for r in results if r.name.startswith("postgresql")]
-    one = next((r for r in pg if r.processes == 1), None)
+    found = ratios(results)
     lines = []
     for processes, floor in wanted.items():
-        found = next((r for r in pg if r.processes == processes), None)
-        if one is None or found is None or not one.saturation.rate:
+        if processes not in found:
             lines.append(f"{processes} processes at least x{floor:g} one: not run")
             continue
-        ratio = found.saturation.rate / one.saturation.rate
+        ratio = median(found[processes])
         verdict = "met" if ratio >= floor else "NOT met"
         lines.append(f"{processes} processes at least x{floor:g} one: x{ratio:.2f}, {verdict}")
     worst = max((r.paced.percentile(99) for r in results), default=0.0)
@@ -857,11 +899,14 @@ def measure(args: argparse.Namespace, groups: CpuGroups | None) -> list[Result]:
         else:
             if groups is not None and postgres.pid is not None:  # weighed, never held
                 groups.hold_tree("postgresql", [postgres.pid, *children(postgres.pid)])
-            for processes in args.processes:
-                name = f"postgresql {processes} process{'es' if processes > 1 else ''}"
-                target = postgres.fresh()
-                results.append(cluster(name, target, processes, args, postgres.pid, groups))
-                print(f"  done: {name}", file=sys.stderr)
+            for round_ in range(1, args.rounds + 1):
+                for processes in args.processes:
+                    name = f"postgresql {processes} process{'es' if processes > 1 else ''}"
+                    target = postgres.fresh()
+                    results.append(
+                        cluster(name, target, processes, args, postgres.pid, groups, round_)
+                    )
+                    print(f"  done: {name} (round {round_})", file=sys.stderr)
     except BaseException:  # Ctrl-C, SIGTERM, a failure: the workers go before their database
         end_live()
         raise
@@ -895,6 +940,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="also the 1-process SQLite run (default: yes, but not with --cpu-quota)",
     )
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a throwaway one)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure every PostgreSQL configuration this many times, in turn (1, 2, 4, then"
+        " again): each round's ratios are to its own one-process run, and the targets take"
+        " their median (a run's rate swings by a tenth between runs on a shared machine)",
+    )
     add_quota_options(parser)
     parser.add_argument(
         "--profile",

@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 
 from bench.cgroups import CgroupError, CpuGroups, find_hierarchy
-from bench.scale import BALLAST, Counters, Run, cpu_use, machine_ticks, tree_ticks
+from bench.scale import (
+    BALLAST,
+    Counters,
+    Result,
+    Run,
+    cpu_use,
+    machine_ticks,
+    ratios,
+    targets,
+    tree_ticks,
+)
 from tests.procs import alive, descendants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +113,31 @@ def test_a_runs_figures_add_up_over_its_service_processes() -> None:
     assert cpu_use(run) == (
         "service 0.60 ms/command, PostgreSQL 0.20 ms/command; machine 50% busy (everyone's work)"
     )
+
+
+def measured(processes: int, rate: float, round_: int) -> Result:
+    """A configuration's result whose saturation run served ``rate`` commands a second."""
+    saturation, paced = Run(commands=round(rate * 5), elapsed=5.0), Run()
+    return Result(f"postgresql {processes}", processes, saturation, paced, 0, round_)
+
+
+def test_each_rounds_ratio_is_to_its_own_one_process_run_and_the_targets_take_the_median(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the machine sped up in round 2: against round 1's single process, 4 processes
+    # would seem to scale x4.4 there; against its own, x3.67
+    results = [
+        measured(1, 400, 1), measured(2, 760, 1), measured(4, 1300, 1),
+        measured(1, 480, 2), measured(2, 900, 2), measured(4, 1760, 2),
+        measured(1, 440, 3), measured(2, 810, 3), measured(4, 1500, 3),
+    ]  # fmt: skip
+    found = ratios(results)
+    assert found[2] == pytest.approx([1.9, 1.875, 810 / 440])
+    assert found[4] == pytest.approx([3.25, 1760 / 480, 1500 / 440])
+    targets(results, 0.25)
+    said = capsys.readouterr().out
+    assert "2 processes at least x1.85 one: x1.88, met" in said  # 1.875, the median
+    assert "4 processes at least x3.6 one: x3.41, NOT met" in said
 
 
 # --------------------------------------------------------------------------- the lag
