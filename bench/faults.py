@@ -214,8 +214,10 @@ class Player:
         deal = next(self.deals)
         result = await self.send(self.slash("new", {"deal": str(deal)}))
         message = await self.answer(result)
-        if message is not None and message.ephemeral and any(
-            ":sure:" in c for c in message.custom_ids
+        if (
+            message is not None
+            and message.ephemeral
+            and any(":sure:" in c for c in message.custom_ids)
         ):  # a game in play: the bot asks first
             [sure] = [c for c in message.custom_ids if ":sure:" in c]
             click = self.fake.click(self.user, message, sure, wait=False)
@@ -378,8 +380,9 @@ class Bench:
                 self.rng.shuffle(kinds)
             kind = kinds[count % len(kinds)]
             began = time.monotonic()
-            detail = await getattr(self, "fault_" + {"429": "rate_limit", "5xx": "server"}.get(
-                kind, kind))()
+            detail = await getattr(
+                self, "fault_" + {"429": "rate_limit", "5xx": "server"}.get(kind, kind)
+            )()
             count += 1
             self.tally.faults[kind] += 1
             print(f"fault {count:3d} {kind:10s} {time.monotonic() - began:5.1f} s  {detail}",

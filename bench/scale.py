@@ -372,7 +372,6 @@ class Result:
     round: int = 1  # the round of ``--rounds`` it was measured in
 
 
-
 def start_workers(target: str, processes: int, args: argparse.Namespace) -> list[Any]:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", target]
     options = ["--users", str(args.users), "--seconds", str(args.seconds)]

@@ -74,8 +74,7 @@ def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] 
         low, high = low.strip(), high.strip() if dash else low.strip()
         if not (low.isdigit() and high.isdigit()) or int(low) > int(high):
             raise ConfigError(
-                f"REEL_SHARD_IDS must list shard numbers or ranges like 0,1 or 0-3, "
-                f"not {text!r}"
+                f"REEL_SHARD_IDS must list shard numbers or ranges like 0,1 or 0-3, not {text!r}"
             )
         ids.extend(range(int(low), int(high) + 1))
     if max(ids) >= count:

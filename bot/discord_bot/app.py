@@ -80,6 +80,7 @@ class Beside(Protocol):
         /,
     ) -> AbstractAsyncContextManager[object]: ...
 
+
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_BAD_TOKEN: Final = 2

@@ -36,8 +36,7 @@ PRACTICE_TEMPLATE: Final = (
     r":(?P<day>[0-9]{8})"
 )
 QUESTION: Final = (
-    "Your game in progress ends, recorded as abandoned. Practise the daily of {day} "
-    "(not scored)?"
+    "Your game in progress ends, recorded as abandoned. Practise the daily of {day} (not scored)?"
 )
 PRACTICE_QUESTION: Final = (
     "Your practice game of {old} ends (practice is never recorded). Practise the daily of "

@@ -45,8 +45,7 @@ def check_pace(pace_s: int | None, available: bool) -> None:
         return
     if not MIN_PACE_S <= pace_s <= MAX_PACE_S:
         raise RaceError(
-            f"The computer plays a move every {MIN_PACE_S} to {MAX_PACE_S} seconds, "
-            f"not {pace_s}."
+            f"The computer plays a move every {MIN_PACE_S} to {MAX_PACE_S} seconds, not {pace_s}."
         )
     if not available:
         raise RaceError("The computer can't race here.")
@@ -81,9 +80,7 @@ class ComputerRacers:
 
     async def _turn(self, race_id: int, player: int, game: Game) -> None:
         try:
-            move = await self._pool.run(
-                jobs.blind_race_job, game, COMPUTER_SAMPLES, COMPUTER_NODES
-            )
+            move = await self._pool.run(jobs.blind_race_job, game, COMPUTER_SAMPLES, COMPUTER_NODES)
             if move is None:  # no move left that does not go back: it gives up
                 await self._leave(race_id, player)
             else:

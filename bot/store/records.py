@@ -196,6 +196,7 @@ RacerStatus = Literal["joined", "racing", "won", "left", "timed_out"]
 RACE_STATES: Final = ("lobby", "running", "over", "cancelled")
 RACER_STATUSES: Final = ("joined", "racing", "won", "left", "timed_out")
 
+
 @dataclass(frozen=True, slots=True)
 class RaceRow:
     """A race as stored."""

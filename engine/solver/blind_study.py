@@ -74,9 +74,7 @@ def play_blind(
     while not game.is_won() and len(game.history) < MAX_MOVES:
         before = time.perf_counter()
         try:
-            choice = blind_choice(
-                game, seed=seed, samples=samples, max_nodes=max_nodes, avoid=seen
-            )
+            choice = blind_choice(game, seed=seed, samples=samples, max_nodes=max_nodes, avoid=seen)
         except ValueError:  # no move left, or only moves back
             break
         slowest = max(slowest, time.perf_counter() - before)

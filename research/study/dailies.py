@@ -41,8 +41,12 @@ def main() -> None:
         print(
             f"{code}: {len(days) - len(unproven)} of {len(days)} dates proven"
             + (f" (unproven: {', '.join(unproven)})" if unproven else "")
-            + (f"; candidates tried {min(tried)}-{max(tried)} (median "
-               f"{statistics.median(tried):g})" if tried else "")
+            + (
+                f"; candidates tried {min(tried)}-{max(tried)} (median "
+                f"{statistics.median(tried):g})"
+                if tried
+                else ""
+            )
             + (f", par {min(pars)}-{max(pars)} moves" if pars else "")
             + f"; CPU a date {min(cpu):.2f}-{max(cpu):.2f} s (median {statistics.median(cpu):.2f})",
             flush=True,

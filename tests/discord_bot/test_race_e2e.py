@@ -283,6 +283,7 @@ async def test_the_host_races_the_computer_and_the_standings_name_it(
     for _ in range(3):  # the ticker plays the computer's moves as the clock goes on
         clock.advance(seconds=3)
         await asyncio.sleep(1.5)
+
     def computer_moved() -> bool:
         rows = [r for r in description(lobby).splitlines() if "the computer" in r]
         return bool(rows) and " 0 moves" not in rows[0] and " 1 moves" not in rows[0]

@@ -17,9 +17,7 @@ from engine.variant import THREE_UP
 REFERENCE: Final = Path(__file__).resolve().parent / "reference"
 
 # Deal 1 played into a corner: spaces in rows A and C, misplaced cards, empty reserve piles.
-STUCK_LINE: Final = (
-    "C2 ACE;R5 C1;B3 B1;C4 C1;A7 C5;R4 B3;R6 ACE;R8 B1;A8 B3;C8 B3;A6 C1;C3 B3"
-)
+STUCK_LINE: Final = "C2 ACE;R5 C1;B3 B1;C4 C1;A7 C5;R4 B3;R6 ACE;R8 B1;A8 B3;C8 B3;A6 C1;C3 B3"
 # Deal 28's winning line (tests/bot/known_win.py): at move 70, piles fanned two to four
 # cards high, deep reserve piles, one space, misplaced cards; at its end, the win.
 WIN_LINE: Final = (

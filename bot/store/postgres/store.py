@@ -488,7 +488,12 @@ class PostgresStore(GameStore):
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
         """The first writer of a date and game wins; every process reads back the one stored."""
         params = (
-            deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating
+            deal.day.isoformat(),
+            deal.variant,
+            deal.deal_number,
+            deal.line,
+            deal.par,
+            deal.rating,
         )
 
         async def body(conn: Conn) -> tuple[Any, ...]:

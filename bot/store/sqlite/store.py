@@ -655,7 +655,12 @@ class SQLiteStore(GameStore):
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
         params = (
-            deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating
+            deal.day.isoformat(),
+            deal.variant,
+            deal.deal_number,
+            deal.line,
+            deal.par,
+            deal.rating,
         )
 
         async def body(conn: Conn) -> Any:
