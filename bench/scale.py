@@ -695,6 +695,11 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
         f" {os.cpu_count()} cores, load average at the start"
         f" {' '.join(f'{x:.2f}' for x in getattr(args, 'load', ()))}"
     )
+    if hasattr(args, "speed"):
+        print(
+            f"the host's speed: a Python loop of ten million additions takes"
+            f" {args.speed:.2f} s of CPU (compare runs of different days by it)"
+        )
     if args.cpu_quota is not None:
         print(
             f"each service process in a CPU cgroup of its own ({args.cgroup}), held to"
@@ -830,8 +835,24 @@ LIVE: list[subprocess.Popen[str]] = []
 """Every service process started, ended on the bench's way out (Ctrl-C included)."""
 
 
+def reference_loop(iterations: int = 2_000_000, repeats: int = 3) -> float:
+    """The CPU seconds a plain Python loop of ``iterations`` additions takes here (the
+    fastest of ``repeats``), scaled to ten million: the host's speed for Python today. On
+    a shared host it changes from day to day (a neighbour on the same physical core), and
+    every figure with it (docs/scaling.md)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        total = 0
+        for i in range(iterations):
+            total += i
+        best = min(best, time.process_time() - start)
+    return best * 10_000_000 / iterations
+
+
 def main(args: argparse.Namespace) -> int:
     args.load = os.getloadavg()  # others' work on the machine, said with the figures
+    args.speed = reference_loop()  # and how fast the host runs Python today
     groups = None
     if args.cpu_quota is not None:
         try:
