@@ -991,6 +991,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("slot", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(
+            f"--rounds: how often to measure each configuration, 1 or more, not {args.rounds}"
+        )
     if args.processes is None:
         quota = args.cpu_quota
         args.processes = [1, 2, 4] if quota is None else [n for n in (1, 2, 4, 8) if n * quota <= 1]
