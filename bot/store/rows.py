@@ -156,6 +156,12 @@ def finished_from_row(row: Row) -> FinishedGame:
     )
 
 
+def daily_deal_params(deal: DailyDeal) -> tuple[object, ...]:
+    """The parameters ``SAVE_DAILY_DEAL_SQL`` takes, in order; the first two (the date and
+    the game) are ``DAILY_DEAL_SQL``'s, which reads the stored one back."""
+    return (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating)
+
+
 def update_params(u: GameUpdate) -> dict[str, object]:
     return {
         "version": u.version,

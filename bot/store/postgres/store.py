@@ -57,6 +57,7 @@ from ..records import (
 from ..rows import (
     current_from_row,
     daily_deal_from_row,
+    daily_deal_params,
     daily_result_from_row,
     finished_from_row,
     finished_params,
@@ -487,14 +488,7 @@ class PostgresStore(GameStore):
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
         """The first writer of a date and game wins; every process reads back the one stored."""
-        params = (
-            deal.day.isoformat(),
-            deal.variant,
-            deal.deal_number,
-            deal.line,
-            deal.par,
-            deal.rating,
-        )
+        params = daily_deal_params(deal)
 
         async def body(conn: Conn) -> tuple[Any, ...]:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, *params)

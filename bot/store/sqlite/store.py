@@ -65,6 +65,7 @@ from ..records import (
 from ..rows import (
     current_from_row,
     daily_deal_from_row,
+    daily_deal_params,
     daily_result_from_row,
     finished_from_row,
     finished_params,
@@ -654,14 +655,7 @@ class SQLiteStore(GameStore):
         return None if row is None else daily_deal_from_row(day, row, variant)
 
     async def save_daily_deal(self, deal: DailyDeal) -> DailyDeal:
-        params = (
-            deal.day.isoformat(),
-            deal.variant,
-            deal.deal_number,
-            deal.line,
-            deal.par,
-            deal.rating,
-        )
+        params = daily_deal_params(deal)
 
         async def body(conn: Conn) -> Any:
             await conn.execute(q.SAVE_DAILY_DEAL_SQL, params)
