@@ -89,7 +89,7 @@ export class Hands {
     Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
     document.body.append(ghost);
     held.card.classList.add("lifted");
-    this.select(held.source, true);
+    this.select(held.source);
     return ghost;
   }
 
@@ -169,7 +169,7 @@ export class Hands {
     }
     const chosen = this.selected;
     if (chosen === null) {
-      if (onCard) this.select(name, true);
+      if (onCard) this.select(name);
       return;
     }
     if (chosen === name) {
@@ -179,7 +179,7 @@ export class Hands {
     }
     const legal = (this.hooks.board()?.legal[chosen] ?? []).some((t) => t.to === name);
     if (!legal && onCard) {
-      this.select(name, true);
+      this.select(name);
       return;
     }
     const version = this.selectedAt;
@@ -191,13 +191,12 @@ export class Hands {
     return this.hooks.board()?.version ?? 0;
   }
 
-  /** ``source``'s card chosen; ``speak``: the status line says the warnings of its moves
-   * (or goes back to the board's own words if none has one). */
-  private select(source: string, speak = false): void {
+  /** ``source``'s card chosen: its targets marked, and the status line says the warnings
+   * of its moves (or goes back to the board's own words if none has one). */
+  private select(source: string): void {
     if (this.selected !== source) this.selectedAt = this.version();
     this.selected = source;
     this.highlight(source);
-    if (!speak) return;
     const warned = (this.hooks.board()?.legal[source] ?? []).filter((t) => t.note !== null);
     if (warned.length === 0) this.hooks.calm();
     else this.hooks.say(`Careful: ${warned.map((t) => `${t.label} ${t.note}`).join("; ")}.`, "note");
