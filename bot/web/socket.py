@@ -16,7 +16,7 @@ import contextlib
 import logging
 from typing import Any, Final, Protocol
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..service import GameService
 from ..service.cooldown import Cooldown, slow_down
@@ -67,14 +67,17 @@ class LiveBoards:
     def __init__(self, service: GameService) -> None:
         self._service = service
         self._open: dict[int, set[OpenBoard]] = {}
+        self._sockets: set[OpenBoard] = set()  # every open socket, signed in or not
         self._tasks: set[asyncio.Task[None]] = set()
         service.on_change(self._changed, following=lambda: list(self._open))
 
     def add(self, board: OpenBoard) -> None:
+        self._sockets.add(board)
         if board.user_id is not None:
             self._open.setdefault(board.user_id, set()).add(board)
 
     def remove(self, board: OpenBoard) -> None:
+        self._sockets.discard(board)
         if board.user_id is None:
             return
         boards = self._open.get(board.user_id)
@@ -116,11 +119,20 @@ class LiveBoards:
             board.pushing = False
 
     async def close(self) -> None:
+        """The server is stopping: end the pushes, then close every socket as going away
+        (1001), so that the server need not wait for the pages to leave and each page
+        reconnects once a server is back."""
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        closing = [
+            board.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
+            for board in self._sockets
+            if not board.ws.closed
+        ]
+        await asyncio.gather(*closing, return_exceptions=True)
 
 
 class Extra(Protocol):

@@ -8,7 +8,8 @@ import json
 
 import aiohttp
 import pytest
-from pages import Page
+from aiohttp import WSCloseCode
+from pages import WAIT, Page
 from webserver import DEAL, Serve
 
 from bot.service import LOCAL_USER_ID, GameService
@@ -216,6 +217,21 @@ async def test_a_move_made_elsewhere_reaches_an_open_board_within_a_second(
     moved = await service.deal(LOCAL_USER_ID, view.version)  # as a chat button would
     pushed = await page.next("board", timeout=1.0)
     assert pushed["version"] == moved.version and pushed["board"]["position"] == moved.position
+
+
+async def test_a_stopping_server_closes_every_open_socket_as_going_away(
+    serve: Serve, service: GameService
+) -> None:
+    await service.new_game(LOCAL_USER_ID, None, DEAL)
+    local, unsigned = await serve(), await serve(local_user=None)
+    playing, anonymous = await local.page(), await unsigned.page()
+    await playing.next("board")
+    await anonymous.next("error")  # no session: its socket stays open all the same
+    for served, page in ((local, playing), (unsigned, anonymous)):
+        await served.runner.cleanup()  # as `reel web` does on Ctrl-C
+        message = await page.ws.receive(timeout=WAIT)
+        assert message.type is aiohttp.WSMsgType.CLOSE, f"{message!r} instead of a close"
+        assert page.ws.close_code == WSCloseCode.GOING_AWAY  # the page will reconnect
 
 
 async def test_a_flood_is_slowed_by_the_cooldown_and_plays_one_move(
