@@ -120,8 +120,9 @@ async def test_a_stale_drop_from_a_second_tab_is_refused_and_the_tab_catches_up(
 ) -> None:
     view = await service.new_game(LOCAL_USER_ID, None, DEAL)
     served = await serve()
-    context = await browser.new_context()
-    first, second = await context.new_page(), await context.new_page()
+    # two windows (a context each), both visible, as a player's two windows side by side:
+    # two tabs of one window would leave the first hidden, its animation frames stopped
+    first, second = await browser.new_page(), await browser.new_page()
     for tab in (first, second):
         await tab.goto(served.base + "/")
         await version_after(tab, view.version)
@@ -147,7 +148,6 @@ async def test_a_stale_drop_from_a_second_tab_is_refused_and_the_tab_catches_up(
     game.play(one)
     assert await position(second) == format_position(game) == await position(first)
     assert (await service.show(LOCAL_USER_ID)).version == view.version + 1
-    await context.close()
 
 
 async def test_a_phone_shows_the_whole_board_without_sideways_scrolling(
