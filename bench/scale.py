@@ -232,17 +232,36 @@ async def worker(target: str, index: int, processes: int, args: argparse.Namespa
         changes.take()
         pauses.take()
         profiler = profiling(args.profile, index, run)
-        cpu = time.process_time()
+        cpu, switched = time.process_time(), context_switches()
         tally, elapsed = await play(service, playing, args.seconds, think, args.seed + len(run))
         cpu = time.process_time() - cpu
+        switches = [a - b for a, b in zip(context_switches(), switched, strict=True)]
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(Path(args.profile) / f"{Path(target).name}-{index}-{run}.prof")
         await asyncio.sleep(LAG_GRACE if processes > 1 else 0.0)  # late notifications
-        done = figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu} | pauses.take()
+        done = figures(tally, elapsed) | {"busy": tally.busy, "cpu": cpu, "switches": switches}
+        done |= pauses.take()
         say(done | changes.take())
     await service.close()
     say({"players": [[p.user_id, p.first_deal, p.next, p.version] for p in players]})
+
+
+def context_switches() -> tuple[int, int]:
+    """This process's context switches so far (its main thread's, where the event loop
+    runs): (voluntary, forced), from /proc; zeros where there is none. A voluntary one is
+    the loop waiting for the database; a forced one, the kernel giving the core to another
+    process (the quota spent, or a process woken with a better claim), after which the
+    command goes on with caches the other one has used."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return (0, 0)
+    found = dict(line.split(":\t") for line in status.splitlines() if "ctxt_switches" in line)
+    return (
+        int(found.get("voluntary_ctxt_switches", 0)),
+        int(found.get("nonvoluntary_ctxt_switches", 0)),
+    )
 
 
 async def set_up(service: GameService, users: list[int], args: argparse.Namespace) -> list[Player]:
@@ -308,6 +327,7 @@ class Run:
     busy: int = 0
     latencies: list[float] = field(default_factory=list)
     cpu: float = 0.0  # CPU seconds of the service processes, summed
+    switches: tuple[int, int] = (0, 0)  # their context switches: voluntary, forced
     server_cpu: float | None = None  # CPU seconds of the PostgreSQL server's processes
     machine: float | None = None  # share of the machine's CPU time busy (everyone's)
     players: int = 0  # players who played
@@ -321,6 +341,8 @@ class Run:
     def add(self, part: dict[str, Any]) -> None:
         self.busy += part["busy"]
         self.cpu += part["cpu"]
+        voluntary, forced = part.get("switches", (0, 0))
+        self.switches = (self.switches[0] + voluntary, self.switches[1] + forced)
         self.commands += part["commands"]
         self.elapsed = max(self.elapsed, part["elapsed"])
         self.ran_out += part["ran_out"]
@@ -682,6 +704,9 @@ def cpu_use(run: Run) -> str:
     text = f"service {run.cpu * per:.2f} ms/command"
     if run.server_cpu is not None:
         text += f", PostgreSQL {run.server_cpu * per:.2f} ms/command"
+    if any(run.switches) and run.commands:
+        voluntary, forced = (n / run.commands for n in run.switches)
+        text += f"; context switches a command {voluntary:.2f} waiting, {forced:.2f} forced"
     if run.machine is not None:
         text += f"; machine {run.machine:.0%} busy (everyone's work)"
     return text

@@ -18,6 +18,7 @@ from bench.scale import (
     Counters,
     Result,
     Run,
+    context_switches,
     cpu_use,
     machine_ticks,
     ratios,
@@ -103,16 +104,26 @@ def test_the_machines_busy_share_of_a_run_is_a_fraction_and_a_server_is_measured
 
 def test_a_runs_figures_add_up_over_its_service_processes() -> None:
     run = Run()
-    for cpu, commands in ((0.5, 1000), (0.7, 1000)):
+    for cpu, commands, switches in ((0.5, 1000, [100, 300]), (0.7, 1000, [60, 1500])):
         run.add(
             {"busy": 1, "commands": commands, "elapsed": 5.0, "ran_out": 0,
-             "latencies": [0.001] * 3, "cpu": cpu}
+             "latencies": [0.001] * 3, "cpu": cpu, "switches": switches}
         )  # fmt: skip
     assert (run.commands, run.busy, run.cpu, len(run.latencies)) == (2000, 2, 1.2, 6)
+    assert run.switches == (160, 1800)
     run.server_cpu, run.machine = 0.4, 0.5
     assert cpu_use(run) == (
-        "service 0.60 ms/command, PostgreSQL 0.20 ms/command; machine 50% busy (everyone's work)"
+        "service 0.60 ms/command, PostgreSQL 0.20 ms/command;"
+        " context switches a command 0.08 waiting, 0.90 forced; machine 50% busy (everyone's work)"
     )
+
+
+def test_a_process_counts_its_waits_as_voluntary_context_switches() -> None:
+    before = context_switches()
+    for _ in range(5):
+        time.sleep(0.002)  # each a wait: the core given up
+    waited, forced = (a - b for a, b in zip(context_switches(), before, strict=True))
+    assert waited >= 5 and forced >= 0
 
 
 def measured(processes: int, rate: float, round_: int) -> Result:
