@@ -4,8 +4,11 @@ proves the position lost too; and it keeps its budgets."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import time
+from typing import ClassVar
 
 import pytest
 import reference
@@ -181,3 +184,76 @@ def test_the_solvers_lines_play_in_the_reference_model(deal: int) -> None:
     assert solution.verdict is Verdict.WON
     assert plays_in_the_reference_model(Game.new(deal), solution.line)
     assert (solution.nodes > SAT_AFTER) == (deal in HARD_WINS)
+
+
+class _Interrupted:
+    """The SAT library's solver, stood in for: a Ctrl-C (a SIGINT sent to this process)
+    arrives during each call, which then goes on to its end, undecided."""
+
+    made: ClassVar[list[_Interrupted]] = []
+
+    def __init__(self, name: str, bootstrap_with: object) -> None:
+        self.calls = self.finished = self.deleted = 0
+        self.held_at_delete = False
+        _Interrupted.made.append(self)
+
+    def __enter__(self) -> _Interrupted:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.delete()
+
+    def delete(self) -> None:
+        self.deleted += 1
+        self.held_at_delete = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+    def conf_budget(self, conflicts: int) -> None:
+        pass
+
+    def solve_limited(self) -> bool | None:
+        self.calls += 1
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)  # where Python's handler, not held back, would raise
+        self.finished += 1
+        return None
+
+    def accum_stats(self) -> dict[str, int]:
+        return {"conflicts": 10 * self.calls}
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_ctrl_c_waits_until_the_sat_solver_is_deleted_then_interrupts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the library's own handler jumps out of its C++ solver midway, and an interrupt just
+    # after its C delete has it deleted twice (a crash either way): held back, the call
+    # ends, the loop stops at the next look, the solver is deleted once, then Ctrl-C is a
+    # KeyboardInterrupt as anywhere else
+    monkeypatch.setattr(sat, "Solver", _Interrupted)
+    _Interrupted.made.clear()
+    game = Game.new(138)
+    with pytest.raises(KeyboardInterrupt):
+        sat.schedule(Model(game), _bounds(game), 10**9, time.monotonic() + 60, time.monotonic)
+    (solver,) = _Interrupted.made
+    assert (solver.calls, solver.finished, solver.deleted) == (1, 1, 1)
+    assert solver.held_at_delete
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_where_ctrl_c_is_ignored_the_sat_solver_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the solver's worker processes ignore Ctrl-C (their parent stops them): a SIGINT
+    # held back during a call is no reason to stop, and is dropped afterwards
+    monkeypatch.setattr(sat, "Solver", _Interrupted)
+    monkeypatch.setattr(_Interrupted, "accum_stats", lambda self: {"conflicts": 200 * self.calls})
+    _Interrupted.made.clear()
+    game = Game.new(138)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        answer = sat.schedule(
+            Model(game), _bounds(game), 1000, time.monotonic() + 60, time.monotonic
+        )
+    finally:
+        signal.signal(signal.SIGINT, before)
+    (solver,) = _Interrupted.made
+    assert solver.calls == 5 and answer.conflicts == 1000 and not (answer.won or answer.lost)
