@@ -286,7 +286,7 @@ def _ctrl_c_held() -> Iterator[Callable[[], bool]]:
     handler of its own for each call, which jumps out of the solver's C++ code
     (``longjmp``) wherever it is, and a ``KeyboardInterrupt`` landing just after its C
     delete leaves the solver to be deleted a second time. Either crashed the process
-    (a segfault or a double free in 3 Ctrl-Cs of 100 in a study) or left it running.
+    (a segfault or a double free, in about 3 Ctrl-Cs of 100 in a study).
     With SIGINT blocked from before the solver is made until after it is deleted, the
     loop looks between chunks (about 0.05 s) for a waiting Ctrl-C and stops; the
     signal then arrives as anywhere else: ``KeyboardInterrupt``, or nothing where it is
