@@ -24,7 +24,8 @@ Two timed runs per configuration, ``--seconds`` each:
 1. saturation: each of the first ``--busy`` players (100) sends its next command as
    soon as the last is answered: commands per second, summed over the processes (the
    cluster's capacity), and the CPU a command costs (the service processes', the
-   PostgreSQL server's);
+   PostgreSQL server's) with the service processes' context switches a command
+   (waiting for the database, or forced off the core: docs/scaling.md);
 2. paced: every player thinks a random time (exponential, mean ``--think`` s) between
    commands, as people do: the p50 and p99 of the time from call to answer.
 
