@@ -122,8 +122,8 @@ def test_a_process_counts_its_waits_as_voluntary_context_switches() -> None:
     before = context_switches()
     for _ in range(5):
         time.sleep(0.002)  # each a wait: the core given up
-    waited, forced = (a - b for a, b in zip(context_switches(), before, strict=True))
-    assert waited >= 5 and forced >= 0
+    waited = context_switches()[0] - before[0]
+    assert waited >= 5
 
 
 def measured(processes: int, rate: float, round_: int) -> Result:
