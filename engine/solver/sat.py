@@ -265,7 +265,22 @@ def schedule(
     enc = Encoding(model, bounds)
     if enc.lost:
         return Answer(False, True, (), 0)
-    with _ctrl_c_held() as ctrl_c, Solver(name=SAT_SOLVER, bootstrap_with=enc.clauses) as sat:
+    with _ctrl_c_held() as ctrl_c:
+        return _search(enc, max_conflicts, deadline, clock, ctrl_c)
+
+
+def _search(
+    enc: Encoding,
+    max_conflicts: int,
+    deadline: float,
+    clock: Callable[[], float],
+    ctrl_c: Callable[[], bool],
+) -> Answer:
+    """``schedule``'s search, in chunks, until an answer, a budget or a Ctrl-C. The SAT
+    library's solver lives only in this call, so that it is gone (its ``__del__`` run)
+    before ``schedule`` lets Ctrl-C through: a ``KeyboardInterrupt`` raised inside a
+    ``__del__`` is printed and dropped, and the study went on as if never interrupted."""
+    with Solver(name=SAT_SOLVER, bootstrap_with=enc.clauses) as sat:
         conflicts = 0
         while conflicts < max_conflicts and clock() < deadline and not ctrl_c():
             sat.conf_budget(min(CHUNK, max_conflicts - conflicts))

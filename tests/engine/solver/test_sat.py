@@ -186,16 +186,20 @@ def test_the_solvers_lines_play_in_the_reference_model(deal: int) -> None:
     assert (solution.nodes > SAT_AFTER) == (deal in HARD_WINS)
 
 
+def _ctrl_c_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
 class _Interrupted:
     """The SAT library's solver, stood in for: a Ctrl-C (a SIGINT sent to this process)
-    arrives during each call, which then goes on to its end, undecided."""
+    arrives during each call, which then goes on to its end, undecided. What befell each
+    one is in ``seen`` (not the solver itself: its ``__del__`` must run)."""
 
-    made: ClassVar[list[_Interrupted]] = []
+    seen: ClassVar[list[dict[str, int]]] = []
 
     def __init__(self, name: str, bootstrap_with: object) -> None:
-        self.calls = self.finished = self.deleted = 0
-        self.held_at_delete = False
-        _Interrupted.made.append(self)
+        self.record = {"calls": 0, "finished": 0, "deleted": 0, "held_at_delete": 0}
+        _Interrupted.seen.append(self.record)
 
     def __enter__(self) -> _Interrupted:
         return self
@@ -203,41 +207,46 @@ class _Interrupted:
     def __exit__(self, *exc: object) -> None:
         self.delete()
 
+    def __del__(self) -> None:
+        # Python code the interpreter runs as the solver goes: a KeyboardInterrupt raised
+        # here would be printed and dropped
+        self.record["held_at_del"] = _ctrl_c_blocked()
+
     def delete(self) -> None:
-        self.deleted += 1
-        self.held_at_delete = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        self.record["deleted"] += 1
+        self.record["held_at_delete"] = _ctrl_c_blocked()
 
     def conf_budget(self, conflicts: int) -> None:
         pass
 
     def solve_limited(self) -> bool | None:
-        self.calls += 1
+        self.record["calls"] += 1
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.01)  # where Python's handler, not held back, would raise
-        self.finished += 1
+        self.record["finished"] += 1
         return None
 
     def accum_stats(self) -> dict[str, int]:
-        return {"conflicts": 10 * self.calls}
+        return {"conflicts": 10 * self.record["calls"]}
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
-def test_a_ctrl_c_waits_until_the_sat_solver_is_deleted_then_interrupts(
+def test_a_ctrl_c_waits_until_the_sat_solver_is_gone_then_interrupts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the library's own handler jumps out of its C++ solver midway, and an interrupt just
-    # after its C delete has it deleted twice (a crash either way): held back, the call
-    # ends, the loop stops at the next look, the solver is deleted once, then Ctrl-C is a
-    # KeyboardInterrupt as anywhere else
+    # the library's own handler jumps out of its C++ solver midway, an interrupt just after
+    # its C delete has it deleted twice (a crash either way), and one raised in its
+    # __del__ is dropped: held back, the call ends, the loop stops at the next look, the
+    # solver is deleted once and gone, then Ctrl-C is a KeyboardInterrupt
     monkeypatch.setattr(sat, "Solver", _Interrupted)
-    _Interrupted.made.clear()
+    _Interrupted.seen.clear()
     game = Game.new(138)
     with pytest.raises(KeyboardInterrupt):
         sat.schedule(Model(game), _bounds(game), 10**9, time.monotonic() + 60, time.monotonic)
-    (solver,) = _Interrupted.made
-    assert (solver.calls, solver.finished, solver.deleted) == (1, 1, 1)
-    assert solver.held_at_delete
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    assert _Interrupted.seen == [
+        {"calls": 1, "finished": 1, "deleted": 1, "held_at_delete": 1, "held_at_del": 1}
+    ]
+    assert not _ctrl_c_blocked()
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
@@ -245,8 +254,10 @@ def test_where_ctrl_c_is_ignored_the_sat_solver_goes_on(monkeypatch: pytest.Monk
     # the solver's worker processes ignore Ctrl-C (their parent stops them): a SIGINT
     # held back during a call is no reason to stop, and is dropped afterwards
     monkeypatch.setattr(sat, "Solver", _Interrupted)
-    monkeypatch.setattr(_Interrupted, "accum_stats", lambda self: {"conflicts": 200 * self.calls})
-    _Interrupted.made.clear()
+    monkeypatch.setattr(
+        _Interrupted, "accum_stats", lambda self: {"conflicts": 200 * self.record["calls"]}
+    )
+    _Interrupted.seen.clear()
     game = Game.new(138)
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -255,5 +266,6 @@ def test_where_ctrl_c_is_ignored_the_sat_solver_goes_on(monkeypatch: pytest.Monk
         )
     finally:
         signal.signal(signal.SIGINT, before)
-    (solver,) = _Interrupted.made
-    assert solver.calls == 5 and answer.conflicts == 1000 and not (answer.won or answer.lost)
+    (seen,) = _Interrupted.seen
+    assert seen["calls"] == 5 and answer.conflicts == 1000 and not (answer.won or answer.lost)
+    assert seen["held_at_del"] and not _ctrl_c_blocked()
