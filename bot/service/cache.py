@@ -91,7 +91,8 @@ class Remembered(Generic[V]):
     On a database only this process writes, a value is good until replaced. On a shared
     one (``GameStore.shared``) another process may change it at any time, so a value
     is good only within the call that read it, the player's lock held (one read per
-    command, however many times the command looks at it)."""
+    command, however many times the command looks at it), or as a guess that the call's
+    write checks (``FreshSettings.guess``)."""
 
     def __init__(self, size: int, locks: PlayerLocks) -> None:
         self._recent: Recent[tuple[int | None, V]] = Recent(size)
@@ -128,6 +129,41 @@ class FreshSettings(Remembered[Settings]):
         super().__init__(size, locks)
         self._store = store
         self._new_player = new_player
+        self._guessed: dict[int, int] = {}  # player -> the hold of the call guessing
+
+    def put(self, user_id: int, value: Settings) -> None:
+        self._guessed.pop(user_id, None)
+        super().put(user_id, value)
+
+    def drop(self, user_id: int) -> None:
+        self._guessed.pop(user_id, None)
+        super().drop(user_id)
+
+    def clear(self) -> None:
+        self._guessed.clear()
+        super().clear()
+
+    def guess(self, user_id: int) -> Settings | None:
+        """The player's settings as last read by any call, taken as this call's without
+        a read: another process may have changed them since, so the call's write must
+        check them (``unconfirmed``). None if none are remembered."""
+        found = self._recent.get(user_id)
+        if found is None:
+            return None
+        self.put(user_id, found[1])
+        self._guessed[user_id] = self._locks.hold(user_id) or 0
+        return found[1]
+
+    def unconfirmed(self, user_id: int) -> Settings | None:
+        """This call's settings if they are a guess no write has checked yet."""
+        hold = self._guessed.get(user_id)
+        if hold is None or hold != self._locks.hold(user_id):
+            return None
+        return self.get(user_id, True)
+
+    def confirm(self, user_id: int) -> None:
+        """A write checked this call's guess: they are the stored settings."""
+        self._guessed.pop(user_id, None)
 
     async def stored_version(self, user_id: int) -> int | None:
         """The stored version of the player's game (None if none); the settings read with

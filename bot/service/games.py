@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from datetime import date, datetime
-from typing import Final, Unpack
+from typing import Final, TypeVar, Unpack
 
 from engine import (
     DEAL,
@@ -43,6 +43,7 @@ from ..store import (
     GameStore,
     GameUpdate,
     Outcome,
+    SettingsCheck,
     StoreError,
     UserSettings,
 )
@@ -91,6 +92,7 @@ from .watching import Watching
 from .wording import no_safe_move, played, sentence, too_many, with_aces
 
 log = logging.getLogger(__name__)
+V = TypeVar("V")
 
 MAX_MOVE_TEXT: Final = 100
 DAILY_RATING_GAMES = RATING_GAMES  # blind games a daily is rated from (tests set 0: none)
@@ -99,6 +101,15 @@ Following = Callable[[], Collection[int]]
 """The players a listener of game changes follows now (``GameService.on_change``)."""
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
+
+
+class _Unconfirmed(Exception):
+    """A write checked against the game and settings in memory found them out of date in
+    the store, and wrote nothing (``GameService._command``)."""
+
+
+def stored(settings: Settings) -> UserSettings:
+    return UserSettings(**asdict(settings))
 
 
 class GameService(NewGames):
@@ -138,6 +149,7 @@ class GameService(NewGames):
         self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
         self.locks = PlayerLocks()
         self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
+        self._new_stored = stored(self._new_player)
         self._pool = SolverPool(executor, solver_workers)
         rating = DAILY_RATING_GAMES if daily_rating_games is None else daily_rating_games
         self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily, rating)
@@ -272,8 +284,8 @@ class GameService(NewGames):
 
     async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
         """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def play(entry: Entry) -> GameView:
             if len(text) > MAX_MOVE_TEXT:
                 raise MoveError(
                     f"That is too long for a move: type FROM TO, like 'r3 a5' (at most "
@@ -286,31 +298,68 @@ class GameService(NewGames):
                 raise MoveError(sentence(str(exc))) from None
             return await self._play(user_id, entry, [move])
 
+        return await self._command(user_id, expected_version, play)
+
     async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Deal a card onto each reserve pile."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def play(entry: Entry) -> GameView:
             try:
                 entry.game.kind(DEAL)
             except IllegalMoveError as exc:
                 raise MoveError(sentence(str(exc))) from None
             return await self._play(user_id, entry, [DEAL])
 
+        return await self._command(user_id, expected_version, play)
+
     async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Play every safe move (reserve Aces to the Ace pile) until none is left."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def play(entry: Entry) -> GameView:
             if not entry.game.safe_moves():
                 raise MoveError(no_safe_move(entry.game))
             return await self._play(user_id, entry, [], auto=True)
+
+        return await self._command(user_id, expected_version, play)
+
+    async def _command(
+        self, user_id: int, expected_version: int | None, body: Callable[[Entry], Awaitable[V]]
+    ) -> V:
+        """Run ``body``, a command that saves the game when it succeeds, on the player's
+        playable game (``_playable``), the player's lock held.
+
+        On a shared database that costs a read before the write, unless this process
+        has the game in memory at the version the command expects and remembers the
+        player's settings: then ``body`` runs on those as they are, and its write checks
+        that neither has changed in the store (the version, and ``GameUpdate.settings``),
+        so a move is one round trip. If the write finds a change, or ``body`` refuses
+        (what it refused may be out of date), it runs again on what is read."""
+        async with self.locks(user_id):
+            entry = self._unread(user_id, expected_version)
+            if entry is not None:
+                try:
+                    return await body(entry)
+                except (MoveError, _Unconfirmed):
+                    self._settings.drop(user_id)  # the guess: read them again
+            return await body(await self._playable(user_id, expected_version))
+
+    def _unread(self, user_id: int, expected_version: int | None) -> Entry | None:
+        """The game in memory with the settings last read taken as this call's (the
+        write checks both: ``_command``), on a shared database; else None (read)."""
+        if not self._store.shared:
+            return None  # the game in memory is the stored one: ``_playable`` reads nothing
+        entry = self.games.get(user_id)
+        if entry is None or entry.finished or expected_version not in (None, entry.version):
+            return None
+        return entry if self._settings.guess(user_id) is not None else None
 
     async def undo(
         self, user_id: int, expected_version: int | None = None, count: int = 1
     ) -> GameView:
         """Take back the last ``count`` commands (each with the automatic moves that
         followed it); redo plays them again until a new move is played."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def take_back(entry: Entry) -> GameView:
             if entry.undoable == 0:
                 raise MoveError(NOTHING_TO_UNDO)
             point = entry.commands_back(count) if count >= 1 else None
@@ -318,49 +367,57 @@ class GameService(NewGames):
                 raise MoveError(too_many("take back", entry.undoable, count))
             return await self._undo_commands(user_id, entry, point, None)
 
+        return await self._command(user_id, expected_version, take_back)
+
     async def redo(
         self, user_id: int, expected_version: int | None = None, count: int = 1
     ) -> GameView:
         """Play again the last ``count`` commands taken back (until a new move is played)."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def play_again(entry: Entry) -> GameView:
             if entry.redoable == 0:
                 raise MoveError(NOTHING_TO_REDO)
             moves = entry.commands_ahead(count) if count >= 1 else None
             if moves is None:
                 raise MoveError(too_many("play again", entry.redoable, count))
-            settings = await self._get_settings(user_id)
-            first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
-            try:
-                for _ in range(moves):
-                    entry.redo()
-                entry.refresh()
-                won = entry.state is Status.WON
-                await self._save(user_id, entry, "won" if won else None)
-            except BaseException:
-                self.games.drop(user_id)
-                raise
-            aces = with_aces(moves - count, count)
-            where = entry.move_name(entry.game.move_count)
-            message = (
-                f"Redid {count} moves{aces}: now at {where}"
-                if count > 1
-                else f"Redid {first}{aces}"
-            )
-            if won:
-                message += f" · You won deal {entry.deal_number}!"
-            return await self._view(user_id, entry, message)
+            return await self._redo_commands(user_id, entry, moves, count)
+
+        return await self._command(user_id, expected_version, play_again)
+
+    async def _redo_commands(self, user_id: int, entry: Entry, moves: int, count: int) -> GameView:
+        """Play again the ``count`` commands taken back (``moves`` moves), and save."""
+        settings = await self._get_settings(user_id)
+        first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
+        try:
+            for _ in range(moves):
+                entry.redo()
+            entry.refresh()
+            won = entry.state is Status.WON
+            await self._save(user_id, entry, "won" if won else None)
+        except BaseException:
+            self.games.drop(user_id)
+            raise
+        aces = with_aces(moves - count, count)
+        where = entry.move_name(entry.game.move_count)
+        message = (
+            f"Redid {first}{aces}" if count == 1 else f"Redid {count} moves{aces}: now at {where}"
+        )
+        if won:
+            message += f" · You won deal {entry.deal_number}!"
+        return await self._view(user_id, entry, message)
 
     async def restart(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Start the game over from its deal: every command taken back at once (one undo),
         the same game still, so it counts once in the stats; redo brings the moves back."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def start_over(entry: Entry) -> GameView:
             point = entry.commands_back(entry.undoable) if entry.undoable else None
             if point is None:
                 raise MoveError("There is nothing to restart: no move has been played yet.")
             message = f"Restarted deal {entry.deal_number}: back at the start"
             return await self._undo_commands(user_id, entry, point, message, undos=1)
+
+        return await self._command(user_id, expected_version, start_over)
 
     async def undo_to(
         self, user_id: int, move_count: int, expected_version: int | None = None
@@ -370,8 +427,8 @@ class GameService(NewGames):
 
         Refused, changing nothing, unless ``move_count`` is earlier than the game's
         and is where a command starts (undo stops only there)."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def go_back(entry: Entry) -> GameView:
             now = entry.game.move_count
             if entry.undo_point() is None:
                 raise MoveError(NOTHING_TO_UNDO)
@@ -389,6 +446,8 @@ class GameService(NewGames):
             aces = with_aces(now - move_count - taken, taken)
             note = f"Back at {where}: took back {taken} move{'' if taken == 1 else 's'}{aces}"
             return await self._undo_commands(user_id, entry, move_count, note)
+
+        return await self._command(user_id, expected_version, go_back)
 
     async def _undo_commands(
         self,
@@ -425,8 +484,8 @@ class GameService(NewGames):
 
     async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Give up the current game; it is recorded as resigned."""
-        async with self.locks(user_id):
-            entry = await self._playable(user_id, expected_version)
+
+        async def give_up(entry: Entry) -> GameView:
             try:
                 await self._save(user_id, entry, "resigned")
             except BaseException:
@@ -438,6 +497,8 @@ class GameService(NewGames):
                 f"{game.variant.card_total} cards home."
             )
             return await self._view(user_id, entry, message)
+
+        return await self._command(user_id, expected_version, give_up)
 
     async def move_choices(
         self, user_id: int, typed: str = "", limit: int = 25
@@ -536,6 +597,8 @@ class GameService(NewGames):
         now = self._clock()
         status: GameStatus = "resigned" if outcome == "resigned" else stored_status(entry.state)
         entry.tick(now)
+        guess = self._settings.unconfirmed(user_id)
+        check = None if guess is None else SettingsCheck(stored(guess), self._new_stored)
         update = GameUpdate(
             user_id=user_id,
             expected_version=entry.version,
@@ -546,6 +609,7 @@ class GameService(NewGames):
             updated_at=now,
             redo=entry.redo_text,
             played_ms=entry.played_ms,
+            settings=check,
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
         finished = None if practised(entry) else finished  # practice: never recorded
@@ -553,11 +617,15 @@ class GameService(NewGames):
             saved = await self._store.save_game(update, finished)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
+        if not saved and guess is not None:
+            raise _Unconfirmed()  # worked out on a game or settings out of date: ``_command``
         if not saved:
             log.warning(
                 "game of user %s changed under us (not at version %s)", user_id, entry.version
             )
             raise StaleVersionError()
+        if guess is not None:
+            self._settings.confirm(user_id)
         entry.version += 1
         entry.status = status
         self.games.put(user_id, entry)
@@ -586,9 +654,8 @@ class GameService(NewGames):
             old = await self._get_settings(user_id)
             new = replace(old, **{k: bool(v) for k, v in changes.items() if v is not None})
             self._settings.drop(user_id)
-            stored = UserSettings(**asdict(new))
             try:
-                await self._store.save_settings(user_id, stored)
+                await self._store.save_settings(user_id, stored(new))
             except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
             self._settings.put(user_id, new)

@@ -272,7 +272,9 @@ class GameStore(ABC):
         """Write a new state of a current game (and record it as finished, atomically).
 
         Returns False, writing nothing, if the row is no longer at
-        ``update.expected_version`` (changed by another process) or is gone.
+        ``update.expected_version`` (changed by another process) or is gone, or if
+        ``update.settings`` is given and the player's stored settings are not the ones
+        it expects (``SettingsCheck``).
         """
 
     @abstractmethod

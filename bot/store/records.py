@@ -101,6 +101,20 @@ class GameUpdate:
     updated_at: datetime
     redo: str = ""  # the moves redo plays again (``CurrentGame.redo``)
     played_ms: int = 0  # the game clock at ``updated_at`` (``CurrentGame.played_ms``)
+    # the player's settings the new state was worked out with (automatic Aces decides
+    # which moves a command plays): written only if they are still the stored ones
+    settings: SettingsCheck | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsCheck:
+    """The settings a write was worked out with, checked by the write: it applies only
+    if the player's stored settings are ``expected``, or ``default`` when they have none
+    stored (a new player's). Values are compared, not versions: settings changed and
+    changed back give the same moves."""
+
+    expected: UserSettings
+    default: UserSettings
 
 
 @dataclass(frozen=True, slots=True)

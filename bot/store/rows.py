@@ -52,6 +52,17 @@ RACER_COLUMNS: Final = (
     "elapsed_s, place"
 )
 
+SETTINGS_FLAGS: Final = (
+    "symbols", "auto_aces", "winnable", "watchable", "reminders", "picture", "fair_hints"
+)  # fmt: skip
+# A player's stored settings as one number, a bit a flag (``settings_mask``): what a
+# checked write (``GameUpdate.settings``) compares in its WHERE.
+SETTINGS_MASK: Final = " + ".join(f"{flag} * {1 << i}" for i, flag in enumerate(SETTINGS_FLAGS))
+
+
+def settings_mask(settings: UserSettings) -> int:
+    return sum(int(getattr(settings, flag)) << i for i, flag in enumerate(SETTINGS_FLAGS))
+
 
 def timestamp(value: datetime) -> str:
     return value.isoformat()
@@ -173,6 +184,9 @@ def update_params(u: GameUpdate) -> dict[str, object]:
         "played_ms": u.played_ms,
         "user_id": u.user_id,
         "expected_version": u.expected_version,
+        # None: not checked; else the settings' mask as stored, or as a new player's
+        "settings": None if u.settings is None else settings_mask(u.settings.expected),
+        "default_settings": None if u.settings is None else settings_mask(u.settings.default),
     }
 
 

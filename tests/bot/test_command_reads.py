@@ -6,17 +6,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from bot.service import GameService, Settings
-from bot.store import GameStore, StoreBusyError
+from bot.service import GameService, Settings, StaleVersionError
+from bot.store import GameStore, GameUpdate, SettingsCheck, StoreBusyError, UserSettings
 from bot.store.open import open_store
 
 GUILD = 555
+T0 = datetime(2026, 12, 6, 7, 0, tzinfo=UTC)
 PLAIN = Settings(auto_aces=False, winnable=False)  # no solver: the deal is the one asked for
 SUITS = set("♠♥♦♣")
+ACE_AFTER_THE_DEAL = 10  # the first deal puts an Ace on a reserve pile
+BUILD_AFTER_THE_DEAL, BUILD = 4, "R1 A1"  # a build only the first deal makes legal
 READS = ("game_version", "load_settings", "game_version_and_settings", "load_game")
 
 pytestmark = pytest.mark.backends
@@ -56,19 +61,64 @@ async def test_a_games_version_and_its_players_settings_are_read_together_as_sto
     assert settings is not None and not settings.symbols
 
 
-async def test_a_move_on_a_shared_database_reads_the_players_settings_once(
+async def test_a_write_checked_against_settings_applies_only_while_they_are_stored(
+    store: GameStore,
+) -> None:
+    version = await store.start_game(
+        user_id=1, guild_id=GUILD, variant="vr", deal_number=28, moves="", status="playing",
+        started_at=T0, replaces_version=None,
+    )  # fmt: skip
+    assert version is not None
+    plain, aces = UserSettings(symbols=True, auto_aces=False), UserSettings(True, True)
+
+    def update(expected: UserSettings, default: UserSettings = plain) -> GameUpdate:
+        nonlocal version
+        assert version is not None
+        return GameUpdate(
+            user_id=1, expected_version=version, version=version + 1, moves="deal",
+            status="playing", undo_count=0, updated_at=T0,
+            settings=SettingsCheck(expected, default),
+        )  # fmt: skip
+
+    # None stored: the new player's settings are the ones compared
+    assert not await store.save_game(update(aces))
+    assert await store.save_game(update(plain))
+    version += 1
+    await store.save_settings(1, aces)
+    assert not await store.save_game(update(plain))
+    assert not await store.save_game(update(replace(aces, winnable=True), aces))
+    assert await store.save_game(update(aces))
+    version += 1
+    await store.save_settings(1, plain)  # changed back: the same values, the same moves
+    assert await store.save_game(update(plain, default=aces))
+    game = await store.load_game(1)
+    assert game is not None and game.version == version + 1
+
+
+async def test_a_move_on_a_shared_database_is_one_write_when_its_game_is_in_memory(
     db_target: str,
 ) -> None:
     service = await shared_service(db_target)
     try:
         view = await service.new_game(1, GUILD, 28)
-        calls = counted(service.store, ("load_settings", "game_version_and_settings"))
+        calls = counted(service.store, (*READS, "save_game"))
         moved = await service.move(1, "deal", view.version)
         assert moved.version == view.version + 1
-        assert calls["game_version_and_settings"] == 1
-        assert calls["load_settings"] <= 1  # the backend's own way of answering both
+        assert calls == Counter(save_game=1)  # the write checks what was not read
+        again = await service.move(1, "deal")  # typed: no version, the same
+        assert again.version == moved.version + 1
+        assert calls == Counter(save_game=2)
     finally:
         await service.close()
+    cold = await shared_service(db_target)  # nothing in memory: read once, then written
+    try:
+        calls = counted(cold.store, (*READS, "save_game"))
+        moved = await cold.move(1, "deal", again.version)
+        assert moved.version == again.version + 1
+        assert calls["save_game"] == 1 and calls["load_game"] == 1
+        assert calls["load_settings"] + calls["game_version_and_settings"] == 1
+    finally:
+        await cold.close()
 
 
 async def test_settings_changed_by_another_process_show_on_the_players_next_command(
@@ -81,6 +131,45 @@ async def test_settings_changed_by_another_process_show_on_the_players_next_comm
         await one.update_settings(1, symbols=False)
         moved = await two.move(1, "deal", view.version)
         assert not SUITS & set(moved.board)  # letters: the other process's change, seen
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_automatic_aces_turned_on_by_another_process_play_in_this_ones_next_move(
+    db_target: str,
+) -> None:
+    one, two = await shared_service(db_target), await shared_service(db_target)
+    try:
+        view = await two.new_game(1, GUILD, ACE_AFTER_THE_DEAL)  # in two's memory
+        await one.update_settings(1, auto_aces=True)
+        calls = counted(two.store, (*READS, "save_game"))
+        moved = await two.move(1, "deal", view.version)
+        assert moved.version == view.version + 1
+        stored = await two.store.load_game(1)
+        assert stored is not None and stored.moves.startswith("deal;")  # and its Ace
+        # the first write, on the settings two remembered, was refused; then read, played
+        assert calls["save_game"] == 2
+        assert calls["load_settings"] + calls["game_version_and_settings"] == 1
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_game_moved_on_by_another_process_refuses_a_stale_click_and_plays_a_typed_move(
+    db_target: str,
+) -> None:
+    one, two = await shared_service(db_target), await shared_service(db_target)
+    try:
+        view = await two.new_game(1, GUILD, BUILD_AFTER_THE_DEAL)  # in two's memory
+        dealt = await one.move(1, "deal", view.version)
+        with pytest.raises(StaleVersionError):
+            await two.move(1, "deal", view.version)  # a click on two's old board
+        # legal only since one's deal: refused on two's memory, played on what is stored
+        moved = await two.move(1, BUILD)
+        assert moved.version == dealt.version + 1
+        stored = await one.store.load_game(1)
+        assert stored is not None and stored.moves == f"deal;{BUILD}"
     finally:
         await one.close()
         await two.close()

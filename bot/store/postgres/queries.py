@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..records import MIN_GAMES_FOR_RATE
-from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS
+from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS, SETTINGS_MASK
 
 _NAME: Final = re.compile(r"(?<![:\w]):([a-z_]+)")
 
@@ -92,12 +92,18 @@ START: Final = Named("""
 """)
 
 # A concurrent writer of the row is waited for, then the WHERE is checked again on the
-# row it left (READ COMMITTED's re-check): a stale version updates nothing.
-UPDATE: Final = Named("""
+# row it left (READ COMMITTED's re-check): a stale version updates nothing. With
+# :settings, only if the player's settings are still those the state was worked out with
+# (``GameUpdate.settings``): a settings write and this one may race, but each is one
+# statement, so this one reads the settings as they are before or after the other.
+UPDATE: Final = Named(f"""
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
         redo_moves = :redo, updated_at = :updated_at, played_ms = :played_ms
     WHERE user_id = :user_id AND version = :expected_version
+        AND (:settings::int IS NULL OR coalesce(
+            (SELECT {SETTINGS_MASK} FROM user_settings WHERE user_id = :user_id),
+            :default_settings::int) = :settings::int)
 """)
 
 INSERT_FINISHED: Final = Named("""

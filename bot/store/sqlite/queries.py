@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..records import MIN_GAMES_FOR_RATE
-from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS
+from ..rows import CURRENT_COLUMNS, FINISHED_COLUMNS, SETTINGS_MASK
 
 # The all-time ranking key after wins: the win rate, NULL (ranked after any
 # rate) below MIN_GAMES_FOR_RATE games. Written identically in the indexes
@@ -64,11 +64,16 @@ START_SQL: Final = """
     RETURNING version
 """
 
-UPDATE_SQL: Final = """
+# With :settings, only if the player's settings are still those the state was worked
+# out with (``GameUpdate.settings``).
+UPDATE_SQL: Final = f"""
     UPDATE current_games
     SET version = :version, moves = :moves, status = :status, undo_count = :undo_count,
         redo_moves = :redo, updated_at = :updated_at, played_ms = :played_ms
     WHERE user_id = :user_id AND version = :expected_version
+        AND (:settings IS NULL OR coalesce(
+            (SELECT {SETTINGS_MASK} FROM user_settings WHERE user_id = :user_id),
+            :default_settings) = :settings)
 """
 
 INSERT_FINISHED_SQL: Final = """
