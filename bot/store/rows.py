@@ -10,6 +10,7 @@ naming the column.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import date, datetime
 from typing import Any, Final
 
@@ -52,9 +53,7 @@ RACER_COLUMNS: Final = (
     "elapsed_s, place"
 )
 
-SETTINGS_FLAGS: Final = (
-    "symbols", "auto_aces", "winnable", "watchable", "reminders", "picture", "fair_hints"
-)  # fmt: skip
+SETTINGS_FLAGS: Final = tuple(flag.name for flag in fields(UserSettings))  # its columns' names
 # A player's stored settings as one number, a bit a flag (``settings_mask``): what a
 # checked write (``GameUpdate.settings``) compares in its WHERE.
 SETTINGS_MASK: Final = " + ".join(f"{flag} * {1 << i}" for i, flag in enumerate(SETTINGS_FLAGS))
