@@ -130,6 +130,7 @@ class FreshSettings(Remembered[Settings]):
         self._store = store
         self._new_player = new_player
         self._guessed: dict[int, int] = {}  # player -> the hold of the call guessing
+        self._versions: Recent[tuple[int, int | None]] = Recent(size)  # (hold, version read)
 
     def put(self, user_id: int, value: Settings) -> None:
         self._guessed.pop(user_id, None)
@@ -137,10 +138,12 @@ class FreshSettings(Remembered[Settings]):
 
     def drop(self, user_id: int) -> None:
         self._guessed.pop(user_id, None)
+        self._versions.drop(user_id)
         super().drop(user_id)
 
     def clear(self) -> None:
         self._guessed.clear()
+        self._versions.clear()
         super().clear()
 
     def guess(self, user_id: int) -> Settings | None:
@@ -170,4 +173,13 @@ class FreshSettings(Remembered[Settings]):
         it are the call's. The player's lock is held. ``StoreError`` as the store's."""
         version, stored = await self._store.game_version_and_settings(user_id)
         self.put(user_id, self._new_player if stored is None else Settings(**asdict(stored)))
+        self._versions.put(user_id, (self._locks.hold(user_id) or 0, version))
         return version
+
+    def version_read(self, user_id: int) -> int | None:
+        """The stored version this call has read (``stored_version``); None if it has read
+        none, or none was stored. What this call writes checks it again."""
+        found = self._versions.get(user_id)
+        if found is None or found[0] != self._locks.hold(user_id):
+            return None
+        return found[1]

@@ -728,6 +728,8 @@ class GameService(NewGames):
         entry = self.games.get(user_id)
         if entry is not None and not self._store.shared:
             return entry
+        if entry is not None and entry.version == self._settings.version_read(user_id):
+            return entry  # this call has read the stored version already
         try:
             if entry is not None and await self._settings.stored_version(user_id) == entry.version:
                 return entry

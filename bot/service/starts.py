@@ -124,40 +124,63 @@ class NewGames(ABC):
         ``DailyInProgressError`` asks the player to finish or resign it, so that a stray
         command never spends the day's one scored attempt.
         """
-        proof: tuple[Move, ...] | None = None
-        chosen, variant = deal_number is not None, await self._game_of(user_id, variant)
+        chosen = deal_number is not None
         if deal_number is None:
             deal_number = self._rng.randint(1, RANDOM_DEAL_MAX)
-        # With the setting, the solver's word on the deal first: a random deal is the
-        # first proven winnable from the number drawn; a chosen one gets its verdict.
-        winnable = (await self.get_settings(user_id)).winnable
-        verdict = None
-        if winnable:
-            # A refusal comes before the search, not after it; the search runs outside
-            # the lock (it may take a moment), so the checks are made again below.
-            async with self.locks(user_id):
-                check_replace(await self._old_entry(user_id), replaces_version)
-            if chosen:
-                verdict, proof = await self._proofs.verdict(deal_number, variant)
-            elif (found := await self._proofs.winnable_from(deal_number, variant)) is not None:
-                deal_number, proof = found
         try:
             check_deal_number(deal_number)
         except DealNumberError as exc:
             raise BadInputError(sentence(str(exc))) from None
         async with self.locks(user_id):
-            old = await self._old_entry(user_id)
+            old = await self._old_entry(user_id)  # on a shared database, with the settings
+            variant = game_code(variant or (DEFAULT_VARIANT if old is None else old.variant))
+            if not (await self._get_settings(user_id)).winnable:
+                return await self._deal_new(
+                    user_id, guild_id, deal_number, replaces_version, variant
+                )
+            # A refusal comes before the search, not after it; the search runs outside
+            # the lock (it may take a moment), so the checks are made again after it.
             check_replace(old, replaces_version)
-            entry, note = await self._start(
-                user_id, guild_id, deal_number, old, proof=proof, variant=variant
-            )
-            message = f"New game{of_game(variant)}: deal {deal_number}{note}"
-            if winnable and not chosen:
-                message += " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
-            if verdict == "unwinnable":
-                entry.lost_after = ((), None)  # the hints know it from the start
-                message += PROVEN_LOST
-            return await self._view(user_id, entry, message + aces_note(entry))
+        # With the setting, the solver's word on the deal first: a random deal is the
+        # first proven winnable from the number drawn; a chosen one gets its verdict.
+        verdict, proof = None, None
+        if chosen:
+            verdict, proof = await self._proofs.verdict(deal_number, variant)
+        elif (found := await self._proofs.winnable_from(deal_number, variant)) is not None:
+            deal_number, proof = found
+        note = ""
+        if not chosen:
+            note = " · proven winnable" if proof is not None else WINNABLE_UNPROVEN
+        async with self.locks(user_id):
+            return await self._deal_new(
+                user_id, guild_id, deal_number, replaces_version, variant, proof, note,
+                lost=verdict == "unwinnable",
+            )  # fmt: skip
+
+    async def _deal_new(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        deal_number: int,
+        replaces_version: int | None,
+        variant: str,
+        proof: tuple[Move, ...] | None = None,
+        note: str = "",
+        *,
+        lost: bool = False,
+    ) -> GameView:
+        """``new_game``'s start, the player's lock held: ``note`` said of the deal, ``lost``
+        if the solver has proven it can't be won."""
+        old = await self._old_entry(user_id)
+        check_replace(old, replaces_version)
+        entry, ended = await self._start(
+            user_id, guild_id, deal_number, old, proof=proof, variant=variant
+        )
+        message = f"New game{of_game(variant)}: deal {deal_number}{ended}{note}"
+        if lost:
+            entry.lost_after = ((), None)  # the hints know it from the start
+            message += PROVEN_LOST
+        return await self._view(user_id, entry, message + aces_note(entry))
 
     async def daily(
         self,
