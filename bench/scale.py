@@ -153,10 +153,12 @@ CPU_WEIGHT = 8.0
 PACED_LOAD = 0.35
 """With ``--cpu-quota``: the paced run offers this share of the capacity the saturation
 run measured (a load each process can carry), by the number of players who play. A paced
-command costs 1.6-1.8 times the CPU of one at saturation (each wakes an idle event loop
-on cold caches: 0.8-1.0 ms against 0.5-0.6 ms in a held process), so half of the capacity
-measured busies 75-90% of the quota, where a burst of arrivals spends a period's share
-and waits for the next; a third of it busies about 60%, the printed "quota busy"."""
+command costs 1.6-2.5 times the CPU of one at saturation (each wakes an idle event loop
+on cold caches: 0.8-1.4 ms against 0.4-0.6 ms in a held process; more at a tenth of a
+core than at a quarter), so half of the capacity measured busies 75-90% of the quota,
+where a burst of arrivals spends a period's share and waits for the next; a third of it
+busies 60-80% at a quarter of a core and 80-93% at a tenth (the printed "quota busy"),
+since one round trip a move made the saturation run cheaper and the paced one hardly."""
 
 
 # --------------------------------------------------------------------------- a worker
