@@ -82,7 +82,6 @@ async def test_a_write_checked_against_settings_applies_only_while_they_are_stor
     plain, aces = UserSettings(symbols=True, auto_aces=False), UserSettings(True, True)
 
     def update(expected: UserSettings, default: UserSettings = plain) -> GameUpdate:
-        nonlocal version
         assert version is not None
         return GameUpdate(
             user_id=1, expected_version=version, version=version + 1, moves="deal",
