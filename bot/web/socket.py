@@ -41,22 +41,26 @@ class OpenBoard:
         self.user_id = user_id
         self.view = "game"  # whose board it shows: "game" (the player's), or a race game's
         self.sent = -1  # the version of the last board sent (of that view)
+        self.last: Frame | None = None  # that board's frame
         self.wanted = -1  # the newest version heard of for this player
         self.pushing = False
         self._lock = asyncio.Lock()
 
     async def send(self, frame: Frame) -> None:
-        """Send ``frame``; a board older than one already sent is dropped (a push and an
-        answer may cross)."""
+        """Send ``frame``; a board older than one already sent is not (a push and an
+        answer may cross): a push is dropped, and an answer is the newer board sent
+        again under the request's id, so that the page hears its request answered."""
         async with self._lock:
             version = frame.get("version")
             if frame["type"] == "board" and isinstance(version, int):
                 view = frame.get("view", "game")
                 if view != self.view:  # another game's board: its versions are its own
-                    self.view, self.sent = view, -1
+                    self.view, self.sent, self.last = view, -1, None
                 if version < self.sent:
-                    return
-                self.sent = version
+                    if frame.get("id") is None or self.last is None:
+                        return
+                    frame = {**self.last, "id": frame["id"]}
+                self.sent, self.last = frame["version"], frame
             if not self.ws.closed:
                 await self.ws.send_str(encode(frame))
 

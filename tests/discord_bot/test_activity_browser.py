@@ -54,11 +54,15 @@ async def in_room(page: Page) -> None:
 
 
 async def typed(page: Page, move: str, version: int) -> int:
-    """Play ``move`` by the move box (Enter); the board's version after it."""
+    """Play ``move`` by the move box (Enter) on the board of ``version``; the board's
+    version once the move is answered (the box emptied), past ``version``: a racer's last
+    move may be further on by then (the race's end writes every racer's row)."""
     await page.fill("#move", move)
     await page.press("#move", "Enter")
-    await version_after(page, version + 1)
-    return version + 1
+    await page.wait_for_function("() => document.getElementById('move').value === ''")
+    shown = await page.get_attribute("#board", "data-version")
+    assert shown is not None and int(shown) > version
+    return int(shown)
 
 
 def playable(move: Move) -> str:
