@@ -16,9 +16,10 @@ button play one move.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from datetime import date, datetime
@@ -276,11 +277,8 @@ class GameService(NewGames):
             entry = await self._entry(user_id)
             if entry is None or entry.finished:
                 return
-            try:
+            with self._forgotten_on_failure(user_id):
                 await self._save(user_id, entry, None)
-            except BaseException:
-                self.games.drop(user_id)
-                raise
 
     async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
         """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
@@ -388,15 +386,10 @@ class GameService(NewGames):
         """Play again the ``count`` commands taken back (``moves`` moves), and save."""
         settings = await self._get_settings(user_id)
         first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
-        try:
+        with self._forgotten_on_failure(user_id):
             for _ in range(moves):
                 entry.redo()
-            entry.refresh()
-            won = entry.state is Status.WON
-            await self._save(user_id, entry, "won" if won else None)
-        except BaseException:
-            self.games.drop(user_id)
-            raise
+            won = await self._save_played(user_id, entry)
         aces = with_aces(moves - count, count)
         where = entry.move_name(entry.game.move_count)
         message = (
@@ -463,7 +456,7 @@ class GameService(NewGames):
         settings = await self._get_settings(user_id)
         game = entry.game
         before, commands = game.move_count, 0
-        try:
+        with self._forgotten_on_failure(user_id):
             move = None
             while game.move_count > point:
                 commands += not entry.chained[-1]  # the move that started a command
@@ -472,9 +465,6 @@ class GameService(NewGames):
             entry.undo_count += commands if undos is None else undos
             entry.refresh()
             await self._save(user_id, entry, None)
-        except BaseException:
-            self.games.drop(user_id)
-            raise
         aces = with_aces(before - point - commands, commands)
         if message is None and commands == 1:
             message = f"Undid {describe_move(game, move, settings.symbols)}{aces}"
@@ -486,11 +476,8 @@ class GameService(NewGames):
         """Give up the current game; it is recorded as resigned."""
 
         async def give_up(entry: Entry) -> GameView:
-            try:
+            with self._forgotten_on_failure(user_id):
                 await self._save(user_id, entry, "resigned")
-            except BaseException:
-                self.games.drop(user_id)
-                raise
             game = entry.game
             message = (
                 f"You resigned deal {game.deal_number} with {game.score}/"
@@ -564,7 +551,7 @@ class GameService(NewGames):
         game = entry.game
         labels: list[str] = []
         warning: str | None = None
-        try:
+        with self._forgotten_on_failure(user_id):
             entry.undone.clear()  # a new command: what was taken back can't be redone
             for move in moves:
                 space = game.space_warning(move)
@@ -577,16 +564,28 @@ class GameService(NewGames):
                     for move in safe:
                         labels.append(describe_move(game, move, settings.symbols))
                         entry.play(move, bool(command_moves) or len(labels) > 1)
-            entry.refresh()
-            won = entry.state is Status.WON
-            await self._save(user_id, entry, "won" if won else None)
-        except BaseException:
-            self.games.drop(user_id)
-            raise
+            won = await self._save_played(user_id, entry)
         message = "Auto: " + ", ".join(labels) if auto else played(labels)
         if won:
             message += f" · You won deal {game.deal_number}!"
         return await self._view(user_id, entry, message, warning)
+
+    @contextlib.contextmanager
+    def _forgotten_on_failure(self, user_id: int) -> Iterator[None]:
+        """Around changes made to the player's entry in place and their save: if anything
+        fails, the entry is dropped from memory (the stored game is read next time)."""
+        try:
+            yield
+        except BaseException:
+            self.games.drop(user_id)
+            raise
+
+    async def _save_played(self, user_id: int, entry: Entry) -> bool:
+        """Save the moves played (or played again) on ``entry``: whether they won."""
+        entry.refresh()
+        won = entry.state is Status.WON
+        await self._save(user_id, entry, "won" if won else None)
+        return won
 
     async def _save(self, user_id: int, entry: Entry, outcome: Outcome | None) -> None:
         """Write the entry's new state (version + 1), recording the game if ``outcome``.
