@@ -5,7 +5,7 @@ more before it answers (research/scale_profile.md)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -51,10 +51,24 @@ def counted(store: GameStore, names: tuple[str, ...]) -> Counter[str]:
     return calls
 
 
-async def shared_service(db_target: str) -> GameService:
-    store = await open_store(db_target)
-    store.shared = True  # as a sharded bot marks it, even an SQLite file
-    return GameService(store, new_player=PLAIN)
+Shared = Callable[[], Awaitable[GameService]]
+
+
+@pytest.fixture
+async def shared(db_target: str) -> AsyncIterator[Shared]:
+    """Opens a service on the test's database as one process of a sharded bot would (its
+    store marked shared, even an SQLite file; a cache of its own); all closed after."""
+    opened: list[GameService] = []
+
+    async def open_one() -> GameService:
+        store = await open_store(db_target)
+        store.shared = True
+        opened.append(GameService(store, new_player=PLAIN))
+        return opened[-1]
+
+    yield open_one
+    for service in opened:
+        await service.close()
 
 
 async def test_a_games_version_and_its_players_settings_are_read_together_as_stored(
@@ -105,125 +119,101 @@ async def test_a_write_checked_against_settings_applies_only_while_they_are_stor
 
 
 async def test_a_move_on_a_shared_database_is_one_write_when_its_game_is_in_memory(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    service = await shared_service(db_target)
-    try:
-        view = await service.new_game(1, GUILD, 28)
-        calls = counted(service.store, (*READS, "save_game"))
-        moved = await service.move(1, "deal", view.version)
-        assert moved.version == view.version + 1
-        assert calls == Counter(save_game=1)  # the write checks what was not read
-        again = await service.move(1, "deal")  # typed: no version, the same
-        assert again.version == moved.version + 1
-        assert calls == Counter(save_game=2)
-    finally:
-        await service.close()
-    cold = await shared_service(db_target)  # nothing in memory: read once, then written
-    try:
-        calls = counted(cold.store, (*READS, "save_game"))
-        moved = await cold.move(1, "deal", again.version)
-        assert moved.version == again.version + 1
-        assert calls["save_game"] == 1 and calls["load_game"] == 1
-        assert calls["load_settings"] == 1 and calls["game_version_and_settings"] == 0
-    finally:
-        await cold.close()
+    service = await shared()
+    view = await service.new_game(1, GUILD, 28)
+    calls = counted(service.store, (*READS, "save_game"))
+    moved = await service.move(1, "deal", view.version)
+    assert moved.version == view.version + 1
+    assert calls == Counter(save_game=1)  # the write checks what was not read
+    again = await service.move(1, "deal")  # typed: no version, the same
+    assert again.version == moved.version + 1
+    assert calls == Counter(save_game=2)
+    cold = await shared()  # nothing in memory: read once, then written
+    calls = counted(cold.store, (*READS, "save_game"))
+    moved = await cold.move(1, "deal", again.version)
+    assert moved.version == again.version + 1
+    assert calls["save_game"] == 1 and calls["load_game"] == 1
+    assert calls["load_settings"] == 1 and calls["game_version_and_settings"] == 0
 
 
 async def test_a_new_game_on_a_shared_database_reads_once_before_its_write(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    service = await shared_service(db_target)
-    try:
-        view = await service.new_game(1, GUILD, 28)
-        calls = counted(service.store, (*READS, "start_game"))
-        again = await service.new_game(1, GUILD, 29, replaces_version=view.version)
-        assert again.deal_number == 29 and again.version > view.version
-        assert calls == Counter(game_version_and_settings=1, start_game=1)
-    finally:
-        await service.close()
+    service = await shared()
+    view = await service.new_game(1, GUILD, 28)
+    calls = counted(service.store, (*READS, "start_game"))
+    again = await service.new_game(1, GUILD, 29, replaces_version=view.version)
+    assert again.deal_number == 29 and again.version > view.version
+    assert calls == Counter(game_version_and_settings=1, start_game=1)
 
 
 async def test_settings_changed_by_another_process_show_on_the_players_next_command(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    one, two = await shared_service(db_target), await shared_service(db_target)
-    try:
-        view = await two.new_game(1, GUILD, 28)
-        assert SUITS & set(view.board)  # suit symbols, a new player's choice
-        await one.update_settings(1, symbols=False)
-        moved = await two.move(1, "deal", view.version)
-        assert not SUITS & set(moved.board)  # letters: the other process's change, seen
-    finally:
-        await one.close()
-        await two.close()
+    one, two = await shared(), await shared()
+    view = await two.new_game(1, GUILD, 28)
+    assert SUITS & set(view.board)  # suit symbols, a new player's choice
+    await one.update_settings(1, symbols=False)
+    moved = await two.move(1, "deal", view.version)
+    assert not SUITS & set(moved.board)  # letters: the other process's change, seen
 
 
 async def test_automatic_aces_turned_on_by_another_process_play_in_this_ones_next_move(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    one, two = await shared_service(db_target), await shared_service(db_target)
-    try:
-        view = await two.new_game(1, GUILD, ACE_AFTER_THE_DEAL)  # in two's memory
-        await one.update_settings(1, auto_aces=True)
-        calls = counted(two.store, (*READS, "save_game"))
-        moved = await two.move(1, "deal", view.version)
-        assert moved.version == view.version + 1
-        # the first write, on the settings two remembered, was refused; then read, played
-        assert calls["save_game"] == 2 and calls["load_game"] == 1
-        assert calls["load_settings"] == 1 and calls["game_version_and_settings"] == 0
-        stored = await two.store.load_game(1)
-        assert stored is not None and stored.moves.startswith("deal;")  # and its Ace
-    finally:
-        await one.close()
-        await two.close()
+    one, two = await shared(), await shared()
+    view = await two.new_game(1, GUILD, ACE_AFTER_THE_DEAL)  # in two's memory
+    await one.update_settings(1, auto_aces=True)
+    calls = counted(two.store, (*READS, "save_game"))
+    moved = await two.move(1, "deal", view.version)
+    assert moved.version == view.version + 1
+    # the first write, on the settings two remembered, was refused; then read, played
+    assert calls["save_game"] == 2 and calls["load_game"] == 1
+    assert calls["load_settings"] == 1 and calls["game_version_and_settings"] == 0
+    stored = await two.store.load_game(1)
+    assert stored is not None and stored.moves.startswith("deal;")  # and its Ace
 
 
 async def test_a_game_moved_on_by_another_process_refuses_a_stale_click_and_plays_a_typed_move(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    one, two = await shared_service(db_target), await shared_service(db_target)
-    try:
-        view = await two.new_game(1, GUILD, BUILD_AFTER_THE_DEAL)  # in two's memory
-        dealt = await one.move(1, "deal", view.version)
-        with pytest.raises(StaleVersionError):
-            await two.move(1, "deal", view.version)  # a click on two's old board
-        # legal only since one's deal: refused on two's memory, played on what is stored
-        moved = await two.move(1, BUILD)
-        assert moved.version == dealt.version + 1
-        stored = await one.store.load_game(1)
-        assert stored is not None and stored.moves == f"deal;{BUILD}"
-    finally:
-        await one.close()
-        await two.close()
+    one, two = await shared(), await shared()
+    view = await two.new_game(1, GUILD, BUILD_AFTER_THE_DEAL)  # in two's memory
+    dealt = await one.move(1, "deal", view.version)
+    with pytest.raises(StaleVersionError):
+        await two.move(1, "deal", view.version)  # a click on two's old board
+    # legal only since one's deal: refused on two's memory, played on what is stored
+    moved = await two.move(1, BUILD)
+    assert moved.version == dealt.version + 1
+    stored = await one.store.load_game(1)
+    assert stored is not None and stored.moves == f"deal;{BUILD}"
 
 
 async def test_a_saved_move_is_answered_though_the_database_stops_answering_just_after(
-    db_target: str,
+    shared: Shared,
 ) -> None:
-    service = await shared_service(db_target)
-    try:
-        view = await service.new_game(1, GUILD, 28)
-        store = service.store
-        save = store.save_game
-        saved = False
+    service = await shared()
+    view = await service.new_game(1, GUILD, 28)
+    store = service.store
+    save = store.save_game
+    saved = False
 
-        async def save_then_fail(*args: Any) -> bool:
-            nonlocal saved
-            done = await save(*args)
-            saved = True
-            return done
+    async def save_then_fail(*args: Any) -> bool:
+        nonlocal saved
+        done = await save(*args)
+        saved = True
+        return done
 
-        async def busy_after_the_save(*args: Any, _original: Any) -> Any:
-            if saved:
-                raise StoreBusyError("the database stopped answering")
-            return await _original(*args)
+    async def busy_after_the_save(*args: Any, _original: Any) -> Any:
+        if saved:
+            raise StoreBusyError("the database stopped answering")
+        return await _original(*args)
 
-        for name in READS:
-            original = getattr(store, name)
-            setattr(store, name, lambda *a, _o=original: busy_after_the_save(*a, _original=_o))
-        setattr(store, "save_game", save_then_fail)  # noqa: B010
-        moved = await service.move(1, "deal", view.version)  # saved: so said, not "failed"
-        assert saved and moved.version == view.version + 1
-    finally:
-        await service.close()
+    for name in READS:
+        original = getattr(store, name)
+        setattr(store, name, lambda *a, _o=original: busy_after_the_save(*a, _original=_o))
+    setattr(store, "save_game", save_then_fail)  # noqa: B010
+    moved = await service.move(1, "deal", view.version)  # saved: so said, not "failed"
+    assert saved and moved.version == view.version + 1
