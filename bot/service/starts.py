@@ -20,7 +20,7 @@ from engine import DealNumberError, Move, Status, format_line
 from engine.deal import check_deal_number
 
 from ..daily import utc_date
-from ..store import DailyDeal, FinishedGame, GameStore, Outcome, StoreError
+from ..store import DailyDeal, FinishedGame, GameStart, GameStore, Outcome, StoreError
 from .cache import PlayerLocks, Recent
 from .contract import GameView, Settings
 from .dailies import DailyDeals
@@ -278,7 +278,7 @@ class NewGames(ABC):
         )
         self.games.drop(user_id)
         try:
-            version = await self._store.start_game(
+            start = GameStart(
                 user_id=user_id,
                 guild_id=guild_id,
                 variant=entry.variant,
@@ -287,11 +287,11 @@ class NewGames(ABC):
                 status=entry.status,
                 started_at=now,
                 replaces_version=None if old is None else old.version,
-                finished=finished,
                 daily_date=daily_date,
                 scored=scored,
                 hint_line=None if proof is None else format_line(proof),
             )
+            version = await self._store.start_game(start, finished)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         if version is None:

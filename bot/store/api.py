@@ -34,7 +34,7 @@ from .records import (
     DailyDeal,
     DailyResult,
     FinishedGame,
-    GameStatus,
+    GameStart,
     GameUpdate,
     PeriodResult,
     PlayerTotals,
@@ -238,29 +238,14 @@ class GameStore(ABC):
 
     @abstractmethod
     async def start_game(
-        self,
-        *,
-        user_id: int,
-        guild_id: int | None,
-        variant: str,
-        deal_number: int,
-        moves: str,
-        status: GameStatus,
-        started_at: datetime,
-        replaces_version: int | None,
-        finished: FinishedGame | None = None,
-        daily_date: date | None = None,
-        scored: bool = True,
-        hint_line: str | None = None,
+        self, start: GameStart, finished: FinishedGame | None = None
     ) -> int | None:
-        """Make a new current game for the user, recording ``finished`` in the same transaction.
-
-        ``hint_line``: the deal's winning line, if the solver has proven it (see
-        ``CurrentGame.hint_line``).
+        """Make the player's new current game ``start``, recording ``finished`` (the one
+        it replaces) in the same transaction.
 
         The new game's version is one more than the row it replaces (1 for a
         first game), so versions never repeat for a user. With
-        ``replaces_version`` set, the old row must still be at that version;
+        ``start.replaces_version`` set, the old row must still be at that version;
         with None, whatever is there is replaced. Returns the new version, or
         None (and writes nothing) if the old row had moved on, or if the game
         is a scored daily and the user's scored attempt of that date already

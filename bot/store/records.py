@@ -89,6 +89,24 @@ class FinishedGame:
 
 
 @dataclass(frozen=True, slots=True)
+class GameStart:
+    """A new current game for a player (``GameStore.start_game``), replacing the row at
+    ``replaces_version`` (None: whatever is there)."""
+
+    user_id: int
+    guild_id: int | None
+    variant: str
+    deal_number: int
+    moves: str
+    status: GameStatus
+    started_at: datetime
+    replaces_version: int | None
+    daily_date: date | None = None
+    scored: bool = True
+    hint_line: str | None = None  # the deal's winning line, if proven (``CurrentGame``'s)
+
+
+@dataclass(frozen=True, slots=True)
 class GameUpdate:
     """A new state of a current game, written only if the row is still at ``expected_version``."""
 

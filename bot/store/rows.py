@@ -23,6 +23,7 @@ from .records import (
     DailyDeal,
     DailyResult,
     FinishedGame,
+    GameStart,
     GameUpdate,
     PeriodResult,
     PlayerTotals,
@@ -170,6 +171,22 @@ def daily_deal_params(deal: DailyDeal) -> tuple[object, ...]:
     """The parameters ``SAVE_DAILY_DEAL_SQL`` takes, in order; the first two (the date and
     the game) are ``DAILY_DEAL_SQL``'s, which reads the stored one back."""
     return (deal.day.isoformat(), deal.variant, deal.deal_number, deal.line, deal.par, deal.rating)
+
+
+def start_params(g: GameStart) -> dict[str, object]:
+    return {
+        "user_id": g.user_id,
+        "guild_id": g.guild_id,
+        "variant": g.variant,
+        "deal_number": g.deal_number,
+        "moves": g.moves,
+        "status": g.status,
+        "started_at": timestamp(g.started_at),
+        "replaces_version": g.replaces_version,
+        "daily_date": None if g.daily_date is None else g.daily_date.isoformat(),
+        "scored": int(g.scored),
+        "hint_line": g.hint_line,
+    }
 
 
 def update_params(u: GameUpdate) -> dict[str, object]:

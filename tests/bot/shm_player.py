@@ -22,7 +22,7 @@ from collections.abc import Awaitable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.store import GameUpdate, Store, StoreError
+from bot.store import GameStart, GameUpdate, Store, StoreError
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -44,10 +44,10 @@ async def outcome(call: Awaitable[Any]) -> str:
 
 async def main(path: str, close_at_once: bool) -> None:
     store = await Store.open(path)
-    started = await store.start_game(
+    started = await store.start_game(GameStart(
         user_id=1, guild_id=None, variant="vr", deal_number=42, moves="", status="playing",
         started_at=T0, replaces_version=None,
-    )  # fmt: skip
+    ))  # fmt: skip
     assert started == 1 and await store.save_game(update(1, "deal"))
     print("ready", flush=True)
     sys.stdin.readline()  # the files are immutable now

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, Settings, StaleVersionError
-from bot.store import GameStore, GameUpdate, SettingsCheck, StoreBusyError, UserSettings
+from bot.store import GameStart, GameStore, GameUpdate, SettingsCheck, StoreBusyError, UserSettings
 from bot.store.open import open_store
 
 GUILD = 555
@@ -88,10 +88,10 @@ async def test_a_games_version_and_its_players_settings_are_read_together_as_sto
 async def test_a_write_checked_against_settings_applies_only_while_they_are_stored(
     store: GameStore,
 ) -> None:
-    version = await store.start_game(
+    version = await store.start_game(GameStart(
         user_id=1, guild_id=GUILD, variant="vr", deal_number=28, moves="", status="playing",
         started_at=T0, replaces_version=None,
-    )  # fmt: skip
+    ))  # fmt: skip
     assert version is not None
     plain, aces = UserSettings(symbols=True, auto_aces=False), UserSettings(True, True)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameUpdate, StoreBusyError, StoreUnavailableError
+from bot.store import GameStart, GameUpdate, StoreBusyError, StoreUnavailableError
 from bot.store.sqlite import SQLiteStore
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -23,14 +23,16 @@ async def started(path: Path) -> SQLiteStore:
     store = await SQLiteStore.open(path)
     for user in range(1, PLAYERS + 1):
         await store.start_game(
-            user_id=user,
-            guild_id=None,
-            variant="reel",
-            deal_number=user,
-            moves="",
-            status="playing",
-            started_at=T0,
-            replaces_version=None,
+            GameStart(
+                user_id=user,
+                guild_id=None,
+                variant="reel",
+                deal_number=user,
+                moves="",
+                status="playing",
+                started_at=T0,
+                replaces_version=None,
+            )
         )
     return store
 

@@ -23,6 +23,7 @@ from bot.store import (
     SCHEMA_VERSION,
     DailyDeal,
     FinishedGame,
+    GameStart,
     GameStore,
     GameUpdate,
     SchemaTooNewError,
@@ -59,14 +60,16 @@ def finished(user: int, n: int, *, won: bool = False, day: date | None = None) -
 
 async def start(store: GameStore, user: int, replaces: int | None = None) -> int | None:
     return await store.start_game(
-        user_id=user,
-        guild_id=GUILD,
-        variant="vr",
-        deal_number=28,
-        moves="",
-        status="playing",
-        started_at=T0,
-        replaces_version=replaces,
+        GameStart(
+            user_id=user,
+            guild_id=GUILD,
+            variant="vr",
+            deal_number=28,
+            moves="",
+            status="playing",
+            started_at=T0,
+            replaces_version=replaces,
+        )
     )
 
 
@@ -90,10 +93,10 @@ async def test_a_write_at_a_stale_version_applies_nothing(store: GameStore) -> N
     assert await start(store, 1) == 1
     assert await store.save_game(update(1, 1, "deal"))
     assert not await store.save_game(update(1, 1, "other"), finished(1, 1))
-    assert await store.start_game(
+    assert await store.start_game(GameStart(
         user_id=1, guild_id=None, variant="vr", deal_number=29, moves="", status="playing",
         started_at=T0, replaces_version=1,
-    ) is None  # fmt: skip
+    )) is None  # fmt: skip
     game = await store.load_game(1)
     assert game is not None and (game.version, game.moves) == (2, "deal")
     assert await store.game_version(1) == 2 and await store.game_version(2) is None

@@ -19,6 +19,7 @@ from bot.store import (
     CorruptRowError,
     DailyDeal,
     FinishedGame,
+    GameStart,
     GameUpdate,
     Migration,
     PlayerTotals,
@@ -64,7 +65,8 @@ async def start(store: Store, user_id: int = 1, **fields: object) -> int | None:
         "replaces_version": None,
     }
     values.update(fields)
-    return await store.start_game(**values)  # type: ignore[arg-type]
+    finished = values.pop("finished", None)
+    return await store.start_game(GameStart(**values), finished)  # type: ignore[arg-type]
 
 
 def update(version: int, expected: int, moves: str = "R6 ACE", user_id: int = 1) -> GameUpdate:

@@ -16,6 +16,7 @@ import pytest
 
 from bot.store import (
     FinishedGame,
+    GameStart,
     GameUpdate,
     Store,
     StoreBusyError,
@@ -29,14 +30,16 @@ T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 async def start(store: Store, user_id: int, moves: str = "") -> int | None:
     return await store.start_game(
-        user_id=user_id,
-        guild_id=10,
-        variant="vr",
-        deal_number=42,
-        moves=moves,
-        status="playing",
-        started_at=T0,
-        replaces_version=None,
+        GameStart(
+            user_id=user_id,
+            guild_id=10,
+            variant="vr",
+            deal_number=42,
+            moves=moves,
+            status="playing",
+            started_at=T0,
+            replaces_version=None,
+        )
     )
 
 
@@ -228,10 +231,10 @@ async def test_a_failed_rollback_leaves_no_transaction_open_and_the_next_call_co
         return await real_execute(sql, *args, **kwargs)
 
     monkeypatch.setattr(connection, "execute", execute)
-    refused = await store.start_game(
+    refused = await store.start_game(GameStart(
         user_id=1, guild_id=10, variant="vr", deal_number=43, moves="", status="playing",
-        started_at=T0, replaces_version=7, finished=finished_game(1),
-    )  # fmt: skip
+        started_at=T0, replaces_version=7,
+    ), finished_game(1))  # fmt: skip
     assert refused is None and failed == ["ROLLBACK"]  # its own outcome: refused, stale
     assert "ROLLBACK failed" in caplog.text
     assert await store.save_game(update(2, 1, "R6 ACE"))  # the next call: a move, committed

@@ -25,7 +25,7 @@ from typing import IO
 
 import pytest
 
-from bot.store import Store, StoreReadOnlyError
+from bot.store import GameStart, Store, StoreReadOnlyError
 from tests.immutable import immutable
 
 PLAYER = Path(__file__).with_name("shm_player.py")
@@ -176,10 +176,10 @@ async def test_a_store_opened_on_immutable_files_is_refused_as_read_only(
 ) -> None:
     db = tmp_path / "reel.db"
     store = await Store.open(db)
-    await store.start_game(
+    await store.start_game(GameStart(
         user_id=1, guild_id=None, variant="vr", deal_number=42, moves="", status="playing",
         started_at=datetime(2025, 3, 1, tzinfo=UTC), replaces_version=None,
-    )  # fmt: skip
+    ))  # fmt: skip
     await store.close()
     made = subprocess.run([sys.executable, "-c", LEAVE_THE_INDEX, str(db)], capture_output=True)
     assert made.returncode == 0 and all(f.exists() for f in files_of(db)), made.stderr

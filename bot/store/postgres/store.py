@@ -28,7 +28,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from datetime import date, datetime
+from datetime import date
 from typing import Any, Final, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -47,7 +47,7 @@ from ..records import (
     DailyDeal,
     DailyResult,
     FinishedGame,
-    GameStatus,
+    GameStart,
     GameUpdate,
     PeriodResult,
     PlayerTotals,
@@ -64,7 +64,7 @@ from ..rows import (
     period_result_from_row,
     player_totals_from_row,
     settings_from_row,
-    timestamp,
+    start_params,
     totals_from_row,
     update_params,
 )
@@ -327,36 +327,11 @@ class PostgresStore(GameStore):
         return None if row is None else current_from_row(row)
 
     async def start_game(
-        self,
-        *,
-        user_id: int,
-        guild_id: int | None,
-        variant: str,
-        deal_number: int,
-        moves: str,
-        status: GameStatus,
-        started_at: datetime,
-        replaces_version: int | None,
-        finished: FinishedGame | None = None,
-        daily_date: date | None = None,
-        scored: bool = True,
-        hint_line: str | None = None,
+        self, start: GameStart, finished: FinishedGame | None = None
     ) -> int | None:
-        params: dict[str, object] = {
-            "user_id": user_id,
-            "guild_id": guild_id,
-            "variant": variant,
-            "deal_number": deal_number,
-            "moves": moves,
-            "status": status,
-            "started_at": timestamp(started_at),
-            "replaces_version": replaces_version,
-            "daily_date": None if daily_date is None else daily_date.isoformat(),
-            "scored": int(scored),
-            "hint_line": hint_line,
-        }
+        params = start_params(start)
         record = None if finished is None else finished_params(finished)
-        scored_daily = daily_date is not None and scored
+        scored_daily = start.daily_date is not None and start.scored
 
         async def body(conn: Conn) -> int:
             if record is not None:
@@ -374,7 +349,7 @@ class PostgresStore(GameStore):
             version = await self._op(body, transaction=True)
         except _Refused:
             return None
-        self.changes.game(user_id, version)
+        self.changes.game(start.user_id, version)
         return version
 
     async def save_game(self, update: GameUpdate, finished: FinishedGame | None = None) -> bool:

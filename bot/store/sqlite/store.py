@@ -35,7 +35,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -55,7 +55,7 @@ from ..records import (
     DailyDeal,
     DailyResult,
     FinishedGame,
-    GameStatus,
+    GameStart,
     GameUpdate,
     PeriodResult,
     PlayerTotals,
@@ -72,7 +72,7 @@ from ..rows import (
     period_result_from_row,
     player_totals_from_row,
     settings_from_row,
-    timestamp,
+    start_params,
     totals_from_row,
     update_params,
 )
@@ -508,36 +508,11 @@ class SQLiteStore(GameStore):
         return None if row is None else current_from_row(row)
 
     async def start_game(
-        self,
-        *,
-        user_id: int,
-        guild_id: int | None,
-        variant: str,
-        deal_number: int,
-        moves: str,
-        status: GameStatus,
-        started_at: datetime,
-        replaces_version: int | None,
-        finished: FinishedGame | None = None,
-        daily_date: date | None = None,
-        scored: bool = True,
-        hint_line: str | None = None,
+        self, start: GameStart, finished: FinishedGame | None = None
     ) -> int | None:
-        params: dict[str, object] = {
-            "user_id": user_id,
-            "guild_id": guild_id,
-            "variant": variant,
-            "deal_number": deal_number,
-            "moves": moves,
-            "status": status,
-            "started_at": timestamp(started_at),
-            "replaces_version": replaces_version,
-            "daily_date": None if daily_date is None else daily_date.isoformat(),
-            "scored": int(scored),
-            "hint_line": hint_line,
-        }
+        params = start_params(start)
         record = None if finished is None else finished_params(finished)
-        scored_daily = daily_date is not None and scored
+        scored_daily = start.daily_date is not None and start.scored
 
         async def body(conn: Conn) -> int:
             if record is not None:
