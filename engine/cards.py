@@ -52,9 +52,13 @@ def suit_of(card: int) -> int:
     return card & 3
 
 
+CARD_CODES: Final = tuple(RANK_CHARS[c >> 2] + SUIT_LETTERS[c & 3] for c in range(CARD_COUNT))
+"""``card_code`` of every card, by card (a position string is a hundred of them)."""
+
+
 def card_code(card: int) -> str:
     """The two-character code used in position strings and on the board: ``TD``."""
-    return RANK_CHARS[card >> 2] + SUIT_LETTERS[card & 3]
+    return CARD_CODES[card]
 
 
 def card_name(card: int, symbols: bool = True) -> str:

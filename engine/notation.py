@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
-from .cards import SUIT_LETTERS, card_code, card_name, make_card, parse_card
+from .cards import CARD_CODES, SUIT_LETTERS, card_name, make_card, parse_card
 from .game import Game
 from .moves import (
     ACE_PILE,
@@ -296,7 +296,7 @@ def format_position(game: Game) -> str:
     """
 
     def pile_text(pile: tuple[int, ...]) -> str:
-        return "".join(card_code(c) for c in pile) or "-"
+        return "".join(map(CARD_CODES.__getitem__, pile)) or "-"
 
     fields = [game.variant.code]
     fields += [",".join(pile_text(p) for p in game.row(r)) for r in range(ROWS)]
