@@ -4,9 +4,9 @@ proves the position lost too; and it keeps its budgets."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
+import threading
 import time
 from typing import ClassVar
 
@@ -221,7 +221,10 @@ class _Interrupted:
 
     def solve_limited(self) -> bool | None:
         self.record["calls"] += 1
-        os.kill(os.getpid(), signal.SIGINT)
+        # to the main thread, as a Ctrl-C reaches a process of one thread (reel solve); sent
+        # to the process, a thread of the test runner's (a pytest-xdist worker has one) that
+        # does not block SIGINT would take it, and nothing would hold it back
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         time.sleep(0.01)  # where Python's handler, not held back, would raise
         self.record["finished"] += 1
         return None
