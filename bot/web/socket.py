@@ -40,11 +40,15 @@ class OpenBoard:
         self.ws = ws
         self.user_id = user_id
         self.view = "game"  # whose board it shows: "game" (the player's), or a race game's
-        self.sent = -1  # the version of the last board sent (of that view)
-        self.last: Frame | None = None  # that board's frame
+        self.last: Frame | None = None  # the last board sent (of that view)
         self.wanted = -1  # the newest version heard of for this player
         self.pushing = False
         self._lock = asyncio.Lock()
+
+    @property
+    def sent(self) -> int:
+        """The version of the last board sent (of the view shown), -1 before any."""
+        return -1 if self.last is None else int(self.last["version"])
 
     async def send(self, frame: Frame) -> None:
         """Send ``frame``; a board older than one already sent is not (a push and an
@@ -55,12 +59,12 @@ class OpenBoard:
             if frame["type"] == "board" and isinstance(version, int):
                 view = frame.get("view", "game")
                 if view != self.view:  # another game's board: its versions are its own
-                    self.view, self.sent, self.last = view, -1, None
+                    self.view, self.last = view, None
                 if version < self.sent:
                     if frame.get("id") is None or self.last is None:
                         return
                     frame = {**self.last, "id": frame["id"]}
-                self.sent, self.last = frame["version"], frame
+                self.last = frame
             if not self.ws.closed:
                 await self.ws.send_str(encode(frame))
 
