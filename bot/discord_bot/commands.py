@@ -106,7 +106,7 @@ HINT_CHOICES: Final = [
 def deal_number_from_text(text: str | int) -> int:
     """The deal number typed in ``/reel new deal:``; ValueError with ``BAD_DEAL`` if it is not one.
 
-    The option is a string because Discord's integer options stop at 2**53,
+    The option is a string because Discord's integer options stop at 2**53 - 1,
     and deal numbers run to 2**63 - 1.
     """
     cleaned = str(text).strip().replace(",", "").replace("_", "")
@@ -251,11 +251,31 @@ def _consume(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+# Where /reel may be installed and used, said explicitly (Discord's `integration_types`
+# and `contexts`): installed to a server (0), used in its channels (0) and in the bot's
+# own DM (1), as the deprecated `dm_permission: true` said before.
+INSTALLS: Final = app_commands.AppInstallationType(guild=True, user=False)
+CONTEXTS: Final = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
+
+
 class ReelCommands(app_commands.Group):
     """``/reel ...``: every command of the game."""
 
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        """The command as Discord takes it, without `dm_permission`: Discord's documentation
+        deprecates it ("use contexts instead"), and discord.py 2.7 sends it beside
+        `contexts` whatever those say."""
+        payload = super().to_dict(tree)
+        payload.pop("dm_permission", None)
+        return payload
+
     def __init__(self, service: GameService) -> None:
-        super().__init__(name="reel", description="Play Virginia Reel, a two-pack patience")
+        super().__init__(
+            name="reel",
+            description="Play Virginia Reel, a two-pack patience",
+            allowed_installs=INSTALLS,
+            allowed_contexts=CONTEXTS,
+        )
         self.service = service
         self.add_command(race_command())  # /reel race (races.py)
         self.add_command(board_command())  # /reel board: the Activity (launch.py)

@@ -63,7 +63,9 @@ NOT_YOURS: Final = (
 BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 BAD_GAME: Final = "Pick a game from the list (its number, like 42)."
 ONE_CHOICE: Final = "Name a race, or a date or a game: not a race and one of the others."
-MAX_RACE: Final = 2**53  # a race's number (Discord's integers stop at 2**53)
+# A race's number: races are numbered from 1 as they open (the store's row id), far below
+# the largest integer option Discord takes, 2**53 - 1 (the OpenAPI spec's Int53Type).
+MAX_RACE: Final = 2**53 - 1
 
 _LABELS: Final[dict[Step, str]] = {
     "first": "⏮ First",

@@ -388,7 +388,7 @@ def test_move_options_are_from_and_to_with_autocomplete() -> None:
 
 
 def test_the_deal_option_is_text_so_every_deal_number_fits() -> None:
-    """Discord's integer options stop at 2**53; deal numbers go to 2**63 - 1."""
+    """Discord's integer options stop at 2**53 - 1; deal numbers go to 2**63 - 1."""
     new = group().get_command("new")
     assert isinstance(new, app_commands.Command)
     deal, variant = new.parameters
