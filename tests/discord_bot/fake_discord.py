@@ -56,6 +56,7 @@ from typing import Any
 import discord
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
+from discord_spec import SpecCheck, log_wire, spec_check
 
 API_VERSION = 10
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -151,6 +152,14 @@ class DiscordViolation(AssertionError):
         self.violations = list(violations)
         lines = "\n  ".join(str(v) for v in self.violations)
         super().__init__(f"Discord would have rejected the bot's behaviour:\n  {lines}")
+
+
+class SpecRefusal(Exception):
+    """A request body Discord's spec refuses: its 400 answer, raised out of the handler."""
+
+    def __init__(self, response: web.Response) -> None:
+        super().__init__("refused by Discord's OpenAPI spec")
+        self.response = response
 
 
 @dataclass(frozen=True, slots=True)
@@ -1040,6 +1049,10 @@ class FakeDiscord:
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, InteractionResult] = {}
         self.violations: list[Violation] = []
+        # Discord's OpenAPI spec every request body is checked against (discord_spec.py;
+        # None: the fake's own checks alone), and the (method, route, body) it refused
+        self.spec: SpecCheck | None = spec_check()
+        self.spec_refusals: list[tuple[str, str, object]] = []
         self.sessions: dict[str, Session] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call handled
@@ -1380,7 +1393,10 @@ class FakeDiscord:
                 self._attempted(arrived, request.method, path, ABANDONED, fault)
                 return web.Response(status=408)  # nobody reads it
         if fault is None or fault.status is None or fault.applied:
-            response = await handler(request)
+            try:
+                response = await handler(request)
+            except SpecRefusal as refused:  # a body Discord's spec refuses (_payload)
+                response = refused.response
         if fault is not None and fault.status is not None:
             response = self._fault_response(fault)
         self._attempted(arrived, request.method, path, response.status, fault)
@@ -1589,8 +1605,42 @@ class FakeDiscord:
         self.record("invalid-form-body", detail, interaction)
         return self._json(form_error_body(errors), 400)
 
+    async def _payload(self, request: web.Request) -> dict[str, Any]:
+        """The request's JSON body (a multipart body's ``payload_json``, its files under
+        ``_files``), checked against Discord's OpenAPI spec (discord_spec.py): a body the
+        spec refuses is a violation, answered as Discord does, 400 Invalid Form Body."""
+        payload = await self._read_payload(request)
+        prefix = f"/api/v{API_VERSION}"
+        route = request.match_info.route.resource
+        template = route.canonical[len(prefix) :] if route is not None else request.path
+        body = (
+            {k: v for k, v in payload.items() if k != "_files"}
+            if isinstance(payload, dict)
+            else payload
+        )
+        log_wire(request.method, template, body)
+        errors = [] if self.spec is None else self.spec.errors(request.method, template, body)
+        if errors:
+            assert self.spec is not None
+            self.spec_refusals.append((request.method, template, body))
+            detail = f"{request.method} {template} ({self.spec.source}): " + "; ".join(
+                str(e) for e in errors
+            )
+            self.record("openapi-spec", detail, self._interaction_of(request))
+            form = [FormError(e.path, "SPEC", e.message) for e in errors]
+            raise SpecRefusal(self._json(form_error_body(form), 400))
+        return payload
+
+    def _interaction_of(self, request: web.Request) -> InteractionResult | None:
+        """The interaction a callback or webhook request answers, if the fake sent it."""
+        if "interaction" in request.match_info:
+            return self.interactions.get(int(request.match_info["interaction"]))
+        token = request.match_info.get("token")
+        found = [i for i in self.interactions.values() if token is not None and i.token == token]
+        return found[0] if found else None
+
     @staticmethod
-    async def _payload(request: web.Request) -> dict[str, Any]:
+    async def _read_payload(request: web.Request) -> dict[str, Any]:
         if request.content_type.startswith("multipart/"):
             payload: dict[str, Any] = {}
             files: dict[str, bytes] = {}
