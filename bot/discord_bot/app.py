@@ -401,7 +401,7 @@ async def _beside_bot(
         except OSError as exc:
             raise OSError(f"the metrics pages: {exc}") from exc
     else:
-        routes = functools.partial(add_routes, metrics=bot.metrics, health=health)
+        routes = functools.partial(add_routes, metrics=bot.metrics, health=health, private=True)
     if beside is not None:
         try:
             served = beside(service, bot.cooldown, announce_on(bot), routes)

@@ -14,12 +14,15 @@ naming each check and what it found (docs/operations.md):
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from ..service import GameService
 from .metrics import Shard
+
+log = logging.getLogger(__name__)
 
 DATABASE_WAIT: Final = 2.0
 
@@ -40,8 +43,9 @@ class Health:
         words: dict[str, str] = {}
         healthy = True
         for name, result in zip(names, found, strict=True):
-            if isinstance(result, BaseException):
-                passed, word = False, f"failed: {type(result).__name__}: {result}"
+            if isinstance(result, BaseException):  # its text logged, not published
+                log.warning("health check %s failed", name, exc_info=result)
+                passed, word = False, f"failed ({type(result).__name__})"
             else:
                 passed, word = result
             healthy = healthy and passed
@@ -58,7 +62,9 @@ def database_check(service: GameService) -> Check:
         except TimeoutError:
             return False, f"no answer within {DATABASE_WAIT:g} s"
         except Exception as exc:  # the store's error: it can't be reached
-            return False, f"unreachable: {exc}"
+            # Its text may name the database's user, host and database: logged, not shown.
+            log.warning("health check: the database is unreachable: %s", exc)
+            return False, f"unreachable ({type(exc).__name__})"
         return True, "ok"
 
     return check

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from aiohttp import web
 
-from .discord_api import DiscordApi, DiscordError
+from .discord_api import DiscordApi, DiscordError, instance_id_ok
+from .limits import SIGN_INS, Rate, Tally, client_address, too_many
 from .play import Frame
 from .protocol import Request, encode, error_frame
 from .rooms import OTHER_SHARD, Rooms, Seat
@@ -53,6 +54,8 @@ class Activity:
     rooms: Rooms
     discord: DiscordApi | None
     mock: bool = False
+    sign_ins: Rate = field(default_factory=lambda: Rate(*SIGN_INS))  # per address
+    refused: Tally = field(default_factory=Tally)  # sign-ins refused (a metric's figure)
 
 
 ACTIVITY: Final = web.AppKey("activity", Activity)
@@ -73,17 +76,24 @@ async def token_handler(request: web.Request) -> web.StreamResponse:
     activity = request.app[ACTIVITY]
     if activity.discord is None:
         return _refusal("not-set-up", NOT_SET_UP, 503)
+    address = client_address(request)
+    wait = activity.sign_ins.take(address)  # before Discord hears of it
+    if wait > 0:
+        _refused(activity, address, "too many sign-ins")
+        return too_many(wait, "sign-ins")
     try:
         code, instance_id = await _sign_in_request(request)
         token = await activity.discord.exchange(code)
         user = await activity.discord.me(token)
         place = await activity.rooms.instance(instance_id, fresh=True)
     except _BadRequest as exc:
+        _refused(activity, address, str(exc))
         return _refusal("bad-request", str(exc), 400)
     except DiscordError as exc:
+        _refused(activity, address, exc.message)
         return _refusal("discord", exc.message, exc.status)
     if user.user_id not in place.users:
-        log.warning("sign-in refused: user %s is not in instance %s", user.user_id, instance_id)
+        _refused(activity, address, f"user {user.user_id} is not in instance {instance_id}")
         return _refusal("not-in-room", "You are not in this Activity: open it from Discord.", 403)
     if not activity.rooms.owns(place.guild_id):
         return _refusal("other-shard", OTHER_SHARD, 409)
@@ -113,6 +123,12 @@ async def token_handler(request: web.Request) -> web.StreamResponse:
     return answer
 
 
+def _refused(activity: Activity, address: str, why: str) -> None:
+    """Count and log a refused sign-in (never its code: a code is a credential)."""
+    activity.refused.count += 1
+    log.warning("sign-in refused from %s: %s", address, why)
+
+
 class _BadRequest(ValueError):
     pass
 
@@ -126,7 +142,7 @@ async def _sign_in_request(request: web.Request) -> tuple[str, str]:
         raise _BadRequest(f"A sign-in request has {MAX_BODY} bytes at most.")
     try:
         data: Any = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # (2,040 "[" are nested deeper than json goes)
         raise _BadRequest('That is not JSON: send {"code": ..., "instance_id": ...}.') from None
     if not isinstance(data, dict):
         raise _BadRequest('A sign-in is a JSON object: {"code": ..., "instance_id": ...}.')
@@ -135,6 +151,8 @@ async def _sign_in_request(request: web.Request) -> tuple[str, str]:
         raise _BadRequest("A sign-in needs the code Discord's authorize gave (text).")
     if not isinstance(instance_id, str) or not instance_id:
         raise _BadRequest("A sign-in needs the Activity's instance id (the SDK's instanceId).")
+    if not instance_id_ok(instance_id):
+        raise _BadRequest("That is not an Activity instance id (the SDK's instanceId).")
     extra = sorted(set(data) - {"code", "instance_id"})
     if extra:
         raise _BadRequest(f"A sign-in has no field {extra[0][:40]!r}: only code and instance_id.")

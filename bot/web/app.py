@@ -13,17 +13,19 @@ Routes:
 
 Every answer carries a Content-Security-Policy that lets the page load and connect only
 to this origin (no inline script, no other host), and ``nosniff``. A WebSocket or a POST
-from a page of another origin is refused (403), and so is a request whose Host is not
-this server's own name when it listens on the loopback address: a web page elsewhere
-can't play your game through your browser.
+from a page of another origin is refused (403), and so is a request whose Host does not
+name this server: an address (an IP literal: a DNS rebinding attack needs a name of its
+own), ``localhost``, or the public URL's host. A web page elsewhere can't play your game
+through your browser, whatever address the server listens on.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import mimetypes
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
@@ -33,6 +35,7 @@ from aiohttp import web
 from ..service import GameService
 from ..service.cooldown import Cooldown
 from .activity import Activity, RoomSocket, install
+from .limits import SOCKET_OPENS, Rate, SocketCaps, client_address, quiet_accept_errors, too_many
 from .play import current
 from .protocol import encode, error_frame
 from .sessions import NO_SESSION, Sessions
@@ -46,13 +49,22 @@ CSP: Final = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-CSP_FRAMED: Final = CSP.replace(
-    "frame-ancestors 'none'",
-    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com",
-)
-"""The same, where the Activity is served: Discord's client frames the page."""
+DISCORD_CLIENTS: Final = "https://discord.com https://ptb.discord.com https://canary.discord.com"
+"""The origins of Discord's own clients (stable, public test build, canary), which frame an
+Activity's page."""
+
+
+def framed_csp(client_id: str | None) -> str:
+    """The policy where the Activity is served: Discord's clients may frame the page, and
+    this application's own proxy origin (``https://CLIENT_ID.discordsays.com``), no other
+    application's."""
+    ancestors = DISCORD_CLIENTS
+    if client_id is not None:
+        ancestors += f" https://{client_id}.discordsays.com"
+    return CSP.replace("frame-ancestors 'none'", f"frame-ancestors {ancestors}")
+
+
 LONG_CACHE: Final = "public, max-age=31536000, immutable"
-LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 MISSING_BUILD: Final = (
     "<!doctype html><title>Virginia Reel</title><p>The board's files are missing from this "
     "install: build them with <code>npm ci &amp;&amp; npm run build</code> in <code>web/</code>."
@@ -67,10 +79,12 @@ class WebParts:
     sessions: Sessions
     cooldown: Cooldown | None
     live: LiveBoards
-    loopback: bool  # listening on the loopback address only: the Host must name it
     activity: Activity | None = None  # Discord's sign-in and the rooms
     hosts: frozenset[str] = frozenset()  # other names the Host may give (the public one)
     origins: frozenset[str] = frozenset()  # other origins whose pages may play (Discord's)
+    csp: str = CSP  # the Content-Security-Policy of every answer (framed_csp: the Activity)
+    opens: Rate = field(default_factory=lambda: Rate(*SOCKET_OPENS))  # per address
+    caps: SocketCaps = field(default_factory=SocketCaps)  # sockets by player and in all
 
 
 PARTS: Final = web.AppKey("parts", WebParts)
@@ -82,7 +96,6 @@ def create_app(
     sessions: Sessions,
     cooldown: Cooldown | None,
     *,
-    loopback: bool = True,
     static: Path = STATIC,
     activity: Activity | None = None,
     public_url: str | None = None,
@@ -91,12 +104,17 @@ def create_app(
     ``activity``: Discord's sign-in and the Activity's rooms; ``public_url``: the address
     the players reach it at (``REEL_WEB_PUBLIC_URL``), behind a proxy."""
     app = web.Application(middlewares=[guard], client_max_size=SOCKET_CAP)
+    app.on_response_prepare.append(plain_server_header)
+    quiet_accept_errors()
     hosts = frozenset() if public_url is None else frozenset({urlsplit(public_url).netloc})
     origins: frozenset[str] = frozenset()
     if activity is not None and activity.discord is not None:  # Discord's proxy, in its iframe
         origins = frozenset({f"{activity.discord.client_id}.discordsays.com"})
     live = LiveBoards(service)
-    parts = WebParts(service, sessions, cooldown, live, loopback, activity, hosts, origins)
+    csp = CSP
+    if activity is not None:
+        csp = framed_csp(None if activity.discord is None else activity.discord.client_id)
+    parts = WebParts(service, sessions, cooldown, live, activity, hosts, origins, csp)
     app[PARTS] = parts
     if activity is not None:
         install(app, activity)
@@ -163,15 +181,20 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             response = await handler(request)
         except web.HTTPException as exc:  # a 404: raised on, with the headers
-            secured(exc)
+            secured(exc, request.app[PARTS].csp)
             raise
-    secured(response, request.app[PARTS].activity is not None)
+    secured(response, request.app[PARTS].csp)
     return response
 
 
-def secured(response: web.StreamResponse, framed: bool = False) -> None:
-    """The security headers; ``framed``: Discord may show the page in its iframe."""
-    response.headers["Content-Security-Policy"] = CSP_FRAMED if framed else CSP
+async def plain_server_header(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, a socket's handshake too, names the server without versions."""
+    response.headers["Server"] = "reel"
+
+
+def secured(response: web.StreamResponse, policy: str = CSP) -> None:
+    """The security headers, with the Content-Security-Policy ``policy``."""
+    response.headers["Content-Security-Policy"] = policy
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
 
@@ -179,12 +202,11 @@ def secured(response: web.StreamResponse, framed: bool = False) -> None:
 def foreign(request: web.Request) -> str | None:
     """Why ``request`` comes from elsewhere (another origin, a host name not ours), or None."""
     host, parts = request.host, request.app[PARTS]
-    if (
-        parts.loopback
-        and host not in parts.hosts
-        and (urlsplit(f"//{host}").hostname or "") not in {n.strip("[]") for n in LOOPBACK_NAMES}
-    ):
-        return f"this server answers to its loopback address only, not to host {host!r}"
+    if not names_this_server(host, parts.hosts):
+        return (
+            f"this server answers to its own address, localhost or its public URL's host "
+            f"(REEL_WEB_PUBLIC_URL), not to host {host[:100]!r}"
+        )
     origin = request.headers.get("Origin")
     changes = request.method not in ("GET", "HEAD") or request.path == "/ws"
     if changes and origin is not None:
@@ -194,14 +216,46 @@ def foreign(request: web.Request) -> str | None:
     return None
 
 
+def names_this_server(host: str, public: frozenset[str]) -> bool:
+    """Whether a request's Host names this server: one of the ``public`` hosts (with its
+    port), ``localhost``, or an IP address (no fixed list: 127.0.0.2 and [::1] are ours
+    when we listen there, and a rebinding page can only send its own name)."""
+    if host in public:
+        return True
+    try:
+        name = urlsplit(f"//{host}").hostname or ""
+    except ValueError:  # a malformed Host ("[::1")
+        return False
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 async def socket_handler(request: web.Request) -> web.StreamResponse:
+    """``GET /ws``: a board's socket, within the address's rate and the socket caps."""
     parts = request.app[PARTS]
+    wait = parts.opens.take(client_address(request))
+    if wait > 0:
+        return too_many(wait, "boards opened")
     session = parts.sessions.find(request.cookies, request.headers)
     user_id = None if session is None else session.user_id
+    refusal = parts.caps.refusal(user_id)
+    if refusal is not None:
+        return web.json_response(error_frame("too-many", refusal), status=503, dumps=encode)
     extra = None
     if session is not None and session.instance_id is not None and parts.activity is not None:
         extra = RoomSocket(parts.activity.rooms, session)  # an Activity's room
-    return await serve_socket(request, parts.service, parts.live, parts.cooldown, user_id, extra)
+    parts.caps.opened(user_id)
+    try:
+        return await serve_socket(
+            request, parts.service, parts.live, parts.cooldown, user_id, extra
+        )
+    finally:
+        parts.caps.closed(user_id)
 
 
 async def config_handler(request: web.Request) -> web.StreamResponse:

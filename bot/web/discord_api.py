@@ -14,9 +14,12 @@ the secret or a token. ``base`` is ``REEL_DISCORD_API`` or Discord's own.
 from __future__ import annotations
 
 import logging
+import math
 import re
+import time
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import quote
 
 import aiohttp
 
@@ -24,7 +27,30 @@ log = logging.getLogger(__name__)
 
 DISCORD_API: Final = "https://discord.com/api/v10"
 TIMEOUT: Final = aiohttp.ClientTimeout(total=10.0)
-INSTANCE_ID: Final = re.compile(r"^[A-Za-z0-9_:.-]{1,100}$")
+INSTANCE_ID: Final = re.compile(r"[A-Za-z0-9_:.-]{1,100}")
+"""An Activity instance id, matched whole (``fullmatch``: no trailing newline) and never
+all dots (a ``.`` or ``..`` path segment would climb out of Discord's URL)."""
+
+
+def instance_id_ok(text: str) -> bool:
+    """Whether ``text`` is an Activity instance id the server asks Discord about."""
+    return INSTANCE_ID.fullmatch(text) is not None and text.strip(".") != ""
+
+
+RETRY_AFTER_MAX: Final = 600.0  # seconds: a Retry-After beyond this is read as this
+
+
+def _retry_after(header: str | None) -> float:
+    """The seconds a 429's ``Retry-After`` asks for (1 s when it says nothing usable)."""
+    try:
+        seconds = float(header) if header is not None else 1.0
+    except ValueError:
+        return 1.0
+    return min(max(seconds, 0.0), RETRY_AFTER_MAX) if math.isfinite(seconds) else 1.0
+
+
+def _rate_limited(what: str, seconds: float) -> str:
+    return f"Discord asks this server to wait before {what}: try again in {math.ceil(seconds)} s."
 
 
 class DiscordError(Exception):
@@ -68,6 +94,7 @@ class DiscordApi:
         self._bot_token = bot_token
         self._base = (base or DISCORD_API).rstrip("/")
         self._http: aiohttp.ClientSession | None = None
+        self._wait_until = 0.0  # monotonic time before which Discord asked us not to call
 
     def _session(self) -> aiohttp.ClientSession:
         if self._http is None or self._http.closed:
@@ -79,9 +106,18 @@ class DiscordApi:
             await self._http.close()
 
     async def _call(self, method: str, path: str, what: str, **kwargs: Any) -> Any:
-        """The JSON answer of one call; ``DiscordError`` naming ``what`` on a failure."""
+        """The JSON answer of one call; ``DiscordError`` naming ``what`` on a failure. A
+        429's ``Retry-After`` is honoured: no call goes out until it has passed."""
+        waiting = self._wait_until - time.monotonic()
+        if waiting > 0:
+            raise DiscordError(_rate_limited(what, waiting), 503)
         try:
             async with self._session().request(method, self._base + path, **kwargs) as answer:
+                if answer.status == 429:
+                    waiting = _retry_after(answer.headers.get("Retry-After"))
+                    self._wait_until = max(self._wait_until, time.monotonic() + waiting)
+                    log.warning("Discord rate-limited %s %s: waiting %.1f s", method, path, waiting)
+                    raise DiscordError(_rate_limited(what, waiting), 503)
                 if answer.status in (401, 403):
                     raise DiscordError(f"Discord refused {what} (HTTP {answer.status}).", 401)
                 if answer.status == 404:
@@ -121,11 +157,12 @@ class DiscordApi:
 
     async def instance(self, instance_id: str) -> Instance:
         """The Activity instance ``instance_id``: its place and its users."""
-        if not INSTANCE_ID.match(instance_id):
+        if not instance_id_ok(instance_id):
             raise DiscordError("That is not an Activity instance id.", 400)
         if not self._bot_token:
             raise DiscordError("The bot's token is not set, so rooms can't be checked.", 503)
-        path = f"/applications/{self.client_id}/activity-instances/{instance_id}"
+        quoted = quote(instance_id, safe="")
+        path = f"/applications/{quote(self.client_id, safe='')}/activity-instances/{quoted}"
         headers = {"Authorization": f"Bot {self._bot_token}"}
         found = await self._call("GET", path, "this Activity instance", headers=headers)
         try:

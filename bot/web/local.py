@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import secrets
@@ -37,7 +38,17 @@ log = logging.getLogger(__name__)
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8080
-LOOPBACK: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address (the whole 127.0.0.0/8 and ::1) or localhost."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
 
 Routes = Callable[[web.Application], None]
 """Pages the caller adds to the board's server (``reel bot``: ``/metrics``, ``/healthz``)."""
@@ -133,7 +144,6 @@ async def start(
         service,
         sessions,
         cooldown,
-        loopback=host in LOOPBACK,
         activity=activity,
         public_url=public_url,
     )
@@ -160,13 +170,14 @@ def bound_port(runner: web.AppRunner) -> int:
 async def serve(service: GameService, host: str, port: int, *, open_browser: bool = False) -> int:
     """``reel web``: the board for the local player until a signal; the exit code."""
     try:
-        runner = await start(service, Sessions(LOCAL_USER_ID), Cooldown(), host, port)
+        sessions = Sessions(LOCAL_USER_ID, tokens=False)  # no sign-in: no token counts
+        runner = await start(service, sessions, Cooldown(), host, port)
     except OSError as exc:
         print(f"reel web: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     url = address(host, bound_port(runner))
     print(f"Virginia Reel is on the web board at {url} (Ctrl-C to stop)", flush=True)
-    if host not in LOOPBACK:
+    if not is_loopback(host):
         print(f"Warning: listening on {host}, not the loopback address: anyone who can reach "
               "it plays your game.", flush=True)  # fmt: skip
     if open_browser:

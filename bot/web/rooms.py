@@ -53,6 +53,7 @@ Announce = Callable[[int], Awaitable[None]]
 PUSH_EVERY: Final = 0.1
 """Seconds between two standings frames to a room, at least."""
 LOOKUP_FRESH: Final = 5.0
+MAX_ENTERED: Final = 10_000  # (instance, player) entries remembered at most
 """Seconds an instance's lookup is trusted before Discord is asked again."""
 RACE_PLAYS: Final = ("move", "deal", "undo", "auto")
 NOT_IN_RACE: Final = (
@@ -113,6 +114,8 @@ class Rooms:
         self._race_deal = race_deal
         self._rooms: dict[str, Room] = {}
         self._lookups: dict[str, tuple[float, Instance]] = {}
+        self._asking: dict[str, asyncio.Future[Instance]] = {}  # lookups under way
+        self._entered: dict[tuple[str, int], float] = {}  # (instance, user): last checked
         self.names: dict[int, str] = {}  # display names of the players who signed in
         self.pushes: list[float] = []  # monotonic times of the standings frames (benches)
         service.races.on_change(self._race_changed)
@@ -120,23 +123,46 @@ class Rooms:
     # ------------------------------------------------------------------ who is where
 
     async def instance(self, instance_id: str, fresh: bool = False) -> Instance:
-        """The instance as Discord says it is (asked again after ``LOOKUP_FRESH`` s)."""
+        """The instance as Discord says it is (asked again after ``LOOKUP_FRESH`` s).
+        Lookups of one instance at once share one call to Discord."""
         kept = self._lookups.get(instance_id)
         if kept is not None and not fresh and time.monotonic() - kept[0] < LOOKUP_FRESH:
             return kept[1]
         if self._discord is None:
             raise DiscordError("This server has no Discord application set up.", 503)
-        found = await self._discord.instance(instance_id)
+        asking = self._asking.get(instance_id)
+        if asking is None:
+            asking = asyncio.ensure_future(self._discord.instance(instance_id))
+            self._asking[instance_id] = asking
+            asking.add_done_callback(lambda _: self._asking.pop(instance_id, None))
+        found = await asyncio.shield(asking)
         self._lookups[instance_id] = (time.monotonic(), found)
         return found
 
     async def check(self, session: Session) -> Instance:
-        """The session's instance, if its player is in it now (``DiscordError`` if not):
-        Discord is asked each time, since a player may have left the channel since."""
+        """The session's instance, if its player is in it now (``DiscordError`` if not).
+        Discord is asked when a socket of the player enters the room, since they may have
+        left the channel since they signed in; a socket re-entering within
+        ``LOOKUP_FRESH`` s of the last entry checked (a page reconnecting, another tab)
+        is answered from that lookup, so that 50 sockets are not 50 calls to Discord."""
         assert session.instance_id is not None
+        key, now = (session.instance_id, session.user_id), time.monotonic()
+        kept = self._lookups.get(session.instance_id)
+        entered = self._entered.get(key)
+        if (
+            kept is not None
+            and entered is not None
+            and now - max(entered, kept[0]) < LOOKUP_FRESH
+            and session.user_id in kept[1].users
+        ):
+            return kept[1]
         found = await self.instance(session.instance_id, fresh=True)
         if session.user_id not in found.users:
+            self._entered.pop(key, None)
             raise DiscordError(NOT_HERE, 403)
+        self._entered[key] = time.monotonic()
+        if len(self._entered) > MAX_ENTERED:  # forget the oldest
+            del self._entered[next(iter(self._entered))]
         return found
 
     async def enter(self, session: Session, board: OpenBoard) -> Seat:

@@ -80,14 +80,18 @@ class Sessions:
         secret: bytes | None = None,
         lifetime: float = LIFETIME,
         clock: Callable[[], float] = time.time,
+        tokens: bool = True,
     ) -> None:
-        """``secret``: the signing key (None: a random one, good for this process only)."""
+        """``secret``: the signing key (None: a random one, good for this process only);
+        ``tokens``: whether a request's session token counts at all (``reel web``, with no
+        sign-in, plays for its local player whatever cookie another page on 127.0.0.1 set)."""
         if secret is not None and len(secret) < MIN_SECRET:
             raise ValueError(f"a session secret has {MIN_SECRET} bytes at least")
         self.local_user = local_user
         self._secret = secret if secret is not None else secrets.token_bytes(MIN_SECRET)
         self._lifetime = lifetime
         self._clock = clock
+        self.tokens = tokens
         self._closed: set[str] = set()
 
     def open(
@@ -117,8 +121,8 @@ class Sessions:
 
     def read(self, token: str | None) -> Session | None:
         """The session of ``token``, if the server signed it and it has not expired."""
-        if not token or len(token) > 1024 or token in self._closed:
-            return None
+        if not token or len(token) > 1024 or not token.isascii() or token in self._closed:
+            return None  # (a token is ASCII: compare_digest takes no other str)
         payload, dot, signature = token.partition(".")
         if not dot or not hmac.compare_digest(signature, self._sign(payload)):
             return None
@@ -138,7 +142,7 @@ class Sessions:
     def find(self, cookies: Mapping[str, str], headers: Mapping[str, str]) -> Session | None:
         """The session a request carries (its cookie, a bearer header or the socket's
         subprotocol), or the local player's, or None."""
-        for token in _tokens(cookies, headers):
+        for token in _tokens(cookies, headers) if self.tokens else ():
             found = self.read(token)
             if found is not None:
                 return found

@@ -31,6 +31,9 @@ SOCKET_CAP: Final = 64 * 1024
 """Bytes aiohttp reads of one message before it closes the socket (1009, too big); a
 message between ``MAX_FRAME`` and this gets an error frame and the socket lives on."""
 HEARTBEAT: Final = 30.0
+REFUSED: Final = 4003
+"""The close code of a socket refused for good (no session, not in the room): the page
+does not reconnect."""
 
 
 class OpenBoard:
@@ -181,15 +184,17 @@ async def serve_socket(
     await board.send(hello)
     live.add(board)
     try:
-        if user_id is None:
+        if user_id is None:  # said, and closed at once: nothing waits on a held socket
             await board.send(error_frame("no-session", NO_SESSION))
-        elif extra is not None:
+            await ws.close(code=REFUSED, message=b"no session")
+            return ws
+        if extra is not None:
             try:
                 for frame in await extra.opened(board):
                     await board.send(frame)
             except RoomRefused as exc:
                 await board.send(exc.frame)
-                await ws.close(code=4003, message=b"not in this room")
+                await ws.close(code=REFUSED, message=b"not in this room")
                 return ws
         else:
             await board.send(await current(service, user_id))

@@ -1,0 +1,98 @@
+"""The Activity's calls to Discord, throttled (bot/web/limits.py, discord_api.py, rooms.py):
+a flood of sign-ins or socket opens never becomes a flood of calls to Discord, Discord's
+429 is honoured, and a bad instance id or body is a 400 that calls nobody."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import aiohttp
+import pytest
+from activity import room_page, served, sign_in
+from fake_discord import FakeDiscord
+from harness import Launch
+
+from bot.web.limits import SIGN_INS
+
+TOKEN_PATH = "/oauth2/token"
+
+
+def calls(fake: FakeDiscord, part: str) -> int:
+    return sum(1 for attempt in fake.attempts if part in attempt.path)
+
+
+async def test_a_flood_of_bogus_sign_ins_reaches_discord_a_burst_at_most(
+    fake_discord: FakeDiscord, launch: Launch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    instance = fake.add_activity_instance([alice])
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        statuses = []
+        with caplog.at_level(logging.WARNING, logger="bot.web.activity"):
+            for n in range(40):
+                body = {"code": f"bogus-code-{n}", "instance_id": instance}
+                async with http.post(url + "api/token", json=body) as got:
+                    statuses.append(got.status)
+        assert calls(fake, TOKEN_PATH) == SIGN_INS[0]  # the burst; the rest never left
+        assert statuses.count(429) == 40 - SIGN_INS[0]
+        assert set(statuses[: SIGN_INS[0]]) == {400}  # Discord refused those codes
+        refused = [r.getMessage() for r in caplog.records if "sign-in refused" in r.getMessage()]
+        assert len(refused) == 40 and not any("bogus-code" in line for line in refused)
+
+
+async def test_bad_bodies_and_instance_ids_are_400s_that_call_nobody(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    instance = fake.add_activity_instance([alice])
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        nested = b"[" * 2040  # deeper than json goes: RecursionError, a 500 before
+        headers = {"Content-Type": "application/json"}
+        async with http.post(url + "api/token", data=nested, headers=headers) as got:
+            assert got.status == 400 and "not JSON" in (await got.json())["message"]
+        for bad in ("..", ".", f"{instance}\n", "i-1/../../x", "é"):
+            body = {"code": fake.authorization_code(alice), "instance_id": bad}
+            async with http.post(url + "api/token", json=body) as got:
+                answer = await got.json()
+                assert got.status == 400 and "instance id" in answer["message"], (bad, answer)
+        assert calls(fake, TOKEN_PATH) == 0 and calls(fake, "activity-instances") == 0
+
+
+async def test_discords_retry_after_is_honoured_before_any_other_call(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    instance = fake.add_activity_instance([alice])
+    fake.fail("POST", TOKEN_PATH, status=429, retry_after=30.0)
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        for _ in range(3):
+            body = {"code": fake.authorization_code(alice), "instance_id": instance}
+            async with http.post(url + "api/token", json=body) as got:
+                answer = await got.json()
+                assert got.status == 503 and "wait" in answer["message"], answer
+        assert calls(fake, TOKEN_PATH) == 1  # the 429; then nothing until Retry-After
+
+
+async def test_sockets_re_entering_a_room_share_one_lookup_of_the_instance(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    instance = fake.add_activity_instance([alice])
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        signed = await sign_in(http, url, fake, alice, instance)
+        before = calls(fake, "activity-instances")
+        first = await room_page(http, url, signed.session)
+        await first.next("room")
+        pages = await asyncio.gather(*(room_page(http, url, signed.session) for _ in range(6)))
+        for page in pages:
+            await page.next("room")
+        assert calls(fake, "activity-instances") - before == 1  # the first entry's check
