@@ -129,6 +129,20 @@ def _refused(activity: Activity, address: str, why: str) -> None:
     log.warning("sign-in refused from %s: %s", address, why)
 
 
+async def still_here(activity: Activity, session: Session) -> str | None:
+    """Why the JSON API refuses an Activity's session whose player left its instance (the
+    session ends), or None: in it (the room's lookups, so not a call to Discord each)."""
+    if session.instance_id is None:
+        return None
+    try:
+        await activity.rooms.still_in(session)
+    except DiscordError as exc:
+        if exc.status == 403:
+            activity.sessions.close(session.token)
+        return exc.message
+    return None
+
+
 class _BadRequest(ValueError):
     pass
 
@@ -162,9 +176,10 @@ async def _sign_in_request(request: web.Request) -> tuple[str, str]:
 class RoomSocket:
     """One socket in an Activity's room (``socket.Extra``)."""
 
-    def __init__(self, rooms: Rooms, session: Session) -> None:
+    def __init__(self, rooms: Rooms, session: Session, sessions: Sessions) -> None:
         assert session.instance_id is not None
         self._rooms = rooms
+        self._sessions = sessions
         self._session = session
         self._instance = session.instance_id
         self._seat: Seat | None = None
@@ -173,6 +188,8 @@ class RoomSocket:
         try:
             self._seat = await self._rooms.enter(self._session, board)
         except DiscordError as exc:
+            if exc.status == 403:  # the player left the instance: their session ends
+                self._sessions.close(self._session.token)
             raise RoomRefused(error_frame("not-in-room", exc.message)) from None
         return await self._rooms.welcome(self._instance, self._seat)
 

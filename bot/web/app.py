@@ -34,7 +34,7 @@ from aiohttp import web
 
 from ..service import GameService
 from ..service.cooldown import Cooldown
-from .activity import Activity, RoomSocket, install
+from .activity import Activity, RoomSocket, install, still_here
 from .limits import SOCKET_OPENS, Rate, SocketCaps, client_address, quiet_accept_errors, too_many
 from .play import current
 from .protocol import encode, error_frame
@@ -248,7 +248,7 @@ async def socket_handler(request: web.Request) -> web.StreamResponse:
         return web.json_response(error_frame("too-many", refusal), status=503, dumps=encode)
     extra = None
     if session is not None and session.instance_id is not None and parts.activity is not None:
-        extra = RoomSocket(parts.activity.rooms, session)  # an Activity's room
+        extra = RoomSocket(parts.activity.rooms, session, parts.sessions)  # a room
     parts.caps.opened(user_id)
     try:
         return await serve_socket(
@@ -276,10 +276,24 @@ async def config_handler(request: web.Request) -> web.StreamResponse:
 async def board_handler(request: web.Request) -> web.StreamResponse:
     """``GET /api/board``: the board of the session's player (401 without one)."""
     parts = request.app[PARTS]
-    user_id = parts.sessions.user(request.cookies, request.headers)
-    if user_id is None:
-        return web.json_response(error_frame("no-session", NO_SESSION), status=401, dumps=encode)
+    user_id, refusal = await api_player(request)
+    if refusal is not None:
+        return refusal
+    assert user_id is not None
     return web.json_response(await current(parts.service, user_id), dumps=encode)
+
+
+async def api_player(request: web.Request) -> tuple[int | None, web.Response | None]:
+    """Whom a JSON API request plays for, or its refusal: none without a session (401);
+    an Activity's session whose player left the instance ends (403)."""
+    parts = request.app[PARTS]
+    session = parts.sessions.find(request.cookies, request.headers)
+    if session is None:
+        refused = error_frame("no-session", NO_SESSION)
+        return None, web.json_response(refused, status=401, dumps=encode)
+    if parts.activity is not None and (gone := await still_here(parts.activity, session)):
+        return None, web.json_response(error_frame("not-in-room", gone), status=403, dumps=encode)
+    return session.user_id, None
 
 
 async def play_handler(request: web.Request) -> web.StreamResponse:
@@ -289,7 +303,9 @@ async def play_handler(request: web.Request) -> web.StreamResponse:
         message = "Send the request as JSON (Content-Type: application/json)."
         return web.json_response(error_frame("bad-frame", message), status=415, dumps=encode)
     body = await request.read()
-    user_id = parts.sessions.user(request.cookies, request.headers)
+    user_id, refusal = await api_player(request)
+    if refusal is not None and refusal.status != 401:  # (no session: the frames say so)
+        return refusal
     frames = await handle(body, parts.service, parts.cooldown, user_id)
     status = 401 if frames[0].get("code") == "no-session" else 200
     return web.json_response(first_frame(frames), status=status, dumps=encode)

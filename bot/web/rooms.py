@@ -165,6 +165,18 @@ class Rooms:
             del self._entered[next(iter(self._entered))]
         return found
 
+    async def still_in(self, session: Session) -> None:
+        """``DiscordError`` (403) if ``session``'s player is no longer in its instance:
+        from the lookup of the last ``LOOKUP_FRESH`` s when it has them, asked again when
+        it does not (so a JSON API request is at most one call to Discord a few seconds
+        an instance)."""
+        assert session.instance_id is not None
+        found = await self.instance(session.instance_id)
+        if session.user_id not in found.users:
+            found = await self.instance(session.instance_id, fresh=True)
+        if session.user_id not in found.users:
+            raise DiscordError(NOT_HERE, 403)
+
     async def enter(self, session: Session, board: OpenBoard) -> Seat:
         """A socket of ``session``'s player joins its room (checked with Discord first)."""
         found = await self.check(session)

@@ -28,7 +28,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ..service import LOCAL_USER_ID
@@ -60,6 +60,7 @@ class Session:
     instance_id: str | None = None  # the Activity instance (its room), if any
     guild_id: int | None = None
     channel_id: int | None = None
+    token: str | None = field(default=None, compare=False)  # what the page sent (close it)
 
 
 def _b64(data: bytes) -> str:
@@ -115,9 +116,11 @@ class Sessions:
         """The sessions' clock (Unix time)."""
         return self._clock()
 
-    def close(self, token: str) -> None:
-        """End a session before its time (this process's memory: a sign-out)."""
-        self._closed.add(token)
+    def close(self, token: str | None) -> None:
+        """End a session before its time (this process's memory: a sign-out, or its
+        player left the Activity's instance)."""
+        if token is not None:
+            self._closed.add(token)
 
     def read(self, token: str | None) -> Session | None:
         """The session of ``token``, if the server signed it and it has not expired."""
@@ -134,6 +137,7 @@ class Sessions:
                 instance_id=body.get("i"),
                 guild_id=None if body.get("g") is None else int(body["g"]),
                 channel_id=None if body.get("c") is None else int(body["c"]),
+                token=token,
             )
         except (ValueError, KeyError, TypeError, binascii.Error):
             return None

@@ -13,6 +13,7 @@ from activity import room_page, served, sign_in
 from fake_discord import FakeDiscord
 from harness import Launch
 
+from bot.service import NoGameError
 from bot.web.limits import SIGN_INS
 
 TOKEN_PATH = "/oauth2/token"
@@ -96,3 +97,28 @@ async def test_sockets_re_entering_a_room_share_one_lookup_of_the_instance(
         for page in pages:
             await page.next("room")
         assert calls(fake, "activity-instances") - before == 1  # the first entry's check
+
+
+async def test_a_session_ends_when_its_player_leaves_the_instance(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    running = await launch()
+    instance = fake.add_activity_instance([alice, bob])
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        signed = await sign_in(http, url, fake, bob, instance)
+        bearer = {"Authorization": f"Bearer {signed.session}"}
+        async with http.get(url + "api/board", headers=bearer) as got:
+            assert got.status == 200
+        fake.activity_instances[instance]["users"] = [alice.id]  # bob left the channel
+        await asyncio.sleep(5.1)  # past the lookup's freshness (rooms.LOOKUP_FRESH)
+        async with http.get(url + "api/board", headers=bearer) as got:
+            assert got.status == 403 and (await got.json())["code"] == "not-in-room"
+        body = {"type": "new", "deal": 16}
+        async with http.post(url + "api/play", json=body, headers=bearer) as got:
+            assert got.status == 401  # the session ended: it plays nothing any more
+        page = await room_page(http, url, signed.session)
+        assert (await page.next("error"))["code"] == "no-session"
+        with pytest.raises(NoGameError):  # nothing was played for bob
+            await running.service.show(bob.id)
