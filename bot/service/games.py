@@ -138,12 +138,13 @@ class GameService(NewGames):
         ``solver_workers`` processes, started at the first need); the service
         shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
         solver's budget for a hint, ``hint_deadline`` the wall-clock seconds a hint may
-        take in all (default ``HINT_DEADLINE``: ``bot.service.hints``). ``daily_candidates``: deals the daily search
-        tries before it falls back (``bot.daily.find_daily_deal``), and the search
-        for a winnable random deal too; ``warm_next_daily``: after a daily is
-        dealt, find tomorrow's in the background (the bot does; tests and the
-        terminal don't); ``new_player``: the settings of a player who has chosen none
-        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces);
+        take in all (default ``HINT_DEADLINE``: ``bot.service.hints``).
+        ``daily_candidates``: deals the daily search tries before it falls back
+        (``bot.daily.find_daily_deal``), and the search for a winnable random deal too;
+        ``warm_next_daily``: after a daily is dealt, find tomorrow's in the background
+        (the bot does; tests and the terminal don't); ``new_player``: the settings of
+        a player who has chosen none (default ``DEFAULT_SETTINGS``: winnable deals,
+        automatic Aces);
         ``daily_rating_games``: blind games each daily's difficulty is rated from (default
         ``DAILY_RATING_GAMES``; 0: not rated)."""
         self._store = store
