@@ -144,9 +144,8 @@ class GameService(NewGames):
         ``warm_next_daily``: after a daily is dealt, find tomorrow's in the background
         (the bot does; tests and the terminal don't); ``new_player``: the settings of
         a player who has chosen none (default ``DEFAULT_SETTINGS``: winnable deals,
-        automatic Aces);
-        ``daily_rating_games``: blind games each daily's difficulty is rated from (default
-        ``DAILY_RATING_GAMES``; 0: not rated)."""
+        automatic Aces); ``daily_rating_games``: blind games each daily's difficulty is
+        rated from (default ``DAILY_RATING_GAMES``; 0: not rated)."""
         self._store = store
         self._clock = clock
         self._rng = rng or random.Random()
