@@ -13,7 +13,6 @@ from datetime import date
 import pytest
 
 import bot.service.games as games_module
-import bot.service.hints as hints_module
 from bot.daily import RATING_GAMES, daily_start_number
 from bot.service import Settings
 from bot.service.dailies import DailyDeals
@@ -68,14 +67,8 @@ def patient_hints(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every service in these tests gives a hint a minute (the product: ``HINT_DEADLINE``,
     a few seconds), so that a test of what the solver finds gets it, though the tests run
     the pure Python solver, many times slower, on a shared machine. Tests of the deadline
-    ask for ``hint_deadline`` (or give the service theirs)."""
+    give the service theirs (``GameService(hint_deadline=...)``)."""
     monkeypatch.setattr(games_module, "HINT_DEADLINE", 60.0)
-
-
-@pytest.fixture
-def hint_deadline(patient_hints: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Undo ``patient_hints``: a hint has the product's deadline."""
-    monkeypatch.setattr(games_module, "HINT_DEADLINE", hints_module.HINT_DEADLINE)
 
 
 @pytest.fixture
