@@ -216,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "backup":
         return _backup(db_path, args.file)
     if command == "web":
-        return run_web_command(args, db_path, config.log_level)
+        return run_web_command(args, db_path, config.log_level, config.hint_deadline)
     if command == "play":
         from .terminal import play
 
@@ -232,6 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant=_game_to_play(args),
             assume_yes=getattr(args, "yes", False),
             versus=getattr(args, "versus", False),
+            hint_deadline=config.hint_deadline,
         )
     from pathlib import Path
 

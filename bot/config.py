@@ -148,6 +148,29 @@ def _session_secret(values: Mapping[str, str]) -> str | None:
     return text or None
 
 
+HINT_DEADLINE_RANGE = (0.5, 600.0)
+"""``REEL_HINT_DEADLINE``'s bounds, in seconds: Discord takes a deferred answer for 15
+minutes, and a player waits much less."""
+
+
+def _hint_deadline(values: Mapping[str, str]) -> float | None:
+    """``REEL_HINT_DEADLINE``: seconds a hint may take (a number within
+    ``HINT_DEADLINE_RANGE``); None when empty (the service's default)."""
+    text = values.get("REEL_HINT_DEADLINE", "").strip()
+    if not text:
+        return None
+    low, high = HINT_DEADLINE_RANGE
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not low <= seconds <= high:  # (not a number, NaN included, fails too)
+        raise ConfigError(
+            f"REEL_HINT_DEADLINE must be a number of seconds from {low:g} to {high:g}, not {text!r}"
+        )
+    return seconds
+
+
 def _flag(values: Mapping[str, str], name: str) -> bool:
     """A yes-or-no setting: 1, true or yes; 0, false, no or empty."""
     text = values.get(name, "").strip().lower()
@@ -207,6 +230,9 @@ class Config:
     on the web board's port if it runs, else not served."""
     metrics_host: str = "127.0.0.1"
     """The address they listen on (``REEL_METRICS_HOST``)."""
+    hint_deadline: float | None = None
+    """Seconds a hint may take before it is the rule of thumb's move
+    (``REEL_HINT_DEADLINE``); None: the service's ``HINT_DEADLINE``."""
     db_from: str = "the default"
     """Where the database setting came from, for the start-up log: "REEL_DB in the
     environment", "REEL_DB in .env", "REEL_DATABASE_URL in ...", or "the default"."""
@@ -231,7 +257,7 @@ class Config:
             f"session_secret=<{'set' if self.session_secret else 'unset'}>, "
             f"activity_mock={self.activity_mock}, web_public_url={self.web_public_url!r}"
             f", metrics_port={self.metrics_port}, "
-            f"metrics_host={self.metrics_host!r})"
+            f"metrics_host={self.metrics_host!r}, hint_deadline={self.hint_deadline})"
         )
 
     @classmethod
@@ -286,6 +312,7 @@ class Config:
             web_public_url=_endpoint(values, "REEL_WEB_PUBLIC_URL", ("https", "http")),
             metrics_port=_port(values, "REEL_METRICS_PORT"),
             metrics_host=values.get("REEL_METRICS_HOST", "").strip() or "127.0.0.1",
+            hint_deadline=_hint_deadline(values),
             db_from=_database_origin(values, origin),
         )
 

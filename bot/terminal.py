@@ -683,11 +683,11 @@ def deal_record(stats: PlayerStats) -> str:
     return f"{name:<15} {record if games else 'no game of it finished yet'}"
 
 
-def open_save(run: Run, path: Path) -> GameService | None:
-    """The game service over the save file ``path``; None, said on stderr, if it can't
-    be used."""
+def open_save(run: Run, path: Path, hint_deadline: float | None = None) -> GameService | None:
+    """The game service over the save file ``path`` (``hint_deadline``: as ``GameService``
+    takes it); None, said on stderr, if it can't be used."""
     try:
-        return run(open_service(path))
+        return run(open_service(path, hint_deadline=hint_deadline))
     except DatabaseUnavailableError as exc:
         if exc.read_only:
             print(f"reel play: {path} is read-only, so no move could be saved: make it "
@@ -711,21 +711,23 @@ def play(
     variant: str | None = None,
     assume_yes: bool = False,
     versus: bool = False,
+    hint_deadline: float | None = None,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable), ``auto_aces`` and
     ``fair_hints``, when given, are saved as the player's settings first;
-    ``assume_yes``: ``--yes``; ``versus``: ``--versus``. The log goes to a file beside
-    the database (``reel.log`` for ``reel.db``), not to the screen the game is on.
+    ``assume_yes``: ``--yes``; ``versus``: ``--versus``; ``hint_deadline``:
+    ``REEL_HINT_DEADLINE``. The log goes to a file beside the database (``reel.log``
+    for ``reel.db``), not to the screen the game is on.
     """
     path = Path(db_path)
     first_start = not path.exists()
     log_to_file(log_path(db_path), log_level)
 
     with asyncio.Runner() as runner:
-        service = open_save(runner.run, path)
+        service = open_save(runner.run, path, hint_deadline)
         if service is None:
             return 1
         if first_start:

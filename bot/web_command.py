@@ -40,18 +40,24 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def run_web_command(args: argparse.Namespace, db_path: str, log_level: str) -> int:
-    """Run ``reel web`` until Ctrl-C; the exit code (1 if the save or the port can't be had)."""
+def run_web_command(
+    args: argparse.Namespace, db_path: str, log_level: str, hint_deadline: float | None = None
+) -> int:
+    """Run ``reel web`` until Ctrl-C; the exit code (1 if the save or the port can't be had).
+    ``hint_deadline``: ``REEL_HINT_DEADLINE`` (None: the service's default)."""
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return asyncio.run(_serve(Path(db_path), args.host, args.port, args.open))
+    where = Path(db_path)
+    return asyncio.run(_serve(where, args.host, args.port, args.open, hint_deadline))
 
 
-async def _serve(path: Path, host: str, port: int, open_browser: bool) -> int:
+async def _serve(
+    path: Path, host: str, port: int, open_browser: bool, hint_deadline: float | None
+) -> int:
     from .service import DatabaseUnavailableError, open_service
     from .web.local import serve
 
     try:
-        service = await open_service(path)
+        service = await open_service(path, hint_deadline=hint_deadline)
     except DatabaseUnavailableError as exc:
         print(f"reel web: cannot open the database {str(path)!r}: {exc}", file=sys.stderr)
         return 1

@@ -62,6 +62,15 @@ def unrated_dailies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(games_module, "DAILY_RATING_GAMES", 0)
 
 
+@pytest.fixture(autouse=True)
+def patient_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every service in these tests gives a hint a minute (the product: ``HINT_DEADLINE``,
+    a few seconds), so that a test of what the solver finds gets it, though the tests run
+    the pure Python solver, many times slower, on a shared machine. Tests of the deadline
+    give the service theirs (``GameService(hint_deadline=...)``)."""
+    monkeypatch.setattr(games_module, "HINT_DEADLINE", 60.0)
+
+
 @pytest.fixture
 def rated_dailies(unrated_dailies: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Undo ``unrated_dailies``: a daily found by the solver is rated as the product does."""

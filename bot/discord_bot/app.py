@@ -335,7 +335,10 @@ async def _serve(
         # run only some shards: the other shards' processes write the database too (even
         # an SQLite file), so a game in memory is used only at its stored version
         service = await open_service(
-            config.database, shared=config.shard_ids is not None, warm_next_daily=True
+            config.database,
+            shared=config.shard_ids is not None,
+            warm_next_daily=True,
+            hint_deadline=config.hint_deadline,
         )
     except DatabaseUnavailableError as exc:
         print(f"reel bot: cannot open the database {exc.where!r}: {exc}", file=sys.stderr)

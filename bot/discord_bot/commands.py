@@ -6,7 +6,7 @@ errors (a ``ServiceError``'s message), settings, rules and help are private
 moves in words (the value is the move itself, like ``R3 A5``, so picking one
 and sending plays it) and its ``to`` option with the places the chosen card
 can go. ``/reel hint`` answers privately, after deferring at once (the
-solver may think for about a second); in a scored daily not yet assisted it
+solver may think for a few seconds); in a scored daily not yet assisted it
 first warns, with the board's "Show the hint anyway" button. ``/reel daily`` is a board like any
 other; ``/reel leaderboard`` posts a public page with paging buttons
 (``leaderboards``); ``/reel stats`` answers privately.
@@ -497,7 +497,7 @@ class ReelCommands(app_commands.Group):
     async def hint(self, interaction: Interaction) -> None:
         if await routed(interaction, "hint"):  # hints are off in races
             return
-        # Privately, at once: the solver may think for about a second.
+        # Privately, at once: the solver may think up to the hint's deadline (seconds).
         await interaction.response.defer(ephemeral=True, thinking=True)
         answered(interaction)
         user = interaction.user.id

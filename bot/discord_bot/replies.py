@@ -8,8 +8,11 @@ slash command, a deferred update for a button). The reply helpers here and in
 ``views`` then answer through whichever path is still open. Every message
 goes out with ``NO_PINGS``: names are shown as mentions, which must never ping.
 A hint (``/reel hint`` and the board's Hint button) is the exception to
-waiting: the solver thinks for about a second, so ``views.send_hint`` defers
-at once.
+waiting: the solver may think for a few seconds (the hint's deadline, after
+which the service answers with a rule of thumb's move), so ``views.send_hint``
+defers at once, and fills the message in within ``views.HINT_PATIENCE`` seconds
+whatever happens. The player's other commands meanwhile are answered as usual:
+the service searches without the player's lock.
 """
 
 from __future__ import annotations

@@ -103,6 +103,14 @@ HINT_WARNING: Final = (
 HINT_STALE: Final = (
     "Your game changed while I was thinking, so I gave no hint: ask again on the current board."
 )
+HINT_TOO_LONG: Final = (
+    "I couldn't work out a hint in time, sorry. Your game is as you left it: try again in a moment."
+)
+HINT_PATIENCE: float = 30.0
+"""Seconds a hint's answer may take before its deferred message is filled with
+``HINT_TOO_LONG``. The service answers within its own deadline (a few seconds, a rule of
+thumb's move at worst); this bounds what nothing else does (a database that hangs), so a
+deferred hint is always filled in, whatever the solver and the database do."""
 REWIND_STALE: Final = (
     "Your game has changed since that hint, so nothing was undone. "
     "Ask for a hint again if you want to know where it still could be won."
@@ -315,10 +323,17 @@ async def hint_answer(
     refusal; the game is marked assisted.
 
     ``expected_version``: the board's version (a button); a game that changed
-    since gets no hint and is not marked.
+    since gets no hint and is not marked. Within ``HINT_PATIENCE`` seconds, whatever
+    happens: then an apology.
     """
     try:
-        answer = await service.hint(user_id, expected_version)
+        async with asyncio.timeout(HINT_PATIENCE):
+            answer = await service.hint(user_id, expected_version)
+    except TimeoutError:
+        log.error(
+            "the hint for user %s took over %s s: answered without it", user_id, HINT_PATIENCE
+        )
+        return error_embed(HINT_TOO_LONG), None
     except StaleVersionError:
         return error_embed(HINT_STALE), None
     except ServiceError as exc:
@@ -329,8 +344,8 @@ async def hint_answer(
 async def send_hint(
     interaction: Interaction, user_id: int, expected_version: int | None = None
 ) -> None:
-    """Answer with the hint privately: defer at once (the solver may think for about a
-    second), then fill in the "thinking" message (``hint_answer``)."""
+    """Answer with the hint privately: defer at once (the solver may think for a few
+    seconds, the hint's deadline), then fill in the "thinking" message (``hint_answer``)."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
         answered(interaction)

@@ -14,8 +14,8 @@
 - ``reel_store_operation_seconds{outcome}`` and ``reel_store_busy_refusals_total``: each
   database operation (a connection's wait included) and those refused as busy;
 - ``reel_solver_jobs_in_flight``, ``reel_solver_jobs_queued``,
-  ``reel_solver_jobs_failed_total``, ``reel_solver_searches_timed_out_total``: the
-  solver's pool, read at each scrape;
+  ``reel_solver_jobs_failed_total``, ``reel_solver_searches_timed_out_total``,
+  ``reel_solver_jobs_hung_total``: the solver's pool, read at each scrape;
 - ``reel_cooldown_refusals_total``: actions refused as too fast (Discord and web);
 - ``reel_gateway_latency_seconds{shard}``, ``reel_shard_up{shard}``: each shard of this
   process, read at each scrape;
@@ -137,9 +137,13 @@ class ServiceFigures(Collector):
         yield counter("reel_solver_jobs_failed", "Solver jobs the pool failed", pool.failed)
         yield counter(
             "reel_solver_searches_timed_out",
-            "Hint searches that ran out of their time or node budget undecided",
+            "Hint searches that ran out of their budget or their deadline undecided",
             pool.timed_out,
         )
+        yield counter(
+            "reel_solver_jobs_hung", "Solver jobs given up that ran on: their workers stopped",
+            pool.hung,
+        )  # fmt: skip
         refused = 0 if self._cooldown is None else self._cooldown.refused
         yield counter("reel_cooldown_refusals", "Actions refused as too fast", refused)
         heard = CounterMetricFamily(

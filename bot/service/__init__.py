@@ -45,6 +45,7 @@ from .contract import (
 )
 from .entry import undo_target
 from .errors import (
+    HINT_OVERTAKEN_MESSAGE,
     STALE_HINT_MESSAGE,
     BadInputError,
     Commands,
@@ -65,6 +66,7 @@ from .opening import DatabaseUnavailableError, describe_database, open_service
 
 __all__ = [
     "CONFIRM_UNDO",
+    "HINT_OVERTAKEN_MESSAGE",
     "LOCAL_USER_ID",
     "MAX_PAGE_SIZE",
     "MIN_GAMES_FOR_RATE",

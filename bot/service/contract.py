@@ -176,8 +176,9 @@ class HintView:
 
     ``source`` says how sure the hint is (``engine.solver.hints``): "solver" (the
     first move of a winning line the solver found; ``remaining`` moves are
-    left in that line, this one included), "heuristic" (the solver ran out of
-    time undecided: the best move by rule of thumb), "lost" (the solver
+    left in that line, this one included), "heuristic" (the search ran out of
+    time undecided, its own budget or the hint's deadline: the best move by rule
+    of thumb, and ``message`` says so), "lost" (the solver
     proved no winning line exists from here: ``move`` is the rule-of-thumb
     move to get more cards home, or None when no move is left), "none"
     (nothing to hint). ``message`` is the whole answer in one or two

@@ -114,6 +114,12 @@ STALE_HINT_MESSAGE: Final = (
     "so no hint was given and nothing was marked. Ask again on the current board."
 )
 
+# A hint whose game moved on (a move, an undo, a new game) while the solver searched.
+HINT_OVERTAKEN_MESSAGE: Final = (
+    "Your game changed while I was thinking (a move, an undo or a new game came first), "
+    "so I gave no hint and marked nothing. Ask again for a hint on your game as it stands."
+)
+
 # A New game asked from a board older than the game in progress.
 NEWER_GAME_MESSAGE: Final = (
     "You have a newer game in progress, so no new game was started. Here is that game."

@@ -65,6 +65,7 @@ from .contract import (
 from .dailies import DailyDeals
 from .entry import Entry, restore, stored_status, unreadable
 from .errors import (
+    HINT_OVERTAKEN_MESSAGE,
     STALE_HINT_MESSAGE,
     GameOverError,
     HintUnavailableError,
@@ -76,7 +77,7 @@ from .errors import (
 )
 from .family import game_code
 from .ghosts import Ghosts
-from .hints import HINT_NODES, HINT_SECONDS, Hints, answer
+from .hints import HINT_DEADLINE, HINT_NODES, HINT_SECONDS, Found, Hints, Question, answer
 from .movelist import DEFAULT_VARIANT
 from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
@@ -127,6 +128,7 @@ class GameService(NewGames):
         solver_workers: int = SOLVER_WORKERS,
         hint_seconds: float = HINT_SECONDS,
         hint_nodes: int = HINT_NODES,
+        hint_deadline: float | None = None,
         daily_candidates: int = DAILY_CANDIDATES,
         warm_next_daily: bool = False,
         new_player: Settings | None = None,
@@ -135,14 +137,15 @@ class GameService(NewGames):
         """``executor`` runs the solver jobs (default: a process pool of
         ``solver_workers`` processes, started at the first need); the service
         shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
-        solver's budget for a hint. ``daily_candidates``: deals the daily search
-        tries before it falls back (``bot.daily.find_daily_deal``), and the search
-        for a winnable random deal too; ``warm_next_daily``: after a daily is
-        dealt, find tomorrow's in the background (the bot does; tests and the
-        terminal don't); ``new_player``: the settings of a player who has chosen none
-        (default ``DEFAULT_SETTINGS``: winnable deals, automatic Aces);
-        ``daily_rating_games``: blind games each daily's difficulty is rated from (default
-        ``DAILY_RATING_GAMES``; 0: not rated)."""
+        solver's budget for a hint, ``hint_deadline`` the wall-clock seconds a hint may
+        take in all (default ``HINT_DEADLINE``: ``bot.service.hints``).
+        ``daily_candidates``: deals the daily search tries before it falls back
+        (``bot.daily.find_daily_deal``), and the search for a winnable random deal too;
+        ``warm_next_daily``: after a daily is dealt, find tomorrow's in the background
+        (the bot does; tests and the terminal don't); ``new_player``: the settings of
+        a player who has chosen none (default ``DEFAULT_SETTINGS``: winnable deals,
+        automatic Aces); ``daily_rating_games``: blind games each daily's difficulty is
+        rated from (default ``DAILY_RATING_GAMES``; 0: not rated)."""
         self._store = store
         self._clock = clock
         self._rng = rng or random.Random()
@@ -155,7 +158,8 @@ class GameService(NewGames):
         rating = DAILY_RATING_GAMES if daily_rating_games is None else daily_rating_games
         self._dailies = DailyDeals(store, self._pool, daily_candidates, warm_next_daily, rating)
         self._proofs = DealProofs(self._pool, daily_candidates)
-        self._hints = Hints(self._pool, hint_seconds, hint_nodes)
+        deadline = HINT_DEADLINE if hint_deadline is None else hint_deadline
+        self._hints = Hints(self._pool, hint_seconds, hint_nodes, deadline)
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
         self._listeners: list[tuple[Callable[[int, int], None], Following | None]] = []
@@ -513,35 +517,51 @@ class GameService(NewGames):
     ) -> HintView:
         """What to play next (see ``HintView``); the game is marked assisted. Nothing is played.
 
-        The solver runs in the process pool (a budget of ``hint_seconds``; see
-        ``bot.service.hints``) while the event loop goes on serving everyone
-        else. The user's own lock is held meanwhile, so their next call sees the
-        assisted game. ``on_search`` is called just before a search starts (a
-        front end can say that it is thinking), and not when the answer is known
-        already.
+        The game is read under the player's lock; the solver then searches in the process
+        pool without it (``bot.service.hints``), so the player's other calls, like
+        everyone else's, go on meanwhile, and within ``hint_deadline`` seconds, after which
+        the hint is the rule of thumb's move, said as such. If the game has moved on by
+        then (a move, an undo, a new game), no hint is given and nothing is marked:
+        ``StaleVersionError`` (``HINT_OVERTAKEN_MESSAGE``). ``on_search`` is called just
+        before a search starts (a front end can say that it is thinking), and not when
+        the answer is known already.
         """
         async with self.locks(user_id):
             try:
                 entry = await self._playable(user_id, expected_version)
             except StaleVersionError:
                 raise StaleVersionError(STALE_HINT_MESSAGE) from None
-            fair = (await self._get_settings(user_id)).fair_hints
-            found, learned = await self._hints.find(user_id, entry, on_search, fair)
-            newly = not entry.assisted
-            if newly or learned is not None:
-                line = None if learned is None else learned.line
-                loss = None if learned is None else learned.loss
-                try:
-                    marked = await self._store.mark_assisted(user_id, entry.version, line, loss)
-                except StoreError as exc:
-                    raise self._storage_failure(user_id, exc) from exc
-                if not marked:
-                    self.games.drop(user_id)
-                    raise StaleVersionError(STALE_HINT_MESSAGE)
-                entry.assisted = True
-            settings = await self._get_settings(user_id)
-            view = await self._view(user_id, entry, None)
-            return answer(entry, found, view, settings.symbols, newly)
+            question = self._hints.ask(entry, (await self._get_settings(user_id)).fair_hints)
+            if question.known is not None:  # no search: answered under this hold
+                return await self._hinted(user_id, entry, question, Found(question.known))
+        found = await self._hints.search(user_id, question, on_search)
+        async with self.locks(user_id):
+            now = await self._entry(user_id)
+            if now is None or now.version != question.version:
+                raise StaleVersionError(HINT_OVERTAKEN_MESSAGE)  # dropped: for a past game
+            return await self._hinted(user_id, now, question, found)
+
+    async def _hinted(
+        self, user_id: int, entry: Entry, question: Question, found: Found
+    ) -> HintView:
+        """The hint ``found`` for ``entry``'s game, at ``question.version``: what it taught
+        kept, the game marked assisted (the player's lock held)."""
+        learned = self._hints.settle(entry, question, found)
+        newly = not entry.assisted
+        if newly or learned is not None:
+            line = None if learned is None else learned.line
+            loss = None if learned is None else learned.loss
+            try:
+                marked = await self._store.mark_assisted(user_id, entry.version, line, loss)
+            except StoreError as exc:
+                raise self._storage_failure(user_id, exc) from exc
+            if not marked:
+                self.games.drop(user_id)
+                raise StaleVersionError(STALE_HINT_MESSAGE)
+            entry.assisted = True
+        settings = await self._get_settings(user_id)
+        view = await self._view(user_id, entry, None)
+        return answer(entry, found.hint, view, settings.symbols, newly, question.fair)
 
     async def _play(
         self, user_id: int, entry: Entry, moves: Iterable[Move], *, auto: bool = False

@@ -33,9 +33,11 @@ def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
     return hint(parse_position(position), max_nodes=max_nodes, max_seconds=max_seconds)
 
 
-def blind_hint_job(position: str, samples: int, max_nodes: int) -> Hint:
-    """The fair hint for the position: the blind player's move (``blind_hint``)."""
-    return blind_hint(parse_position(position), samples=samples, max_nodes=max_nodes)
+def blind_hint_job(position: str, samples: int, max_nodes: int, max_seconds: float) -> Hint:
+    """The fair hint for the position: the blind player's move (``blind_hint``), or the
+    rule of thumb's if its search is not over within ``max_seconds``."""
+    game = parse_position(position)
+    return blind_hint(game, samples=samples, max_nodes=max_nodes, max_seconds=max_seconds)
 
 
 def blind_race_job(

@@ -33,13 +33,18 @@ def describe_database(target: str | Path) -> str:
 
 
 async def open_service(
-    target: str | Path, *, shared: bool = False, warm_next_daily: bool = False
+    target: str | Path,
+    *,
+    shared: bool = False,
+    warm_next_daily: bool = False,
+    hint_deadline: float | None = None,
 ) -> GameService:
     """A ``GameService`` over the database at ``target`` (created or migrated as needed).
 
     ``shared``: other processes write it too (a bot running some of its shards: even an
     SQLite file), so a game in memory is used only at its stored version; a PostgreSQL
-    database is always shared. ``warm_next_daily``: as ``GameService`` takes it (the bot).
+    database is always shared. ``warm_next_daily`` (the bot) and ``hint_deadline`` (the
+    setting ``REEL_HINT_DEADLINE``): as ``GameService`` takes them.
     ``DatabaseUnavailableError`` if the database can't be opened; nothing is left open."""
     try:
         store = await open_store(target)
@@ -49,4 +54,4 @@ async def open_service(
         raise DatabaseUnavailableError(describe(target), str(exc)) from exc
     if shared:
         store.shared = True
-    return GameService(store, warm_next_daily=warm_next_daily)
+    return GameService(store, warm_next_daily=warm_next_daily, hint_deadline=hint_deadline)

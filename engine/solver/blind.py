@@ -27,7 +27,10 @@ and its hints peek. ``blind_move`` chooses as a player must, by sampling:
    world is won (all lost, or undecided), the rule of thumb's move.
 
 ``blind_choice`` gives the move with its evidence (wins in how many of the worlds
-tried), for a fair hint: "wins in 6 of the 8 stock orders I tried". With ``samples=0``
+tried), for a fair hint: "wins in 6 of the 8 stock orders I tried". A fair hint has a
+wall-clock deadline as well (``blind_hint``'s ``max_seconds``): a search not over by then
+is given up whole, and the hint is the rule of thumb's move, said to be one (a partial
+count of the worlds would be evidence of nothing). With ``samples=0``
 it is the casual player of the baseline: safe moves, then the rule of thumb alone, never
 opening a space that stops the deal while another move is left (``casual_move``).
 """
@@ -35,8 +38,9 @@ opening a space that stops the deal while another move is left (``casual_move``)
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -102,8 +106,13 @@ def blind_choice(
     samples: int = DEFAULT_SAMPLES,
     max_nodes: int = DEFAULT_NODES,
     avoid: Collection[str] = (),
+    max_seconds: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> BlindChoice:
-    """``blind_move``'s move with its evidence (``BlindChoice``)."""
+    """``blind_move``'s move with its evidence (``BlindChoice``). ``max_seconds``: a limit
+    on the search's time, read on ``clock`` (None: the node budget alone decides, and the
+    answer does not depend on the machine's speed); ``TimeoutError`` when it runs out
+    before the search is over."""
     legal = [m for m in game.legal_moves() if not _returns(game, m, avoid)]
     if not legal:
         raise ValueError("no move to make: the game is over, or every move goes back")
@@ -115,7 +124,8 @@ def blind_choice(
     if samples == 0:  # no search: the casual player's move
         return BlindChoice(casual_move(game, legal), "heuristic")
     worlds = sample_worlds(game, seed, samples)
-    return _searched(game, worlds, legal, max_nodes)
+    deadline = _Deadline(max_seconds, clock)
+    return _searched(game, worlds, legal, max_nodes, deadline)
 
 
 def blind_hint(
@@ -124,14 +134,22 @@ def blind_hint(
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
     max_nodes: int = DEFAULT_NODES,
+    max_seconds: float | None = None,
 ) -> Hint:
     """The fair hint: the blind player's move and its evidence (``Hint`` of source "blind"),
-    "none" when the game is won, "lost" when no move is left."""
+    "none" when the game is won, "lost" when no move is left. ``max_seconds``: its time
+    (None: no limit); a search not over by then gives the rule of thumb's move (source
+    "heuristic", ``why`` "deadline")."""
     if game.is_won():
         return Hint(None, "none", 0)
     if not game.legal_moves():
         return Hint(None, "lost")
-    choice = blind_choice(game, seed=seed, samples=samples, max_nodes=max_nodes)
+    try:
+        choice = blind_choice(
+            game, seed=seed, samples=samples, max_nodes=max_nodes, max_seconds=max_seconds
+        )
+    except TimeoutError:
+        return Hint(heuristic_move(game), "heuristic", why="deadline")
     return Hint(
         choice.move, "blind", why=choice.reason, wins=choice.wins, lost=choice.lost,
         worlds=choice.worlds,
@@ -147,12 +165,31 @@ def casual_move(game: Game, legal: list[Move]) -> Move:
     return min(calm, key=lambda m: (move_rank(game, m), order[m]))
 
 
-def _searched(game: Game, worlds: list[Game], legal: list[Move], max_nodes: int) -> BlindChoice:
+class _Deadline:
+    """The time a blind choice may take (None: no limit), read on ``clock``."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._end = None if seconds is None else clock() + seconds
+
+    def left(self) -> float:
+        """The seconds left (``UNBOUNDED_SECONDS`` with no limit); ``TimeoutError`` if none."""
+        if self._end is None:
+            return UNBOUNDED_SECONDS
+        left = self._end - self._clock()
+        if left <= 0:
+            raise TimeoutError("the blind player's time ran out")
+        return left
+
+
+def _searched(
+    game: Game, worlds: list[Game], legal: list[Move], max_nodes: int, deadline: _Deadline
+) -> BlindChoice:
     """Steps 3 to 5 of the module docstring."""
     firsts: dict[int, Move] = {}  # world -> the first move of its winning line
     lost: set[int] = set()
     for w, world in enumerate(worlds):
-        found = _search(world, max_nodes)
+        found = _search(world, max_nodes, deadline)
         if found is Verdict.UNWINNABLE:
             lost.add(w)
         elif isinstance(found, Move) and game.canonical(found) in legal:
@@ -165,12 +202,14 @@ def _searched(game: Game, worlds: list[Game], legal: list[Move], max_nodes: int)
         fallback = heuristic_move(game)
         move = fallback if fallback in legal else legal[0]
         return BlindChoice(move, "heuristic", 0, len(lost), len(worlds))
-    scores = {m: _wins(m, worlds, firsts, max_nodes) for m in candidates}
+    scores = {m: _wins(m, worlds, firsts, max_nodes, deadline) for m in candidates}
     best = max(candidates, key=lambda m: scores[m])  # the first of the best, in order
     return BlindChoice(best, "search", scores[best], len(lost), len(worlds))
 
 
-def _wins(move: Move, worlds: list[Game], firsts: dict[int, Move], max_nodes: int) -> int:
+def _wins(
+    move: Move, worlds: list[Game], firsts: dict[int, Move], max_nodes: int, deadline: _Deadline
+) -> int:
     """The worlds ``move`` is shown to win: those whose line starts with it, and those won
     by another first move where a search after ``move`` wins too."""
     wins = 0
@@ -180,21 +219,24 @@ def _wins(move: Move, worlds: list[Game], firsts: dict[int, Move], max_nodes: in
             continue
         after = worlds[w].copy()
         after.play(move)
-        if after.is_won() or isinstance(_search(after, max_nodes), Move):
+        if after.is_won() or isinstance(_search(after, max_nodes, deadline), Move):
             wins += 1
     return wins
 
 
-def _search(world: Game, max_nodes: int) -> Move | Verdict:
+def _search(world: Game, max_nodes: int, deadline: _Deadline) -> Move | Verdict:
     """The first move of a winning line of ``world`` the solver finds within
-    ``max_nodes``, or the verdict when it finds none (unwinnable or unknown)."""
+    ``max_nodes``, or the verdict when it finds none (unwinnable or unknown);
+    ``TimeoutError`` if the time runs out first."""
     found = solve(
         world,
         max_nodes=max_nodes,
-        max_seconds=UNBOUNDED_SECONDS,
+        max_seconds=deadline.left(),
         sat=False,
         probe_every_deal=True,  # as the compiled build does: the same nodes in both builds
     )
+    if found.verdict is Verdict.UNKNOWN:
+        deadline.left()  # undecided because the time ran out: no evidence
     if found.verdict is Verdict.WON and found.line:
         return found.line[0]
     return Verdict.UNKNOWN if found.verdict is Verdict.WON else found.verdict

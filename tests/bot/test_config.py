@@ -158,3 +158,15 @@ def test_a_bad_activity_setting_names_itself(
     with pytest.raises(ConfigError, match=name) as refused:
         Config.from_env({name: value}, tmp_path / "none.env")
     assert words in str(refused.value)
+
+
+def test_the_hint_deadline_is_read_in_seconds(tmp_path: Path) -> None:
+    assert Config.from_env({}, dotenv_path=tmp_path / "x").hint_deadline is None
+    config = Config.from_env({"REEL_HINT_DEADLINE": " 7.5 "}, dotenv_path=tmp_path / "x")
+    assert config.hint_deadline == 7.5 and "hint_deadline=7.5" in repr(config)
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-2", "0.1", "601", "nan", "inf"])
+def test_a_bad_hint_deadline_is_refused_with_its_bounds(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match=r"REEL_HINT_DEADLINE must be a number of seconds"):
+        Config.from_env({"REEL_HINT_DEADLINE": value}, dotenv_path=tmp_path / "x")

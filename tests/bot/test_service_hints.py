@@ -4,16 +4,18 @@ and its daily result marked assisted."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+from hung_jobs import Never
 
 import bot.service.hints as hints_module
 import bot.service.jobs as jobs_module
@@ -26,12 +28,14 @@ from bot.service import (
 )
 from bot.service.pool import SolverPool
 from bot.store import Store
+from bot.terminal import TerminalGame
 from engine import Game, Status, parse_position
 from engine.notation import describe_move, format_position
 from engine.solver import Verdict, solve
 from engine.solver.blind import blind_choice
-from engine.solver.hints import Hint, LookBack, hint
+from engine.solver.hints import Hint, LookBack, heuristic_move, hint
 
+T = TypeVar("T")
 USER, OTHER = 11, 12
 GUILD = 555
 WINNABLE_DEAL = 16
@@ -178,9 +182,10 @@ async def test_no_game_and_a_stale_board_are_refused_and_mark_nothing(
 # ---------------------------------------------------------------------- off the event loop
 
 
-async def test_other_players_are_served_while_a_hint_is_computed(
-    store: Store, clock: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """The solver's hint job held until the test releases it (``started``, ``release``);
+    released at the end whatever happens, so that no thread is left waiting."""
     started, release = threading.Event(), threading.Event()
     real_job = jobs_module.hint_job
 
@@ -190,6 +195,14 @@ async def test_other_players_are_served_while_a_hint_is_computed(
         return real_job(position, max_nodes, max_seconds)
 
     monkeypatch.setattr(jobs_module, "hint_job", held_job)
+    yield started, release
+    release.set()
+
+
+async def test_other_players_are_served_while_a_hint_is_computed(
+    store: Store, clock: Any, held: tuple[threading.Event, threading.Event]
+) -> None:
+    started, release = held
     service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
     try:
         await service.new_game(USER, GUILD, WINNABLE_DEAL)
@@ -200,17 +213,122 @@ async def test_other_players_are_served_while_a_hint_is_computed(
         shown = await service.show(OTHER)
         moved = await service.move(OTHER, "deal", other.version)
         assert (shown.user_id, moved.move_count) == (OTHER, 1)
-        # The user's own next call waits for the hint (their calls are serialized).
-        mine = asyncio.create_task(service.show(USER))
-        for _ in range(5):
-            await asyncio.sleep(0)
-        assert not pending.done() and not mine.done()
+        assert not pending.done()
         release.set()
         answer = await pending
         assert answer.source == "solver"
-        assert (await mine).assisted  # it ran after the hint marked the game
+        assert (await service.show(USER)).assisted
     finally:
         release.set()
+        await service.close()
+
+
+GUARD = 60.0  # seconds: a call that waits for the held search fails the test, not hangs it
+
+
+async def guarded(call: Awaitable[T]) -> T:
+    """``call``, failing the test if it waits for the search the test holds."""
+    try:
+        return await asyncio.wait_for(call, GUARD)
+    except TimeoutError:
+        pytest.fail("the call waited for the hint's search")
+
+
+async def test_the_players_own_commands_go_on_while_their_hint_is_searched(
+    store: Store, clock: Any, held: tuple[threading.Event, threading.Event]
+) -> None:
+    started, release = held
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    try:
+        start = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        before = await store.load_game(USER)
+        pending = asyncio.create_task(service.hint(USER, start.version))
+        await asyncio.to_thread(started.wait)  # the search has a copy of the game; no lock
+        # The game moves on meanwhile: two moves and an undo, each answered at once.
+        view = await guarded(service.move(USER, "deal", start.version))
+        view = await guarded(service.move(USER, "deal", view.version))
+        view = await guarded(service.undo(USER, view.version))
+        assert view.move_count == 1 and not pending.done()
+        release.set()
+        # The hint is for a game that is no more: dropped, nothing learned or marked.
+        with pytest.raises(StaleVersionError, match="changed while I was thinking"):
+            await pending
+        row = await store.load_game(USER)
+        assert row is not None and before is not None
+        assert row.version == view.version and not row.assisted
+        assert row.hint_line == before.hint_line
+        # Commands that leave the game as it is (settings, a look) let the hint stand.
+        started.clear()
+        release.clear()
+        pending = asyncio.create_task(service.hint(USER, view.version))
+        await asyncio.to_thread(started.wait)
+        settings = await guarded(service.update_settings(USER, symbols=False))
+        shown = await guarded(service.show(USER))
+        assert not settings.symbols and shown.version == view.version
+        assert not pending.done()
+        release.set()
+        answer = await pending  # (whatever the solver finds here within its second)
+        assert answer.move is not None and answer.game.version == view.version
+        assert answer.game.assisted and answer.newly_assisted
+    finally:
+        release.set()
+        await service.close()
+
+
+# ---------------------------------------------------------------------- the deadline
+
+
+@pytest.fixture
+def never(monkeypatch: pytest.MonkeyPatch) -> Iterator[Never]:
+    """The solver's and the fair hint's jobs never return (``Never``)."""
+    hung = Never(monkeypatch)
+    hung.hang("hint_job", "blind_hint_job")
+    yield hung
+    hung.release.set()
+
+
+async def test_a_hint_whose_search_never_returns_is_the_rule_of_thumbs_move(
+    store: Store, clock: Any, never: Never
+) -> None:
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(2), hint_deadline=0.2)
+    try:
+        start = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        answer = await service.hint(USER, start.version)
+        expected = heuristic_move(Game.new(WINNABLE_DEAL))
+        assert (answer.source, answer.move) == ("heuristic", str(expected))
+        assert answer.message.startswith(f"Try {answer.label}. The solver found no winning line")
+        assert "best move by rule of thumb" in answer.message
+        assert answer.game.assisted and answer.remaining is None
+        row = await store.load_game(USER)
+        assert row is not None and row.assisted and not row.hint_line  # nothing learned
+        assert service.solver.timed_out == 1
+        # The move plays, and the next hint searches again (and is late again).
+        assert answer.move is not None
+        view = await service.move(USER, answer.move, start.version)
+        again = await service.hint(USER, view.version)
+        assert again.source == "heuristic"
+    finally:
+        never.release.set()  # (a thread pool waits for its threads as it closes)
+        await service.close()
+
+
+async def test_a_fair_hint_past_its_deadline_says_it_is_the_rule_of_thumbs(
+    store: Store, clock: Any, never: Never
+) -> None:
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1), hint_deadline=0.2)
+    try:
+        await service.update_settings(USER, fair_hints=True)
+        start = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        answer = await service.hint(USER, start.version)
+        expected = heuristic_move(Game.new(WINNABLE_DEAL))
+        assert (answer.source, answer.move) == ("heuristic", str(expected))
+        assert answer.message == (
+            f"Try {answer.label}. I ran out of time before I could weigh the stock orders it "
+            "could have, so this is the best move by rule of thumb."
+        )
+        assert answer.wins is None and answer.worlds is None
+    finally:
+        never.release.set()  # (a thread pool waits for its threads as it closes)
         await service.close()
 
 
@@ -540,3 +658,51 @@ async def test_a_new_player_gets_fair_hints_that_never_depend_on_the_stock_order
         assert solver.source == "solver" and "The solver sees the stock's order" in solver.message
     finally:
         await service.close()
+
+
+async def test_a_look_back_past_the_deadline_gives_the_lost_hint_without_it(
+    store: Store, clock: Any, never: Never, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def lost(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        return Hint(heuristic_move(parse_position(position)), "lost")
+
+    monkeypatch.setattr(jobs_module, "hint_job", lost)
+    never.hang("rewind_job")
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1), hint_deadline=0.2)
+    try:
+        view = await service.new_game(USER, GUILD, WINNABLE_DEAL)
+        view = await service.move(USER, "C3 ACE", view.version)
+        answer = await service.hint(USER, view.version)
+        assert (answer.source, answer.winnable_at, answer.back_to) == ("lost", None, None)
+        assert answer.message.startswith(
+            "No winning line exists from here: this game can't be won any more. Undo may "
+            "take you back to where it still could be."
+        )
+    finally:
+        never.release.set()
+        await service.close()
+
+
+def test_a_terminal_hint_whose_search_never_returns_still_answers(
+    db_path: Path, never: Never
+) -> None:
+    out = io.StringIO()
+    lines = iter(["hint", "quit"])
+
+    def read(prompt: str) -> str:
+        return next(lines)
+
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(db_path))
+        service = GameService(store, executor=ThreadPoolExecutor(1), hint_deadline=0.2)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read)
+            game.start(WINNABLE_DEAL)
+            game.loop()
+        finally:
+            never.release.set()
+            runner.run(service.close())
+    said = out.getvalue()
+    expected = str(heuristic_move(Game.new(WINNABLE_DEAL)))
+    assert "Thinking…" in said and "so this is the best move by rule of thumb." in said
+    assert f"Type '{expected.lower()}' to play it." in said

@@ -40,6 +40,7 @@ def run_reel(
         args = [*args, "--any-deal"]  # and no search before a chosen deal
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
     env["REEL_DB"] = str(tmp_path / "reel.db")
+    env["REEL_HINT_DEADLINE"] = "60"  # the solver is pure Python here, the machine shared
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         input=stdin,

@@ -1,11 +1,16 @@
 """End-to-end tests of ``/reel hint`` and the board's Hint button on the fake Discord: a private
 answer after a private defer, the solver run in the service's process pool, the assisted note
-for a daily (and the button's warning before it marks one), and the button's refusals."""
+for a daily (and the button's warning before it marks one), and the button's refusals; a hint
+always filled in, whatever the solver does, while the player's other commands go on."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import threading
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +23,19 @@ from fake_discord import (
     FakeMessage,
     InteractionResult,
 )
-from harness import Launch, description
+from harness import Clock, Launch, description
 
 import bot.discord_bot.replies as replies_module
+import bot.discord_bot.views as views_module
+import bot.service.games as games_module
 import bot.service.hints as hints_module
+import bot.service.jobs as jobs_module
+from bot.discord_bot.app import create_bot
 from bot.service import GameService
+from bot.store import Store
+from engine import Game
+from engine.solver.hints import Hint, heuristic_move
+from tests.bot.hung_jobs import sleep_forever
 
 
 @pytest.fixture
@@ -307,3 +320,111 @@ async def test_a_slow_undo_from_the_hint_still_shows_the_board_publicly(
     assert placeholder is not None
     assert await fake.wait_until(lambda: placeholder.deleted)
     fake.assert_no_violations()
+
+
+# --------------------------------------------------------------------------- in time, whatever
+
+
+async def test_a_hint_whose_job_never_returns_is_filled_in_with_the_rule_of_thumb(
+    fake_discord: FakeDiscord, launch: Launch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real bot, its real process pool, a solver job that never returns: the hint is
+    # filled in at its deadline (short here), and the pool keeps serving.
+    monkeypatch.setattr(games_module, "HINT_DEADLINE", 0.5)
+    monkeypatch.setattr(jobs_module, "hint_job", sleep_forever)  # found by name in a worker
+    service = (await launch()).service
+    fake = fake_discord
+    alice = fake.user("alice")
+    await (await fake.slash(alice, "reel", sub="new", options={"deal": "16"})).wait_message()
+    message = await private_hint(fake, "alice")
+    assert message.embed is not None and message.embed["title"] == "💡 Hint: by rule of thumb"
+    move = str(heuristic_move(Game.new(16)))
+    assert "The solver found no winning line in the time it had" in description(message)
+    assert message.embed["fields"][0]["value"].endswith(f"`/reel move from:{move}`")
+    assert (await service.show(alice.id)).assisted
+    # Again, with the first worker still hung: answered all the same; and the move plays.
+    again = await private_hint(fake, "alice")
+    assert again.embed is not None and again.embed["title"] == "💡 Hint: by rule of thumb"
+    moved = await fake.slash(alice, "reel", sub="move", options={"from": move})
+    assert "· moves 1 ·" in str((await moved.wait_message()).embed)
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """The solver's hint job held until the test releases it (``started``, ``release``)."""
+    started, release = threading.Event(), threading.Event()
+    real_job = jobs_module.hint_job
+
+    def held_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
+        started.set()
+        release.wait()
+        return real_job(position, max_nodes, max_seconds)
+
+    monkeypatch.setattr(jobs_module, "hint_job", held_job)
+    yield started, release
+    release.set()
+
+
+@pytest.fixture
+async def threaded(
+    fake_discord: FakeDiscord, start_bot: Any, tmp_path: Path, clock: Clock
+) -> AsyncIterator[GameService]:
+    """The bot over a service whose solver jobs run in a thread (so that a test can hold
+    one), started on the fake Discord."""
+    store = await Store.open(tmp_path / "reel.db")
+    service = GameService(store, clock=clock, executor=ThreadPoolExecutor(1))
+    bot = create_bot(service, dev_guild_id=fake_discord.guild.id, guild_ready_timeout=0.1)
+    await start_bot(bot)
+    yield service
+    await bot.close()
+    await service.close()
+
+
+async def test_the_players_commands_are_answered_while_their_hint_is_searched(
+    fake_discord: FakeDiscord,
+    threaded: GameService,
+    held: tuple[threading.Event, threading.Event],
+) -> None:
+    started, release = held
+    fake = fake_discord
+    alice = fake.user("alice")
+    await (await fake.slash(alice, "reel", sub="new", options={"deal": "16"})).wait_message()
+    await (await fake.slash(alice, "reel", sub="deal")).wait_message()
+    hinting = await fake.slash(alice, "reel", sub="hint")
+    assert hinting.callback_type == DEFERRED_CHANNEL_MESSAGE  # deferred at once, privately
+    await asyncio.to_thread(started.wait)  # the solver is searching
+    # Her settings, an undo and a move, sent after the hint: each answered meanwhile.
+    chosen = await fake.slash(alice, "reel", sub="settings", options={"suits": "letters"})
+    assert "**Suits:**" in description(await chosen.wait_message())
+    undone = await fake.slash(alice, "reel", sub="undo")
+    assert "· moves 0 ·" in str((await undone.wait_message()).embed)
+    dealt = await fake.slash(alice, "reel", sub="deal")
+    assert "· moves 1 ·" in str((await dealt.wait_message()).embed)
+    hint_message = hinting.message
+    assert hint_message is not None and hint_message.loading  # the hint: still thinking
+    release.set()
+    # The hint was for the game before the undo: dropped, said so, nothing marked.
+    stale = await hinting.wait_message()
+    assert stale.ephemeral and "Your game changed while I was thinking" in description(stale)
+    assert not (await threaded.show(alice.id)).assisted
+
+
+async def test_a_deferred_hint_is_filled_in_even_if_the_service_never_answers(
+    fake_discord: FakeDiscord, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views_module, "HINT_PATIENCE", 0.3)
+
+    async def never(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(service, "hint", never)
+    fake = fake_discord
+    alice = fake.user("alice")
+    board = await (
+        await fake.slash(alice, "reel", sub="new", options={"deal": "16"})
+    ).wait_message()
+    message = await private_hint(fake, "alice")
+    assert "I couldn't work out a hint in time" in description(message)
+    # The board's Hint button too.
+    pressed = await hinted_privately(await press_hint(fake, "alice", board))
+    assert "I couldn't work out a hint in time" in description(pressed)

@@ -107,6 +107,7 @@ async def test_the_metrics_count_a_scripted_session_by_command_and_outcome(
     assert value(found, "reel_shard_up", shard="0") == 1
     assert ("reel_gateway_latency_seconds", frozenset({("shard", "0")})) in found
     assert value(found, "reel_solver_workers") >= 1
+    assert value(found, "reel_solver_jobs_hung_total") == 0
 
     status, text = await read(f"{base}/healthz")
     assert status == 200, text

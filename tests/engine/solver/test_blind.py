@@ -17,10 +17,17 @@ from positions import STUCK_POSITION, random_play
 from engine import Game
 from engine.notation import format_position, parse_position
 from engine.solver import solve
-from engine.solver.blind import blind_choice, blind_move, hidden_key, safe_move, sample_worlds
+from engine.solver.blind import (
+    blind_choice,
+    blind_hint,
+    blind_move,
+    hidden_key,
+    safe_move,
+    sample_worlds,
+)
 from engine.solver.blind_study import play_blind
 from engine.solver.cli import main_study
-from engine.solver.hints import move_rank
+from engine.solver.hints import heuristic_move, move_rank
 from engine.variant import ROWS, VARIANTS, variant_by_code
 
 # Small budgets: the properties hold whatever the budget, and these keep the test quick.
@@ -87,6 +94,36 @@ def test_a_move_with_no_choice_needs_no_search() -> None:
     choice = blind_choice(game, samples=SAMPLES, max_nodes=NODES)
     assert (str(choice.move), choice.reason, choice.worlds) == ("R6 ACE", "safe", 0)
     assert safe_move(game) == choice.move
+
+
+class Ticks:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_search_out_of_time_is_given_up_whole_and_the_hint_is_the_rule_of_thumbs() -> None:
+    game = Game.new(3)
+    while (safe := safe_move(game)) is not None:  # past its safe moves, to a choice
+        game.play(safe)
+    unbounded = blind_choice(game, seed=7, samples=4, max_nodes=400)
+    assert unbounded.reason == "search"  # a position that needs the worlds searched
+    # Time to spare: the same choice, the same evidence.
+    assert blind_choice(game, seed=7, samples=4, max_nodes=400, max_seconds=3600) == unbounded
+    # The time runs out after a world or two: no partial count, but TimeoutError.
+    with pytest.raises(TimeoutError):
+        blind_choice(game, seed=7, samples=4, max_nodes=400, max_seconds=2.5, clock=Ticks(1.0))
+    # The fair hint past its time: the rule of thumb's move, said to be one.
+    late = blind_hint(game, seed=7, samples=4, max_nodes=400, max_seconds=0.0)
+    assert (late.move, late.source, late.why) == (heuristic_move(game), "heuristic", "deadline")
+    assert (late.wins, late.worlds) == (0, 0)
+    # No search needed (a safe move): the time does not matter.
+    assert blind_hint(Game.new(28), samples=SAMPLES, max_nodes=NODES, max_seconds=0).why == "safe"
 
 
 def test_the_stock_empty_means_one_world_the_position_itself() -> None:
