@@ -235,3 +235,32 @@ async def _raw_status(port: int, request_line: bytes, header: bytes) -> int:
     status_line = await reader.readline()
     writer.close()
     return int(status_line.split()[1])
+
+
+async def test_behind_a_proxy_that_passes_the_host_the_public_url_is_what_lets_it_in(
+    service: GameService,
+) -> None:
+    """docs/activity.md's set-up: Caddy or nginx pass Host: reel.example.org, so the board
+    answers them only with REEL_WEB_PUBLIC_URL set to the URL the mapping targets."""
+    proxied = {"Host": "reel.example.org", "X-Forwarded-For": "203.0.113.7"}
+    for public_url, status in ((None, 403), ("https://reel.example.org", 200)):
+        runner = await start(
+            service, Sessions(LOCAL_USER_ID), None, "127.0.0.1", 0, public_url=public_url
+        )
+        base = f"http://127.0.0.1:{bound_port(runner)}"
+        try:
+            async with aiohttp.ClientSession() as http:
+                async with http.get(base + "/", headers=proxied) as got:
+                    assert got.status == status
+                    if status == 403:
+                        assert "REEL_WEB_PUBLIC_URL" in (await got.json())["message"]
+                if status == 200:
+                    origin = {**proxied, "Origin": "https://reel.example.org"}
+                    ws = base.replace("http", "ws") + "/ws"
+                    page = await Page.open(http, ws, headers=origin)
+                    assert (await page.next("no-game"))["type"] == "no-game"
+                    await page.close()
+                    async with http.get(base + "/", headers={"Host": "other.example"}) as got:
+                        assert got.status == 403
+        finally:
+            await runner.cleanup()
