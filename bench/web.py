@@ -28,6 +28,13 @@ observer), cold and then warm (the median of five).
 Targets (issue 44): round trip p99 < 50 ms, errors 0, no move lost; bundle < 250 KB
 (< 80 KB gzipped); first render < 300 ms.
 
+Then two floods from this one address (issue 59): 300 sockets with no session at once
+(how many the server answered and closed at once, refused, or held open: none may be
+held) and 500 sign-ins with bogus codes (how many were refused before Discord, and how
+fast). The render and the first flood use a second server over the same service: the
+board as ``reel web`` serves its local player (the first client), and the board as the
+bot serves it (no local player, an Activity whose Discord is nowhere).
+
     python bench/web.py --race [--clients 25] [--seconds 20] [--think 1.0]
 
 races the clients in one Discord Activity instance instead: ``bench/web_race.py`` says
@@ -170,17 +177,26 @@ def serve(db: str, clients: int) -> None:
     from bot.service.cooldown import Cooldown
     from bot.store import Store
     from bot.web import Sessions
-    from bot.web.local import bound_port, start
+    from bot.web.local import ActivitySettings, activity_setup, bound_port, start
 
     async def run() -> None:
         service = GameService(await Store.open(Path(db)))
         sessions = Sessions()
         tokens = {FIRST_USER + i: sessions.open(FIRST_USER + i) for i in range(clients)}
-        runner = await start(service, sessions, Cooldown(), "127.0.0.1", 0)
-        print(json.dumps({"port": bound_port(runner), "tokens": tokens}), flush=True)
+        # the board as the bot serves it, with an Activity whose Discord is nowhere (a
+        # sign-in that gets past the rate fails fast), and no local player: the attacks
+        dead = ActivitySettings("1", "x", None, "http://127.0.0.1:9/api/v10", b"k" * 32)
+        activity = activity_setup(dead, service, None)
+        runner = await start(service, sessions, Cooldown(), "127.0.0.1", 0, activity=activity)
+        # ... and over the same service, the board as `reel web` serves it to its local
+        # player (the first client): the page the first render draws
+        local = await start(service, Sessions(FIRST_USER, tokens=False), None, "127.0.0.1", 0)
+        ports = {"port": bound_port(runner), "local_port": bound_port(local)}
+        print(json.dumps({**ports, "tokens": tokens}), flush=True)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
         await stop.wait()
+        await local.cleanup()
         await runner.cleanup()
         await service.close()
 
@@ -229,9 +245,58 @@ new MutationObserver((_, observer) => {
 """Recorded in the page: milliseconds from the navigation's start to the board drawn."""
 
 
-async def first_render(url: str, token: str) -> tuple[float, float] | None:
+@dataclass
+class Attacks:
+    """What two floods from one address got: sockets with no session, and sign-ins."""
+
+    sockets: int = 0
+    closed_at_once: int = 0  # answered no-session and closed by the server
+    refused: int = 0  # refused before the handshake (429: the address's rate)
+    held: int = 0  # still open a second after the flood: must be none
+    sign_ins: int = 0
+    sign_ins_refused: int = 0  # 429 before Discord was called
+    sign_in_seconds: float = 0.0
+
+
+async def attack(base: str, sockets: int = 300, sign_ins: int = 500) -> Attacks:
+    """Flood the board from this one address: ``sockets`` sockets with no session at
+    once (each waits up to a second for the server to close it), then ``sign_ins``
+    sign-ins with bogus codes, one after another."""
+    found = Attacks(sockets=sockets, sign_ins=sign_ins)
+    async with aiohttp.ClientSession() as http:
+
+        async def idle() -> str:
+            try:
+                ws = await http.ws_connect(base.replace("http", "ws") + "/ws")
+            except aiohttp.WSServerHandshakeError:
+                return "refused"
+            try:
+                async with asyncio.timeout(1.0):
+                    async for _ in ws:
+                        pass
+                return "closed"
+            except TimeoutError:
+                return "held"
+            finally:
+                await ws.close()
+
+        outcomes = await asyncio.gather(*(idle() for _ in range(sockets)))
+        found.closed_at_once = outcomes.count("closed")
+        found.refused = outcomes.count("refused")
+        found.held = outcomes.count("held")
+        began = time.monotonic()
+        for n in range(sign_ins):
+            body = {"code": f"bogus-{n}", "instance_id": "i-bench"}
+            async with http.post(base + "/api/token", json=body) as got:
+                found.sign_ins_refused += got.status == 429
+        found.sign_in_seconds = time.monotonic() - began
+    return found
+
+
+async def first_render(url: str) -> tuple[float, float] | None:
     """Navigation start to the board drawn (``data-version`` set), by the page's own
-    clock: cold (a new browser cache), then warm (the median of five), ms."""
+    clock: cold (a new browser cache), then warm (the median of five), ms. ``url`` is a
+    board with a local player (as ``reel web`` serves it), whose game is drawn at once."""
     if not Path(CHROMIUM).is_file():
         return None
     from playwright.async_api import async_playwright
@@ -241,7 +306,6 @@ async def first_render(url: str, token: str) -> tuple[float, float] | None:
             executable_path=CHROMIUM, headless=True, args=FLAGS
         )
         context = await browser.new_context()
-        await context.add_cookies([{"name": "reel_session", "value": token, "url": url}])
         await context.add_init_script(DRAWN)
         times = []
         for _ in range(6):
@@ -277,7 +341,9 @@ async def bench(args: argparse.Namespace) -> int:
             *(play(base + "/ws", c, start, args.think) for c in clients), return_exceptions=True
         )
         end_load = os.getloadavg()
-        render = None if args.no_browser else await first_render(base + "/", clients[0].token)
+        attacks = await attack(base)
+        local = f"http://127.0.0.1:{started['local_port']}/"
+        render = None if args.no_browser else await first_render(local)
     finally:
         server.send_signal(signal.SIGINT)
         await asyncio.to_thread(server.wait, 30)
@@ -286,7 +352,18 @@ async def bench(args: argparse.Namespace) -> int:
     errors = [e for c in clients for e in c.errors] + [repr(r) for r in results if r is not None]
     report(args, times, errors, lost, load, end_load, render)
     print(f"new games dealt in the window (not timed): {sum(c.new_games for c in clients)}")
-    return 0 if not errors and not lost else 1
+    report_attacks(attacks)
+    return 0 if not errors and not lost and not attacks.held else 1
+
+
+def report_attacks(found: Attacks) -> None:
+    print(f"sockets with no session, {found.sockets} at once from one address: "
+          f"{found.closed_at_once} answered and closed at once, {found.refused} refused "
+          f"(429), {found.held} held open")  # fmt: skip
+    rate = found.sign_ins_refused / found.sign_in_seconds if found.sign_in_seconds else 0.0
+    print(f"sign-ins with bogus codes, {found.sign_ins} in {found.sign_in_seconds:.2f} s: "
+          f"{found.sign_ins_refused} refused before Discord ({rate:.0f}/s), "
+          f"{found.sign_ins - found.sign_ins_refused} passed on to it")  # fmt: skip
 
 
 def report(

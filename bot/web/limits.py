@@ -110,6 +110,26 @@ def too_many(wait: float, what: str) -> web.Response:
     )
 
 
+class Sparse:
+    """A log line let through once every ``QUIET_FOR`` s per key: ``due`` says how many
+    were held back since the last (None: not yet due)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last: dict[str, tuple[float, int]] = {}
+
+    def due(self, key: str) -> int | None:
+        now = self._clock()
+        last, held = self._last.get(key, (-QUIET_FOR, 0))
+        if now - last < QUIET_FOR:
+            self._last[key] = (last, held + 1)
+            return None
+        self._last[key] = (now, 0)
+        if len(self._last) > MAX_KEYS:
+            del self._last[next(iter(self._last))]
+        return held
+
+
 class SocketCaps:
     """The open sockets, by player and in all, under their caps."""
 

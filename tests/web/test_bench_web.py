@@ -3,9 +3,15 @@ reads every game back (the figures themselves are for a person, not asserted).""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from browser import required_chromium
+
+from bot.web.limits import SIGN_INS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -20,6 +26,22 @@ def test_the_web_bench_plays_reads_back_and_prints_its_figures() -> None:
     out = done.stdout
     assert "errors 0" in out and "lost or extra moves: 0" in out
     assert "round trip p50" in out and "load average" in out and "gzipped" in out
+    assert re.search(r"sockets with no session, 300 at once .*, 0 held open", out)
+    refused = re.search(r"sign-ins with bogus codes, 500 in .*: (\d+) refused before", out)
+    assert refused is not None and int(refused[1]) >= 500 - SIGN_INS[0]
+
+
+@pytest.mark.browser
+def test_the_web_benchs_first_render_draws_the_board_in_chromium() -> None:
+    """The browser part, which once waited for ever for a sign-in that could not come."""
+    required_chromium()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "web.py"), "--clients", "2", "--seconds", "1",
+         "--think", "0.3"],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"first full render in headless Chromium: \d+ ms cold", done.stdout)
 
 
 def test_the_race_bench_signs_in_races_reads_back_and_prints_its_figures() -> None:
