@@ -277,18 +277,23 @@ def _game_to_play(args: argparse.Namespace) -> str | None:
 
 
 def _backup(db_path: str, target: str) -> int:
-    """``reel backup FILE``: one line saying where the copy went, or why it failed."""
+    """``reel backup FILE``: one line saying where the copy went, or why it failed. A
+    folder (one that is there, or a name ending in ``/``) means a file in it."""
+    import os
     from pathlib import Path
 
     from .store import StoreError
     from .store.sqlite import backup_file
 
+    where = Path(target)
     try:
-        backup_file(Path(db_path), Path(target))
+        if target.endswith(("/", os.sep)) and not where.is_dir():
+            raise StoreError(f"can't write the copy in {target}: no such folder")
+        written = backup_file(Path(db_path), where)
     except StoreError as exc:
         print(f"reel backup: {exc}", file=sys.stderr)
         return 1
-    print(f"Copied {db_path} to {target}.")
+    print(f"Copied {db_path} to {written}.")
     return 0
 
 
