@@ -65,7 +65,8 @@ async def test_a_copy_that_cannot_be_written_is_one_line_and_exit_1(
     assert sorted(tmp_path.iterdir()) == [store.path]  # nothing left beside it either
     folder = tmp_path / "backups"  # a folder meant (the name ends in /), but none is there
     assert main(["backup", f"{folder}/", "--db", str(store.path)]) == 1
-    assert capsys.readouterr().err == f"reel backup: can't write the copy in {folder}/: no such folder\n"
+    err = capsys.readouterr().err
+    assert err == f"reel backup: can't write the copy in {folder}/: no such folder\n"
     assert sorted(tmp_path.iterdir()) == [store.path]
 
 
