@@ -24,7 +24,10 @@ from .web_command import add_web_command, run_web_command
 if TYPE_CHECKING:
     from .discord_bot.app import Beside
 
-DB_HELP = "SQLite file (default: REEL_DB, else reel.db in your data folder)"
+DB_HELP = (
+    "SQLite file, in a folder that is there (default: REEL_DB, else reel.db in your data "
+    "folder, made if needed)"
+)
 
 
 def _deal_number(text: str) -> int:
@@ -213,6 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = args.command or ("bot" if config.discord_token else "play")
     db_path = str(getattr(args, "db", None) or config.db_path)
+    named_by = _named_by(args, config)
+    sqlite = command in ("play", "web") or (command == "bot" and not _on_postgres(args, config))
+    if sqlite and _no_folder(command, db_path, named_by):
+        return 1
     if command == "backup":
         return _backup(db_path, args.file)
     if command == "web":
@@ -232,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant=_game_to_play(args),
             assume_yes=getattr(args, "yes", False),
             versus=getattr(args, "versus", False),
+            named_by=named_by,
         )
     from pathlib import Path
 
@@ -240,6 +248,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "db", None):  # --db: that SQLite file, whatever the settings say
         config = config.with_db_file(Path(db_path), "--db")
     return run_bot(config, sync_global=getattr(args, "sync_global", False), beside=_web(config))
+
+
+def _named_by(args: argparse.Namespace, config: Config) -> str | None:
+    """How the SQLite file was named: ``"--db"``, ``"REEL_DB"`` (in the environment or
+    ``.env``), or None for the default one in the user's data folder."""
+    from .config import DEFAULT_DB_PATH
+
+    if getattr(args, "db", None):
+        return "--db"
+    return None if config.db_path == DEFAULT_DB_PATH else "REEL_DB"
+
+
+def _on_postgres(args: argparse.Namespace, config: Config) -> bool:
+    """Whether ``reel bot`` runs on PostgreSQL (``REEL_DATABASE_URL``, unless ``--db``)."""
+    return config.database_url is not None and not getattr(args, "db", None)
+
+
+def _no_folder(command: str, db_path: str, named_by: str | None) -> bool:
+    """Whether the SQLite file named by ``named_by`` is in a folder that is not there:
+    if so, said on stderr. Only the default file's folder, the user's data folder, is
+    made by itself; a folder named by the player may be a typing mistake."""
+    from pathlib import Path
+
+    folder = Path(db_path).parent
+    if named_by is None or folder.is_dir():
+        return False
+    print(
+        f"reel {command}: there is no folder {folder} for the database {db_path} "
+        f"({named_by}): make it first (mkdir -p {folder}) or choose another file.",
+        file=sys.stderr,
+    )
+    return True
 
 
 def _web(config: Config) -> Beside | None:

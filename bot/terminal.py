@@ -17,6 +17,7 @@ import difflib
 import logging
 import os
 import re
+import shlex
 import shutil
 import sys
 import textwrap
@@ -130,13 +131,16 @@ class TerminalGame:
         assume_yes: bool = False,
         program: str = "reel",
         versus: bool = False,
+        again: str | None = None,
     ) -> None:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
         colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
         (default: when ``out`` is a terminal); ``assume_yes``: every y/N question answered
         yes without asking (``reel play --yes``, for scripts); ``program``: the command
         that started the game, as the player typed it (``invoked_as``), to tell them how
-        to come back; ``versus``: the computer plays the same deal blind beside the player
+        to come back, ``again``: the whole of that way back as the player reads it, when the
+        save was named (``play_again``: with its ``--db PATH``, or its ``REEL_DB``);
+        ``versus``: the computer plays the same deal blind beside the player
         (``reel play --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
         isatty = getattr(out, "isatty", None)
         self._wrap = bool(isatty and isatty()) if wrap is None else wrap
@@ -150,7 +154,7 @@ class TerminalGame:
         self._unsaved = False  # the last command failed to save (the database failed)
         self._hint_warned = -1  # the game version at which a hint's warning was given
         self._assume_yes = assume_yes
-        self._program = program
+        self._again = again or f"'{program} play'"
         self._versus = versus
         # the computer's game: (deal, game) and the task playing it in the solver pool
         self._rival: tuple[tuple[int, str], asyncio.Future[tuple[tuple[int, int], ...]]] | None
@@ -516,7 +520,7 @@ class TerminalGame:
         last = self._last
         if last is None:
             return "Goodbye."
-        again = f"'{self._program} play'"
+        again = self._again
         if self._unsaved:
             return (
                 f"Your last command could not be saved (see the log): {again} resumes "
@@ -578,6 +582,19 @@ def invoked_as(argv: Sequence[str] | None = None) -> str:
     except OSError:
         pass
     return typed_path(str(program))
+
+
+def play_again(program: str, db_path: str, named_by: str | None) -> str:
+    """The command that opens this save again, as the goodbye names it: ``'reel play'``
+    for the default save, ``'reel play --db /home/me/x.db'`` for one named with ``--db``,
+    and ``'reel play' with REEL_DB=/home/me/x.db`` for one named by that setting (each
+    path whole, so the command works from any folder)."""
+    where = shlex.quote(os.path.abspath(db_path))
+    if named_by == "--db":
+        return f"'{program} play --db {where}'"
+    if named_by == "REEL_DB":
+        return f"'{program} play' with REEL_DB={where}"
+    return f"'{program} play'"
 
 
 def typed_path(text: str) -> str:
@@ -711,14 +728,17 @@ def play(
     variant: str | None = None,
     assume_yes: bool = False,
     versus: bool = False,
+    named_by: str | None = None,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
     ``daily``: start (or resume) today's daily challenge instead of the saved game;
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable), ``auto_aces`` and
     ``fair_hints``, when given, are saved as the player's settings first;
-    ``assume_yes``: ``--yes``; ``versus``: ``--versus``. The log goes to a file beside
-    the database (``reel.log`` for ``reel.db``), not to the screen the game is on.
+    ``assume_yes``: ``--yes``; ``versus``: ``--versus``; ``named_by``: how the file was
+    named (``"--db"``, ``"REEL_DB"``, None for the default), for the way back. The log
+    goes to a file beside the database (``reel.log`` for ``reel.db``), not to the screen
+    the game is on.
     """
     path = Path(db_path)
     first_start = not path.exists()
@@ -730,8 +750,10 @@ def play(
             return 1
         if first_start:
             print(f"Your games are saved in {path}.")
+        program = invoked_as()
+        again = play_again(program, db_path, named_by)
         game = TerminalGame(
-            service, runner.run, assume_yes=assume_yes, program=invoked_as(), versus=versus
+            service, runner.run, assume_yes=assume_yes, program=program, versus=versus, again=again
         )
         line_editing(game)
         try:

@@ -6,6 +6,7 @@ import asyncio
 import io
 import os
 import re
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -82,8 +83,50 @@ def test_a_quit_game_resumes_next_time(tmp_path: Path) -> None:
     second = run_reel(["play"], "quit\n", tmp_path)
     assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
     assert "Deal 1 · move 1" in second.stdout
-    # told how to come back as the game was started (here: the interpreter, as a module)
-    assert f"Type '{sys.executable} -m bot.cli play' to resume it." in second.stdout
+    # told how to come back as the game was started (here: the interpreter, as a module,
+    # on the save REEL_DB names: 'reel play' alone would open another)
+    again = f"'{sys.executable} -m bot.cli play' with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Type {again} to resume it." in second.stdout
+
+
+def test_the_way_back_names_the_save_it_was_opened_with(tmp_path: Path) -> None:
+    save = tmp_path / "my saves" / "x.db"
+    save.parent.mkdir()
+    first = run_reel(["play", "--deal", "1", "--db", "my saves/x.db"], "quit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = f"'{sys.executable} -m bot.cli play --db {shlex.quote(str(save))}'"
+    assert first.stdout.endswith(f"Your game is saved. Type {again} to resume it.\n")
+    second = run_reel(["play", "--db", str(save)], "resign\nquit\n", tmp_path)
+    assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
+    assert second.stdout.endswith(f"Goodbye. Type {again} for a new game.\n")
+    assert not (tmp_path / "reel.db").exists()  # REEL_DB's file was never opened
+
+
+def test_a_save_named_in_a_missing_folder_is_refused_and_no_folder_is_made(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "no" / "such" / "dir"
+    for args in (["play", "--db", f"{missing}/x.db"], ["web", "--db", f"{missing}/x.db"]):
+        result = run_reel(args, "quit\n", tmp_path)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == (
+            f"reel {args[0]}: there is no folder {missing} for the database {missing}/x.db "
+            f"(--db): make it first (mkdir -p {missing}) or choose another file.\n"
+        )
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
+    env["REEL_DB"] = f"{missing}/y.db"
+    named = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert named.returncode == 1
+    assert f"there is no folder {missing} for the database {missing}/y.db (REEL_DB)" in named.stderr
+    assert sorted(tmp_path.iterdir()) == []  # neither the folder nor a log
 
 
 def test_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
@@ -97,7 +140,8 @@ def test_leaving_after_the_game_is_over_does_not_promise_a_resume(tmp_path: Path
     result = run_reel(["play", "--deal", "5"], "resign\nquit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "You resigned deal 5" in result.stdout
-    assert f"Type '{sys.executable} -m bot.cli play' for a new game" in result.stdout
+    again = f"'{sys.executable} -m bot.cli play' with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Type {again} for a new game" in result.stdout
     assert "resume it" not in result.stdout
 
 
