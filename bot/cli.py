@@ -272,7 +272,7 @@ def _no_folder(command: str, db_path: str, named_by: str | None) -> bool:
     from pathlib import Path
 
     folder = Path(db_path).parent
-    if named_by is None or folder.is_dir():
+    if named_by is None or folder.exists():  # a file there: the store says why it fails
         return False
     print(
         f"reel {command}: there is no folder {folder} for the database {db_path} "
