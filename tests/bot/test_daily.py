@@ -125,13 +125,13 @@ async def test_daily_deals_todays_deal_and_resumes_it(service: GameService, cloc
     clock.set(at(D2, 9))
     view = await service.daily(ALICE, GUILD)
     assert (view.deal_number, view.daily_date, view.scored) == (daily_start_number(D2), D2, True)
-    assert view.message == f"Daily 2026-11-29: deal {daily_start_number(D2)}"
+    assert view.message == f"Daily 2026-11-29 of Virginia Reel: deal {daily_start_number(D2)}"
     assert view.next_daily_at == at(D2 + timedelta(days=1), 0)
     assert (view.share_text, view.finished, view.guild_id) == (None, False, GUILD)
     assert view.board == render(Game.new(daily_start_number(D2)), True)
     moved = await service.deal(ALICE)
     again = await service.daily(ALICE, OTHER_GUILD)
-    assert again.message == "Daily 2026-11-29: your game in progress"
+    assert again.message == "Daily 2026-11-29 of Virginia Reel: your game in progress"
     assert (again.version, again.move_count, again.guild_id) == (moved.version, 1, GUILD)
     shown = await service.show(ALICE)
     assert (shown.daily_date, shown.scored) == (D2, True)
@@ -150,8 +150,8 @@ async def test_an_ordinary_game_in_progress_is_recorded_when_the_daily_starts(
     await service.deal(ALICE)
     view = await service.daily(ALICE, GUILD)
     assert (
-        view.message
-        == f"Daily 2026-11-29: deal {daily_start_number(D2)} (deal 7 recorded as abandoned)"
+        view.message == f"Daily 2026-11-29 of Virginia Reel: deal {daily_start_number(D2)} "
+        "(deal 7 recorded as abandoned)"
     )
     [record] = await store.finished_games(ALICE)
     assert (record.deal_number, record.outcome, record.daily_date) == (7, "abandoned", None)
@@ -187,7 +187,7 @@ async def test_a_new_game_may_replace_a_stuck_scored_daily(
         view = await service.move(ALICE, rng.choice(choices).text, view.version)
     assert view.status is Status.STUCK and not view.finished
     left = await service.new_game(ALICE, GUILD, 9)  # the board's New game button
-    assert left.message == "New game: deal 9 (daily 2026-11-29 recorded as lost)"
+    assert left.message == "New game of Virginia Reel: deal 9 (daily 2026-11-29 recorded as lost)"
     [record] = await store.finished_games(ALICE)
     assert (record.daily_date, record.outcome) == (D2, "lost")
 
@@ -200,18 +200,18 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     await service.deal(ALICE)
     await service.resign(ALICE)
     left = await service.new_game(ALICE, GUILD, 9)
-    assert left.message == "New game: deal 9"
+    assert left.message == "New game of Virginia Reel: deal 9"
     await service.deal(ALICE)
     replay = await service.daily(ALICE, GUILD)
     assert (replay.deal_number, replay.daily_date, replay.scored) == (
         daily_start_number(D2), D2, False,
     )  # fmt: skip
     assert replay.message == (
-        f"Daily 2026-11-29 (replay, not scored): deal {daily_start_number(D2)} "
+        f"Daily 2026-11-29 of Virginia Reel (replay, not scored): deal {daily_start_number(D2)} "
         "(deal 9 recorded as abandoned)"
     )
     assert (await service.daily(ALICE, GUILD)).message == (
-        "Daily 2026-11-29 (replay, not scored): your game in progress"
+        "Daily 2026-11-29 of Virginia Reel (replay, not scored): your game in progress"
     )
     over = await service.resign(ALICE)
     assert over.finished and over.share_text is None  # a replay has nothing to share

@@ -246,7 +246,7 @@ def test_new_during_the_scored_daily_asks_to_resign_it_first(
     out = session(db_path, clock, ["new 5", "resign", "y", "new 5"])
     assert "Your scored daily of 2025-03-01 is still in play" in out
     assert "give it up with 'resign' and then start a new game." in out
-    assert out.count("New game: deal 5") == 1  # only after the resign
+    assert out.count("New game of Virginia Reel: deal 5") == 1  # only after the resign
 
 
 def test_help_names_daily_and_stats(db_path: Path, clock: FakeClock) -> None:
@@ -425,7 +425,7 @@ def test_the_log_goes_to_a_file_beside_the_database_not_the_screen(tmp_path: Pat
     result = run_reel(["play"], "quit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Your saved game can't be read, sorry (the details are in the log)." in result.stdout
-    assert "New game: deal" in result.stdout
+    assert "New game of Virginia Reel: deal" in result.stdout
     assert result.stderr == ""
     assert "unreadable" in (tmp_path / "reel.log").read_text()
 
@@ -491,9 +491,12 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
     first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
     # A deal asked for by number is that deal, and the solver's verdict is said (lost).
-    lost = "New game: deal 4 · the solver has proven this deal can't be won: try another"
+    lost = (
+        "New game of Virginia Reel: deal 4 · the solver has proven this deal can't be won: "
+        "try another"
+    )
     assert lost in first.stdout and "Deal 4 · move 0" in first.stdout
-    found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
+    found = re.search(r"New game of Virginia Reel: deal (\d+) · proven winnable", first.stdout)
     assert found is not None, first.stdout
     # (the installed game searched with the probe at every deal if it is compiled)
     number = int(found.group(1))
@@ -506,8 +509,8 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
     second = run_reel(["play"], "new\nquit\n", tmp_path, plain=False)
     assert "· proven winnable" in second.stdout
     third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path, plain=False)
-    assert third.returncode == 0 and "New game: deal" in third.stdout
-    assert "winnable" not in third.stdout
+    assert third.returncode == 0 and "New game of Virginia Reel: deal" in third.stdout
+    assert "winnable" not in third.stdout.replace(str(tmp_path), "TMP")  # the test's name
 
 
 def test_undo_two_after_three_moves_then_redo_and_restart(db_path: Path, clock: FakeClock) -> None:
@@ -544,9 +547,11 @@ def test_reel_has_a_version_and_every_command_a_description(tmp_path: Path) -> N
 def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)
     assert first.returncode == 0, first.stderr
-    assert re.search(r"New game: deal 14 · [^\n]*· 2 Aces to the Ace pile\n", first.stdout)
+    started = r"New game of Virginia Reel: deal 14 · [^\n]*· 2 Aces to the Ace pile\n"
+    assert re.search(started, first.stdout)
     off = run_reel(["play", "--deal", "14", "--no-auto-aces"], "quit\n", tmp_path)
-    assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
+    assert "New game of Virginia Reel: deal 14" in off.stdout
+    assert "Aces to the Ace pile" not in off.stdout
     again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)  # saved
     assert "Aces to the Ace pile" not in again.stdout
 
@@ -692,7 +697,7 @@ def test_new_resign_and_a_large_undo_ask_first_during_a_game(
     out = session(db_path, clock, lines, daily=False)
     asked = "Your game in progress ends, recorded as abandoned. Really start a new game? [y/N]"
     assert out.count("Nothing was changed.") == 3  # n, an empty answer, no
-    assert "You resigned" not in out and "New game: deal 2" in out
+    assert "You resigned" not in out and "New game of Virginia Reel: deal 2" in out
     after = out.split("Nothing was changed.")[-1]
     assert after.startswith("\nTook back 2 moves")  # undo 2: not asked
     assert "You can take back 10 moves at most, not 11" in after  # asked, then tried
@@ -872,7 +877,7 @@ def test_a_chosen_game_over_one_in_progress_asks_and_yes_skips_the_question(
 def test_a_deal_number_alone_is_a_virginia_reel_deal(tmp_path: Path) -> None:
     run_reel(["play", "--variant", "tu", "--deal", "16"], "quit\n", tmp_path)
     again = run_reel(["play", "--deal", "16"], "quit\n", tmp_path)  # untouched: not asked
-    assert "New game: deal 16\n" in again.stdout and "Three Up" not in again.stdout
+    assert "New game of Virginia Reel: deal 16\n" in again.stdout and "Three Up" not in again.stdout
     assert render(Game.new(16)).splitlines()[2] in again.stdout
     three_up = run_reel(["play", "--deal", "16", "--variant", "tu"], "quit\n", tmp_path)
     assert "New game of Three Up: deal 16" in three_up.stdout
@@ -901,11 +906,12 @@ def test_a_console_script_run_by_its_path_is_named_by_that_path(tmp_path: Path) 
     result = subprocess.run(args, input="r6 ace\nquit\n", capture_output=True, text=True,
                             timeout=120, env=env, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert f"Your game is saved. Type '{typed} play' to resume it." in result.stdout
+    saved = f"with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Your game is saved. Type '{typed} play' {saved} to resume it." in result.stdout
     env["PATH"] = f"{script.parent}:/usr/bin:/bin"  # reel on the PATH, as when activated
     result = subprocess.run(args, input="quit\n", capture_output=True, text=True,
                             timeout=120, env=env, cwd=tmp_path)  # fmt: skip
-    assert "Type 'reel play' to resume it." in result.stdout
+    assert f"Type 'reel play' {saved} to resume it." in result.stdout
 
 
 def test_versus_shows_the_computers_game_beside_the_players_at_its_pace(

@@ -618,7 +618,8 @@ async def test_new_resign_and_a_large_undo_ask_first_with_a_private_button(
     again = await (await fake.slash(alice, "reel", sub="new", options={"deal": "5"})).wait_message()
     click = await fake.click(alice, again, label="Start a new game")
     board = await click.wait_message()
-    assert is_board(board) and not board.ephemeral and "New game: deal 5" in description(board)
+    assert is_board(board) and not board.ephemeral
+    assert "New game of Virginia Reel: deal 5" in description(board)
     assert "recorded as abandoned" in description(board)
 
 
@@ -770,7 +771,7 @@ async def test_the_winnable_deals_setting_deals_a_proven_deal_from_new_and_the_b
     new = await fake.slash(alice, "reel", sub="new")
     board = await new.wait_message(timeout=30)
     assert is_board(board) and not board.ephemeral
-    assert "New game: deal 16 · proven winnable" in description(board)
+    assert "New game of Virginia Reel: deal 16 · proven winnable" in description(board)
     assert [solve(Game.new(n), max_nodes=5_000).verdict for n in (14, 15, 16)] == [
         Verdict.UNWINNABLE,
         Verdict.UNWINNABLE,
