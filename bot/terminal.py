@@ -376,6 +376,8 @@ class TerminalGame:
                 ending = self._run(service.would_end(user, "resign"))
                 if not self.confirmed(ending, "resigned", "resign"):
                     return
+            if name == "restart" and not self.large_restart(self._run(service.show(user))):
+                return
             self.show(self._run(simple[name](user)))
         elif name == "move":
             self.show(self._run(service.move(user, args[0])))
@@ -433,6 +435,16 @@ class TerminalGame:
         if moves <= CONFIRM_UNDO or moves > view.undoable:
             return True
         return self.ask(f"Take back {moves} moves? ('redo' brings them back) [y/N] ")
+
+    def large_restart(self, view: GameView) -> bool:
+        """Whether to start ``view``'s deal over: asked (y/N) when that takes back more
+        than ``CONFIRM_UNDO`` moves, as an undo of that many is."""
+        moves = view.undoable
+        if moves <= CONFIRM_UNDO:
+            return True
+        return self.ask(
+            f"Start this deal over, taking back all {moves} moves? ('redo' brings them back) [y/N] "
+        )
 
     def ask(self, question: str) -> bool:
         """A y/N question: yes, or no (an empty answer, Ctrl-D or Ctrl-C); any other answer

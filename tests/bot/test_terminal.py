@@ -705,6 +705,35 @@ def test_new_resign_and_a_large_undo_ask_first_during_a_game(
     assert asked not in out  # the questions go to the prompt, not to the screen
 
 
+def test_a_restart_of_more_than_ten_moves_asks_first(db_path: Path, clock: FakeClock) -> None:
+    played = winning_line(16)[:11]  # eleven moves: one more than an undo takes unasked
+    lines = ["new 16", *played, "restart", "n", "restart", "y", "redo 11", "undo", "restart"]
+    prompts: list[str] = []
+    out = io.StringIO()
+    inputs = iter(lines)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(db_path))
+        service = GameService(store, clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read, colour=False)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    asked = "Start this deal over, taking back all 11 moves? ('redo' brings them back) [y/N] "
+    assert prompts.count(asked) == 2  # not for the third: ten moves, as an undo of ten
+    text = out.getvalue()
+    refused, _, rest = text.partition("Nothing was changed.")
+    assert "Restarted deal" not in refused and rest.count("Restarted deal 16") == 2
+
+
 def test_the_questions_are_asked_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
     prompts: list[str] = []
     answers = iter([winning_line(16)[0], "new 2", "y", "quit"])
