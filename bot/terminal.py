@@ -161,10 +161,11 @@ class TerminalGame:
         self._rival = None
 
     def say(self, text: str = "") -> None:
-        """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
-        board's lines are short)."""
+        """Print ``text``; in a terminal, its long lines wrapped between words at its
+        width, ``COLUMNS`` at most (``text_width``; a board's lines are short)."""
         if self._wrap:
-            text = "\n".join(wrapped(line) for line in text.split("\n"))
+            width = text_width()
+            text = "\n".join(wrapped(line, width) for line in text.split("\n"))
         print(text, file=self._out, flush=True)
 
     def say_board(self, board: str) -> None:
@@ -451,6 +452,8 @@ class TerminalGame:
         is asked again, up to ``ASK_TRIES`` times, then taken as no."""
         if self._assume_yes:
             return True
+        if self._wrap:  # between words, as messages are: the terminal would cut one
+            question = wrapped(question.rstrip(), text_width()) + " "
         for _ in range(ASK_TRIES):
             try:
                 answer = self._read(question).strip().lower()
@@ -547,7 +550,8 @@ EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
 ASK_TRIES = 3  # a y/N question is asked this many times before an unclear answer is a no
 VERSUS_PACE_S = 5  # --versus: the computer's moves, one every this many seconds of play
-COLUMNS = 80  # messages are wrapped to this width
+COLUMNS = 80  # messages are wrapped to this width, or the terminal's if narrower
+MIN_COLUMNS = 20  # ... but never narrower than this (a terminal that says 0 columns)
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
 CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
@@ -647,12 +651,19 @@ def line_editing(game: TerminalGame) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def wrapped(line: str) -> str:
-    """``line`` wrapped at ``COLUMNS``, the wrapped part indented as the line is."""
-    if len(line) <= COLUMNS:
+def text_width() -> int:
+    """The width messages and questions are wrapped at: the terminal's (``COLUMNS`` in
+    the environment, else the terminal's size), ``COLUMNS`` at most, for reading."""
+    return max(MIN_COLUMNS, min(COLUMNS, shutil.get_terminal_size((COLUMNS, 24)).columns))
+
+
+def wrapped(line: str, width: int = COLUMNS) -> str:
+    """``line`` wrapped between words at ``width``, the wrapped part indented as the line
+    is."""
+    if len(line) <= width:
         return line
     indent = line[: len(line) - len(line.lstrip())]
-    return textwrap.fill(line, COLUMNS, subsequent_indent=indent, break_on_hyphens=False)
+    return textwrap.fill(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def shows_colour(out: TextIO) -> bool:

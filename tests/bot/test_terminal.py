@@ -650,6 +650,36 @@ def test_messages_are_wrapped_at_80_columns_in_a_terminal(db_path: Path, clock: 
     assert render(Game.new(1)).splitlines()[1] in lines  # the board as it is
 
 
+def test_questions_and_messages_wrap_between_words_at_the_terminals_width(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow terminal: "Real / ly resign?" before
+    prompts: list[str] = []
+    answers = iter([winning_line(16)[0], "resign", "", "undo three", "quit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read, wrap=True)
+            game.start(16)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    [question] = [p for p in prompts if p != "> "]
+    asked = "Your game in progress ends, recorded as resigned. Really resign? [y/N] "
+    assert question != asked and question.endswith("[y/N] ")
+    assert all(len(line) <= 40 for line in question.rstrip().split("\n"))
+    assert " ".join(question.split()) + " " == asked  # cut between words only
+    said = out.getvalue().splitlines()  # the messages wrapped, the board as it is
+    assert all(len(line) <= 40 for line in said) and max(len(line) for line in said) > 30
+    assert "'undo to N' to go back" in " ".join(said)
+
+
 def test_red_suits_are_red_in_a_colour_terminal_only(db_path: Path, clock: FakeClock) -> None:
     board = render(Game.new(1))
     assert "\x1b[31m" in terminal_module.coloured(board)
