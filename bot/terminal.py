@@ -67,8 +67,8 @@ Moves
   r6 ace      an Ace to the Ace pile
   a3 b6       interchange two misplaced bases (a Three in row A and a
               Two in row B, say): each becomes the other row's base
-Cards: 5h, 10d or td, k♣ (case doesn't matter).
-Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
+Cards: 5h, td (a Ten: T, or 10), k♣ (case doesn't matter).
+Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-T-K),
        reserve R1-R8, the Ace pile ACE.
 Commands
   deal        deal 8 cards onto the reserve (no space may be open)

@@ -306,3 +306,20 @@ def _row_piles(game: Game) -> list[Pile]:
 
 def _reserve_tops(game: Game) -> int:
     return sum(1 for pile in game.reserve if pile)
+
+
+async def test_a_ten_shows_as_t_on_its_card_as_in_every_message(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    await service.new_game(LOCAL_USER_ID, None, 1)  # T♦ at B6 and T♣ at C4
+    page = await opened(browser, await serve())
+    corners = await page.eval_on_selector_all(
+        "#board .card[data-card]",
+        "cards => cards.map(c => [c.dataset.card, c.querySelector('.corner').textContent])",
+    )
+    tens = [text for code, text in corners if code.startswith("T")]
+    assert tens and all(text[0] == "T" for text in tens), tens
+    assert all(text[0] == code[0] for code, text in corners)
+    assert not any("10" in text for _, text in corners)
