@@ -269,7 +269,7 @@ class ReelCommands(app_commands.Group):
         button does it: ``confirm.SureButton``)."""
         user, service = interaction.user.id, self.service
         try:
-            if what in ("undo", "restart"):
+            if what == "undo" or what == "restart":
                 current: GameView | None = await within_deadline(interaction, service.show(user))
                 if current is not None and what == "restart":
                     arg = current.undoable  # every command taken back

@@ -10,7 +10,6 @@ from test_store_faults import T0, start
 
 from bot.cli import main
 from bot.store import GameUpdate, Store
-from bot.store.sqlite import store as store_module
 
 
 async def test_the_copy_holds_every_row_even_those_still_in_the_write_ahead_log(
@@ -132,7 +131,7 @@ async def test_a_copy_that_fails_at_the_last_step_leaves_nothing(
     def refused(src: object, dst: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(store_module.os, "replace", refused)
+    monkeypatch.setattr("os.replace", refused)  # the copy moved into place: refused
     assert main(["backup", str(target), "--db", str(store.path)]) == 1
     err = capsys.readouterr().err
     assert err == f"reel backup: can't write the copy {target}: [Errno 13] Permission denied\n"

@@ -87,7 +87,8 @@ def test_a_card_alone_moves_to_its_one_destination_with_10_or_t(game: Game, text
 def test_a_ten_is_written_t_in_every_output_as_on_the_board(game: Game) -> None:
     # one spelling: the board's cells are two columns a card (30 columns a line, for a
     # phone), so a Ten is T there, and so in every message, label and key (10 is read too)
-    assert all(card_name(c, s) == board_code(c, s) for c in range(CARD_COUNT) for s in (1, 0))
+    cards = [(c, s) for c in range(CARD_COUNT) for s in (True, False)]
+    assert all(card_name(c, s) == board_code(c, s) for c, s in cards)
     label = describe_move(game, Move(R2, Pile("row", 2, 0)))
     assert label == "R2 T♦ → C1 on 7♦"
     with pytest.raises(IllegalMoveError) as caught:
