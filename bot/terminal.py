@@ -138,10 +138,9 @@ class TerminalGame:
         (default: when ``out`` is a terminal); ``assume_yes``: every y/N question answered
         yes without asking (``reel play --yes``, for scripts); ``program``: the command
         that started the game, as the player typed it (``invoked_as``), to tell them how
-        to come back, ``again``: the whole of that way back as the player reads it, when the
-        save was named (``play_again``: with its ``--db PATH``, or its ``REEL_DB``);
-        ``versus``: the computer plays the same deal blind beside the player
-        (``reel play --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
+        to come back, or ``again``: that way back whole (``play_again``: with the save);
+        ``versus``: the computer plays the same deal blind beside the player (``reel play
+        --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
         isatty = getattr(out, "isatty", None)
         self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
@@ -773,11 +772,8 @@ def play(
             return 1
         if first_start:
             print(f"Your games are saved in {path}.")
-        program = invoked_as()
-        again = play_again(program, db_path, named_by)
-        game = TerminalGame(
-            service, runner.run, assume_yes=assume_yes, program=program, versus=versus, again=again
-        )
+        again = play_again(invoked_as(), db_path, named_by)
+        game = TerminalGame(service, runner.run, assume_yes=assume_yes, versus=versus, again=again)
         line_editing(game)
         try:
             chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}
