@@ -36,7 +36,6 @@ from engine import (
 )
 from engine.notation import describe_move
 
-from ..daily import DAILY_CANDIDATES, RATING_GAMES
 from ..store import (
     CorruptRowError,
     DailyDeal,
@@ -63,6 +62,7 @@ from .contract import (
     utcnow,
 )
 from .dailies import DailyDeals
+from .daily_rules import DAILY_CANDIDATES, RATING_GAMES
 from .entry import Entry, restore, stored_status, unreadable
 from .errors import (
     STALE_HINT_MESSAGE,
@@ -136,7 +136,7 @@ class GameService(NewGames):
         ``solver_workers`` processes, started at the first need); the service
         shuts it down in ``close``. ``hint_seconds`` and ``hint_nodes`` are the
         solver's budget for a hint. ``daily_candidates``: deals the daily search
-        tries before it falls back (``bot.daily.find_daily_deal``), and the search
+        tries before it falls back (``daily_rules.find_daily_deal``), and the search
         for a winnable random deal too; ``warm_next_daily``: after a daily is
         dealt, find tomorrow's in the background (the bot does; tests and the
         terminal don't); ``new_player``: the settings of a player who has chosen none

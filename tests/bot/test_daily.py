@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,6 @@ import pytest
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 from streaks import streaks
 
-from bot.daily import daily_start_number, next_daily_start, share_text, utc_date
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
@@ -24,8 +23,10 @@ from bot.service import (
     PlayerStats,
 )
 from bot.service.dailies import DailyDeals
+from bot.service.wording import share_text
 from bot.store import DailyDeal, FinishedGame, Store
 from engine import Game, Status, render
+from engine.daily import daily_start_number, utc_date
 
 # Dailies deal 28 (``winnable_dailies``) to be won by its known line: the service
 # itself checks that line again, as it records a win only when the engine says WON.
@@ -75,26 +76,6 @@ def daily_fields(row: LeaderboardRow) -> tuple[object, ...]:
 
 
 # ---------------------------------------------------------------------- the pure functions
-
-
-def test_the_daily_deal_is_pinned_for_every_date() -> None:
-    # Golden values: a date's daily must never change (players compare their results).
-    assert daily_start_number(date(2025, 1, 1)) == 35347303
-    assert daily_start_number(date(2026, 11, 29)) == 2117988
-    assert daily_start_number(date(2026, 11, 30)) == 917675258
-    assert daily_start_number(date(2028, 2, 29)) == 929030064
-    year = [daily_start_number(date(2026, 1, 1) + timedelta(days=n)) for n in range(365)]
-    assert all(1 <= deal <= 999_999_999 for deal in year)
-    assert len(set(year)) == 365
-
-
-def test_the_next_daily_starts_at_the_next_utc_midnight() -> None:
-    assert next_daily_start(at(D1, 23, 59)) == at(D2, 0)
-    assert next_daily_start(at(D2, 0)) == at(D2 + timedelta(days=1), 0)
-    # An aware time elsewhere is read in UTC: 20:00 at UTC-5 is 01:00 UTC the next day.
-    evening = datetime(2026, 11, 28, 20, 0, tzinfo=timezone(timedelta(hours=-5)))
-    assert utc_date(evening) == D2
-    assert next_daily_start(evening) == at(D2 + timedelta(days=1), 0)
 
 
 def test_share_text_says_the_result_and_nothing_of_the_deal() -> None:

@@ -10,18 +10,18 @@ from typing import Any
 import pytest
 
 import bot.service.jobs as jobs_module
-from bot.daily import (
+from bot.service import BadInputError, DailyInProgressError, GameService
+from bot.service.daily_rules import (
     DAILY_CANDIDATES,
     DAILY_NODE_BUDGET,
     OTHER_GAMES_CANDIDATES,
     OTHER_GAMES_NODE_BUDGET,
     daily_budget,
-    daily_start_number,
     find_daily_deal,
-    share_text,
 )
-from bot.service import BadInputError, DailyInProgressError, GameService
+from bot.service.wording import share_text
 from engine import VARIANTS, Game, Status, play_line, render, variant_by_code
+from engine.daily import daily_start_number
 
 pytestmark = pytest.mark.backends
 

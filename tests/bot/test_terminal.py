@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 
 import bot.terminal as terminal_module
-from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
+from bot.service.daily_rules import find_daily_deal
 from bot.service.hints import FAIR_NODES, FAIR_SAMPLES
 from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
 from engine import Game, render, variant_by_code
+from engine.daily import daily_start_number
 from engine.solver import Verdict, blind_move, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 import bot.service.jobs as jobs_module
-from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
 from bot.service import DailyInProgressError, GameService, Settings, StaleVersionError
+from bot.service.daily_rules import WINNABLE_NODE_BUDGET, first_proven
 from bot.store import Store
 from engine import Game, Move
+from engine.daily import numbers_from
 from engine.solver import Verdict, solve
 
 USER, GUILD = 21, 555
