@@ -176,6 +176,14 @@ def test_above_the_service_only_the_copying_commands_import_the_store() -> None:
     assert commands > STORE_COMMANDS and "bot/cli/play.py" in commands
 
 
+def test_bot_holds_its_rooms_and_no_loose_module_but_its_entry_and_settings() -> None:
+    # the reel command's modules live in bot/cli/, the daily's rules in engine/ and
+    # bot/service/: beside the rooms, only the package, python -m bot, the settings and the
+    # terminal game
+    loose = {p.name for p in (ROOT / "bot").glob("*.py")}
+    assert loose == {"__init__.py", "__main__.py", "config.py", "terminal.py"}
+
+
 def test_the_front_ends_reach_the_database_only_through_the_service() -> None:
     front = [i for i in all_imports() if i.path.startswith(("bot/discord_bot/", "bot/terminal"))]
     assert [i for i in front if within(i.module, "bot.store")] == []
