@@ -17,6 +17,7 @@ import difflib
 import logging
 import os
 import re
+import shlex
 import shutil
 import sys
 import textwrap
@@ -66,8 +67,8 @@ Moves
   r6 ace      an Ace to the Ace pile
   a3 b6       interchange two misplaced bases (a Three in row A and a
               Two in row B, say): each becomes the other row's base
-Cards: 5h, 10d or td, k♣ (case doesn't matter).
-Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-10-K),
+Cards: 5h, td (a Ten: T, or 10), k♣ (case doesn't matter).
+Piles: rows A1-C8 (A builds 2-5-8-J, B 3-6-9-Q, C 4-7-T-K),
        reserve R1-R8, the Ace pile ACE.
 Commands
   deal        deal 8 cards onto the reserve (no space may be open)
@@ -130,14 +131,16 @@ class TerminalGame:
         assume_yes: bool = False,
         program: str = "reel",
         versus: bool = False,
+        again: str | None = None,
     ) -> None:
         """``colour``: red suits in red (default: when ``out`` is a terminal that shows
         colour and ``NO_COLOR`` is not set); ``wrap``: messages wrapped at ``COLUMNS``
         (default: when ``out`` is a terminal); ``assume_yes``: every y/N question answered
         yes without asking (``reel play --yes``, for scripts); ``program``: the command
         that started the game, as the player typed it (``invoked_as``), to tell them how
-        to come back; ``versus``: the computer plays the same deal blind beside the player
-        (``reel play --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
+        to come back, or ``again``: that way back whole (``play_again``: with the save);
+        ``versus``: the computer plays the same deal blind beside the player (``reel play
+        --versus``), a move every ``VERSUS_PACE_S`` seconds of their clock."""
         isatty = getattr(out, "isatty", None)
         self._wrap = bool(isatty and isatty()) if wrap is None else wrap
         self._service = service
@@ -150,17 +153,18 @@ class TerminalGame:
         self._unsaved = False  # the last command failed to save (the database failed)
         self._hint_warned = -1  # the game version at which a hint's warning was given
         self._assume_yes = assume_yes
-        self._program = program
+        self._again = again or f"'{program} play'"
         self._versus = versus
         # the computer's game: (deal, game) and the task playing it in the solver pool
         self._rival: tuple[tuple[int, str], asyncio.Future[tuple[tuple[int, int], ...]]] | None
         self._rival = None
 
     def say(self, text: str = "") -> None:
-        """Print ``text``; in a terminal, its long lines wrapped at ``COLUMNS`` words (a
-        board's lines are short)."""
+        """Print ``text``; in a terminal, its long lines wrapped between words at its
+        width, ``COLUMNS`` at most (``text_width``; a board's lines are short)."""
         if self._wrap:
-            text = "\n".join(wrapped(line) for line in text.split("\n"))
+            width = text_width()
+            text = "\n".join(wrapped(line, width) for line in text.split("\n"))
         print(text, file=self._out, flush=True)
 
     def say_board(self, board: str) -> None:
@@ -372,6 +376,8 @@ class TerminalGame:
                 ending = self._run(service.would_end(user, "resign"))
                 if not self.confirmed(ending, "resigned", "resign"):
                     return
+            if name == "restart" and not self.large_restart(self._run(service.show(user))):
+                return
             self.show(self._run(simple[name](user)))
         elif name == "move":
             self.show(self._run(service.move(user, args[0])))
@@ -430,11 +436,23 @@ class TerminalGame:
             return True
         return self.ask(f"Take back {moves} moves? ('redo' brings them back) [y/N] ")
 
+    def large_restart(self, view: GameView) -> bool:
+        """Whether to start ``view``'s deal over: asked (y/N) when that takes back more
+        than ``CONFIRM_UNDO`` moves, as an undo of that many is."""
+        moves = view.undoable
+        if moves <= CONFIRM_UNDO:
+            return True
+        return self.ask(
+            f"Start this deal over, taking back all {moves} moves? ('redo' brings them back) [y/N] "
+        )
+
     def ask(self, question: str) -> bool:
         """A y/N question: yes, or no (an empty answer, Ctrl-D or Ctrl-C); any other answer
         is asked again, up to ``ASK_TRIES`` times, then taken as no."""
         if self._assume_yes:
             return True
+        if self._wrap:  # between words, as messages are: the terminal would cut one
+            question = wrapped(question.rstrip(), text_width()) + " "
         for _ in range(ASK_TRIES):
             try:
                 answer = self._read(question).strip().lower()
@@ -516,7 +534,7 @@ class TerminalGame:
         last = self._last
         if last is None:
             return "Goodbye."
-        again = f"'{self._program} play'"
+        again = self._again
         if self._unsaved:
             return (
                 f"Your last command could not be saved (see the log): {again} resumes "
@@ -531,7 +549,8 @@ EXIT_INTERRUPTED = 128 + 2  # a shell's status for a program stopped by Ctrl-C (
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])")  # arrow keys and the like
 ASK_TRIES = 3  # a y/N question is asked this many times before an unclear answer is a no
 VERSUS_PACE_S = 5  # --versus: the computer's moves, one every this many seconds of play
-COLUMNS = 80  # messages are wrapped to this width
+COLUMNS = 80  # messages are wrapped to this width, or the terminal's if narrower
+MIN_COLUMNS = 20  # ... but never narrower than this (a terminal that says 0 columns)
 CLOSE_ENOUGH = 0.75  # how alike a mistyped word and a command must be to suggest it
 RED = re.compile(r"((?:10|[A2-9TJQK])[♥♦])")
 CHOOSE_ANOTHER = "choose another file with --db PATH or REEL_DB."
@@ -580,6 +599,19 @@ def invoked_as(argv: Sequence[str] | None = None) -> str:
     return typed_path(str(program))
 
 
+def play_again(program: str, db_path: str, named_by: str | None) -> str:
+    """The command that opens this save again, as the goodbye names it: ``'reel play'``
+    for the default save, ``'reel play --db /home/me/x.db'`` for one named with ``--db``,
+    and ``'reel play' with REEL_DB=/home/me/x.db`` for one named by that setting (each
+    path whole, so the command works from any folder)."""
+    where = shlex.quote(os.path.abspath(db_path))
+    if named_by == "--db":
+        return f"'{program} play --db {where}'"
+    if named_by == "REEL_DB":
+        return f"'{program} play' with REEL_DB={where}"
+    return f"'{program} play'"
+
+
 def typed_path(text: str) -> str:
     """A program's path as the player can type it here: relative to the current folder when
     it is inside it (``.venv/bin/reel``), else as given."""
@@ -618,12 +650,19 @@ def line_editing(game: TerminalGame) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def wrapped(line: str) -> str:
-    """``line`` wrapped at ``COLUMNS``, the wrapped part indented as the line is."""
-    if len(line) <= COLUMNS:
+def text_width() -> int:
+    """The width messages and questions are wrapped at: the terminal's (``COLUMNS`` in
+    the environment, else the terminal's size), ``COLUMNS`` at most, for reading."""
+    return max(MIN_COLUMNS, min(COLUMNS, shutil.get_terminal_size((COLUMNS, 24)).columns))
+
+
+def wrapped(line: str, width: int = COLUMNS) -> str:
+    """``line`` wrapped between words at ``width``, the wrapped part indented as the line
+    is."""
+    if len(line) <= width:
         return line
     indent = line[: len(line) - len(line.lstrip())]
-    return textwrap.fill(line, COLUMNS, subsequent_indent=indent, break_on_hyphens=False)
+    return textwrap.fill(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def shows_colour(out: TextIO) -> bool:
@@ -711,6 +750,7 @@ def play(
     variant: str | None = None,
     assume_yes: bool = False,
     versus: bool = False,
+    named_by: str | None = None,
     hint_deadline: float | None = None,
 ) -> int:
     """Run the terminal game on the SQLite file ``db_path``; returns the exit code.
@@ -718,9 +758,10 @@ def play(
     ``variant``: the game to play (``rp``...; default: the saved game's, else ``vr``).
     ``symbols``, ``winnable`` (random new games proven winnable), ``auto_aces`` and
     ``fair_hints``, when given, are saved as the player's settings first;
-    ``assume_yes``: ``--yes``; ``versus``: ``--versus``; ``hint_deadline``:
-    ``REEL_HINT_DEADLINE``. The log goes to a file beside the database (``reel.log``
-    for ``reel.db``), not to the screen the game is on.
+    ``assume_yes``: ``--yes``; ``versus``: ``--versus``; ``named_by``: how the file was
+    named (``"--db"``, ``"REEL_DB"``, None for the default), for the way back;
+    ``hint_deadline``: ``REEL_HINT_DEADLINE``. The log goes to a file beside the database
+    (``reel.log`` for ``reel.db``), not to the screen the game is on.
     """
     path = Path(db_path)
     first_start = not path.exists()
@@ -732,9 +773,8 @@ def play(
             return 1
         if first_start:
             print(f"Your games are saved in {path}.")
-        game = TerminalGame(
-            service, runner.run, assume_yes=assume_yes, program=invoked_as(), versus=versus
-        )
+        again = play_again(invoked_as(), db_path, named_by)
+        game = TerminalGame(service, runner.run, assume_yes=assume_yes, versus=versus, again=again)
         line_editing(game)
         try:
             chosen = {"symbols": symbols, "winnable": winnable, "auto_aces": auto_aces}

@@ -62,10 +62,9 @@ def card_code(card: int) -> str:
 
 
 def card_name(card: int, symbols: bool = True) -> str:
-    """The name a player reads in messages: ``10♦`` (or ``10D`` in letter mode)."""
-    rank = rank_of(card)
-    rank_text = "10" if rank == 10 else RANK_CHARS[rank - 1]
-    return rank_text + (SUIT_SYMBOLS if symbols else SUIT_LETTERS)[card & 3]
+    """The name a player reads in messages: ``T♦`` (or ``TD`` in letter mode), spelt as
+    the board spells it (a Ten is ``T`` in every output; ``10`` is read as input too)."""
+    return board_code(card, symbols)
 
 
 def board_code(card: int, symbols: bool = True) -> str:

@@ -38,7 +38,7 @@ from .moves import (
 from .variant import ROW_LETTERS, ROWS, VIRGINIA_REEL, Variant
 
 ROW_TITLES = ("the Twos row", "the Threes row", "the Fours row")
-BUILD_SEQUENCES = ("2-5-8-J", "3-6-9-Q", "4-7-10-K")
+BUILD_SEQUENCES = ("2-5-8-J", "3-6-9-Q", "4-7-T-K")  # a Ten is T, as on the board
 
 # Undo records: (tag, src_area, src_index, dst_area, dst_index, refilled, card)
 _ROW, _RES, _ACE = 0, 1, 2

@@ -102,7 +102,7 @@ def _card_or_pile(game: Game, token: str) -> tuple[list[Pile], str]:
         return _source_piles_of_card(game, card), card_name(card)
     raise InvalidMoveError(
         f"I don't know {echo(token)!r}: name a pile "
-        f"(A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) or a card (5h, 10♦, TD)"
+        f"(A1-C{game.width}, R1-R{game.variant.reserve_piles}, ACE) or a card (5h, T♦, td)"
     )
 
 

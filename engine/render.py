@@ -3,7 +3,7 @@
 Thirty display columns is what a Discord code block shows on a phone without
 wrapping. Widths are measured with ``wcwidth``, never ``len``. Suits are
 letters (``S H D C``) or symbols (``♠ ♥ ♦ ♣``, never followed by the emoji
-variation selector). Ten is written ``T`` on the grid to keep cells equal.
+variation selector). Ten is written ``T`` to keep cells equal, as every message writes it.
 
 A row starts with its letter and a space; each pile is then a cell of three
 columns: its two-character card and, after it, the misplaced mark ``*`` or a
@@ -37,7 +37,7 @@ from typing import Final
 from wcwidth import wcswidth
 
 from .cards import CARD_COUNT, board_code, make_card
-from .game import Game, Status
+from .game import BUILD_SEQUENCES, Game, Status
 from .variant import ROW_LETTERS, ROWS, VIRGINIA_REEL
 
 MAX_WIDTH: Final = 30
@@ -45,7 +45,6 @@ MISPLACED_MARK: Final = "*"
 SPACE_CELL: Final = "-- "
 EMPTY_RESERVE_CELL: Final = " . "
 _INDENT: Final = 2  # a row's letter and the space after it
-_SEQUENCES: Final = ("2-5-8-J", "3-6-9-Q", "4-7-T-K")
 
 
 def display_width(line: str) -> int:
@@ -65,7 +64,7 @@ _CELLS: Final = {
 }  # per suit mode: the cell of a card on top of a pile, and of a misplaced card
 # a reserve pile's depth, its last digit under its card's last column: " 9 ", "10 "
 _DEPTHS: Final = tuple(f"{n:>2}".ljust(3) for n in range(3 * CARD_COUNT + 1))
-_KEY: Final = " ".join(f"{ROW_LETTERS[r]}:{_SEQUENCES[r]}" for r in range(ROWS))
+_KEY: Final = " ".join(f"{ROW_LETTERS[r]}:{BUILD_SEQUENCES[r]}" for r in range(ROWS))
 _LEGENDS: Final = {
     symbols: f"{_CELLS[symbols][1][make_card(7, 0)]} misplaced  {SPACE_CELL}space"
     for symbols in (True, False)

@@ -13,10 +13,11 @@ from datetime import date
 import pytest
 
 import bot.service.games as games_module
-from bot.daily import RATING_GAMES, daily_start_number
 from bot.service import Settings
 from bot.service.dailies import DailyDeals
+from bot.service.daily_rules import RATING_GAMES
 from bot.store import DailyDeal
+from engine.daily import daily_start_number
 from tests.bot.pg_server import PgServer
 
 _REAL_FIND_DAILY = DailyDeals.find

@@ -144,28 +144,44 @@ def test_only_the_discord_adapter_imports_discord() -> None:
         ),
         # the operator's room reads the service (and its store through the service), and is
         # told of the Discord adapter's interactions: it imports no front end, nor the store
-        (
-            "bot/ops/",
-            ("bot.discord_bot", "bot.web", "bot.terminal", "bot.cli", "bot.store", "bot.board"),
-        ),
-        ("bot/daily.py", ("bot.service", "bot.discord_bot", "bot.terminal", "bot.web")),
+        ("bot/ops/", ("bot.discord_bot", "bot.web", "bot.terminal", "bot.cli", "bot.store")),
+        # the daily's rules that take the solver are the service's (bot/service/daily_rules.py);
+        # its numbers and calendar are the rules core's (engine/daily.py: pure, as above)
         # the terminal and Discord front ends get their service from bot/service/opening.py
         # (the entry point names the database): they never import the store, nor its errors
-        ("bot/terminal.py", ("bot.discord_bot", "bot.store", "bot.web")),
+        ("bot/terminal.py", ("bot.discord_bot", "bot.store", "bot.web", "bot.cli")),
         # the third front end: the web board calls the service, never the store (whoever
-        # starts it opens the store: bot/web_command.py, reel bot), and no other front end
+        # starts it opens the store: bot/cli/web.py, bot/cli/bot.py), and no other front end
         # (its /metrics and /healthz are added by whoever starts it: bot.ops never imported)
-        (
-            "bot/web/",
-            ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.board", "bot.ops"),
-        ),
-        # the Discord adapter knows nothing of the web board: bot/cli.py puts them together
-        ("bot/discord_bot/", ("bot.web", "bot.web_command", "bot.terminal", "bot.store")),
+        ("bot/web/", ("bot.store", "bot.discord_bot", "bot.terminal", "bot.cli", "bot.ops")),
+        # the Discord adapter knows nothing of the web board: bot/cli/bot.py puts them together
+        ("bot/discord_bot/", ("bot.web", "bot.cli", "bot.terminal", "bot.store")),
     ],
 )
 def test_the_lower_rooms_never_import_the_upper_ones(room: str, never: tuple[str, ...]) -> None:
     found = [i for i in all_imports() if i.path.startswith(room)]
     assert [i for i in found if any(within(i.module, n) for n in never)] == []
+
+
+# The commands of bot/cli/ that copy a database file, the only code above the service that
+# imports the store: reel backup (SQLite's online backup) and reel db copy.
+STORE_COMMANDS = {"bot/cli/backup.py", "bot/cli/db.py"}
+
+
+def test_above_the_service_only_the_copying_commands_import_the_store() -> None:
+    above = [i for i in all_imports() if not i.path.startswith(("bot/store/", "bot/service/"))]
+    assert {i.path for i in above if within(i.module, "bot.store")} == STORE_COMMANDS
+    # ... and every other command reaches its database through the service
+    commands = {rel(p) for p in sources() if rel(p).startswith("bot/cli/")}
+    assert commands > STORE_COMMANDS and "bot/cli/play.py" in commands
+
+
+def test_bot_holds_its_rooms_and_no_loose_module_but_its_entry_and_settings() -> None:
+    # the reel command's modules live in bot/cli/, the daily's rules in engine/ and
+    # bot/service/: beside the rooms, only the package, python -m bot, the settings and the
+    # terminal game
+    loose = {p.name for p in (ROOT / "bot").glob("*.py")}
+    assert loose == {"__init__.py", "__main__.py", "config.py", "terminal.py"}
 
 
 def test_the_front_ends_reach_the_database_only_through_the_service() -> None:

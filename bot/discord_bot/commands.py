@@ -289,8 +289,10 @@ class ReelCommands(app_commands.Group):
         button does it: ``confirm.SureButton``)."""
         user, service = interaction.user.id, self.service
         try:
-            if what == "undo":
+            if what == "undo" or what == "restart":
                 current: GameView | None = await within_deadline(interaction, service.show(user))
+                if current is not None and what == "restart":
+                    arg = current.undoable  # every command taken back
                 current = current if current is not None and large_undo(current, arg) else None
             else:
                 current = await within_deadline(interaction, service.would_end(user, what, variant))
@@ -479,7 +481,7 @@ class ReelCommands(app_commands.Group):
         name="restart", description="Start this deal over from the beginning (the same game)"
     )
     async def restart(self, interaction: Interaction) -> None:
-        if await routed(interaction, "restart"):
+        if await routed(interaction, "restart") or await self._asked(interaction, "restart"):
             return
         await self._board(interaction, self.service.restart(interaction.user.id))
 

@@ -1,10 +1,11 @@
 """Confirmation before anything that throws work away: ``/reel new``, ``/reel daily`` and
 ``/reel resign`` over a game in progress (``GameService.would_end`` says which game that
-is), ``/reel undo`` of more than ``CONFIRM_UNDO`` moves (when there are that many).
+is), ``/reel undo`` of more than ``CONFIRM_UNDO`` moves (when there are that many), and
+``/reel restart`` when it would take back more than that.
 
 The question is private, with one button, a ``SureButton``; its custom_id carries
 what to do and the version of the game it was asked about
-(``reel:sure:<new|daily|resign|undo>:<user>:<version>:<deal or count>[:<game>]``, at
+(``reel:sure:<new|daily|resign|undo|restart>:<user>:<version>:<deal or count>[:<game>]``, at
 most 83 characters; the game of a new game or a daily, when one was named), so a click
 after the game changed does nothing, and a restart of the bot loses nothing. The board it leads to
 goes out publicly, as a new message.
@@ -27,10 +28,10 @@ from .replies import (
 )
 from .views import CUSTOM_ID_PREFIX, board_as_new_message
 
-What = Literal["new", "daily", "resign", "undo"]
+What = Literal["new", "daily", "resign", "undo", "restart"]
 
 SURE_TEMPLATE: Final = (
-    rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|daily|resign|undo)"
+    rf"{CUSTOM_ID_PREFIX}:sure:(?P<what>new|daily|resign|undo|restart)"
     r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<arg>[0-9]{1,20})"
     r"(?::(?P<game>[a-z]{2}))?"
 )
@@ -39,12 +40,14 @@ QUESTIONS: Final[dict[What, str]] = {
     "daily": "Play the daily challenge?",
     "resign": "Resign it?",
     "undo": "Take back {count} moves? /reel redo brings them back.",
+    "restart": "Start this deal over, taking back all {count} moves? /reel redo brings them back.",
 }
 LABELS: Final[dict[What, str]] = {
     "new": "Start a new game",
     "daily": "Play the daily",
     "resign": "Resign",
     "undo": "Take them back",
+    "restart": "Start over",
 }
 CHANGED: Final = "Your game has changed since you were asked, so nothing was done."
 
@@ -87,6 +90,8 @@ class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEM
             )
         elif self.what == "resign":
             work = service.resign(owner, expected_version=version)
+        elif self.what == "restart":
+            work = service.restart(owner, expected_version=version)
         else:
             work = service.undo(owner, expected_version=version, count=self.arg)
         await board_as_new_message(interaction, work, CHANGED)
@@ -101,7 +106,7 @@ def large_undo(current: GameView, count: int) -> bool:
 
 def question_text(what: What, current: GameView, arg: int = 0) -> str:
     """The question before ``what`` over ``current``: what ends, and how it is recorded."""
-    if what == "undo":
+    if what in ("undo", "restart"):
         return QUESTIONS[what].format(count=arg)
     how = "resigned" if what == "resign" else "abandoned"
     if current.daily_in_play:

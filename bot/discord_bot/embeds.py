@@ -208,7 +208,7 @@ def settings_embed(settings: Settings, changed: bool) -> discord.Embed:
 
 RULES_TEXT: Final = (
     "**Goal:** put all 104 cards (two packs) on foundations.\n"
-    "**Rows:** row A builds 2-5-8-J, row B 3-6-9-Q, row C 4-7-10-K, each pile in one suit, "
+    "**Rows:** row A builds 2-5-8-J, row B 3-6-9-Q, row C 4-7-T-K, each pile in one suit, "
     "four cards high. A pile is *based* when its bottom card is its row's base rank "
     "(a Two in row A, a Three in B, a Four in C); based cards never move again.\n"
     "**Misplaced cards** (a `*` after the card: `7♠*`) sit alone in a row pile that is not "

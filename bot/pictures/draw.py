@@ -59,7 +59,7 @@ TITLE_SIZE: Final = 32  # the title's and the score's size; a long title is draw
 BUILD_SIZE: Final = 24  # a row's build sequence beside it, in bold: 12 px on a phone
 KEY_SIZE: Final = 10  # the side of a card's key patch in ``Style.key`` mode
 FAN_SHOWN: Final = 0.27  # the part of a card's height left showing under the next in a pile
-SEQUENCES: Final = ("2 5 8 J", "3 6 9 Q", "4 7 10 K")
+SEQUENCES: Final = ("2 5 8 J", "3 6 9 Q", "4 7 T K")  # a Ten is T, as everywhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +161,8 @@ def suit_colour(card: int) -> tuple[int, int, int]:
 
 
 def rank_text(card: int) -> str:
-    rank = card >> 2
-    return "10" if rank == 9 else RANK_CHARS[rank]
+    """A card's rank as its corners show it: ``T`` for a Ten, as every message writes it."""
+    return RANK_CHARS[card >> 2]
 
 
 def key_colour(card: int, copy: int) -> tuple[int, int, int]:

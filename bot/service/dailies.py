@@ -3,7 +3,7 @@
 Each game of the family (``engine.VARIANTS``) has its own daily; Virginia Reel's (``"vr"``)
 is the default everywhere a game is not named.
 
-Once a deal is chosen, its difficulty is rated in the background (``bot.daily.rate_deal``:
+Once a deal is chosen, its difficulty is rated in the background (``daily_rules.rate_deal``:
 a few blind games, seconds with the compiled solver) and stored with it: the daily is
 dealt at once, and its rating shows from the board drawn after it is known."""
 
@@ -15,9 +15,9 @@ from collections import OrderedDict
 from datetime import date, timedelta
 from typing import Any, Final
 
-from ..daily import DAILY_CANDIDATES, RATING_GAMES, daily_budget
 from ..store import DailyDeal, GameStore, StoreError
 from . import jobs
+from .daily_rules import DAILY_CANDIDATES, RATING_GAMES, daily_budget
 from .errors import DailyUnavailableError, StorageError
 from .pool import POOL_FAILURES, SolverPool
 
@@ -30,7 +30,7 @@ class DailyDeals:
     """The daily deal of each date, from memory, the database, or found by the solver.
 
     ``candidates``: deals the search tries before it falls back
-    (``bot.daily.find_daily_deal``); ``warm``: after a daily is dealt, find
+    (``daily_rules.find_daily_deal``); ``warm``: after a daily is dealt, find
     tomorrow's in the background (the bot does; tests and the terminal don't);
     ``rating_games``: blind games the deal's difficulty is rated from (``rate_deal``).
     """

@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine import VARIANTS
 
 from .errors import BadInputError
-from .movelist import DEFAULT_VARIANT
 
 
 def game_code(variant: str) -> str:
@@ -21,5 +20,6 @@ def game_code(variant: str) -> str:
 
 
 def of_game(variant: str) -> str:
-    """The words " of Royal Parade" for a game other than Virginia Reel (the default), else ""."""
-    return "" if variant == DEFAULT_VARIANT else f" of {VARIANTS[variant].name}"
+    """The words " of Royal Parade" that name the game in a start line, Virginia Reel's
+    too ("New game of Virginia Reel: deal 5"): its board's header names only the others."""
+    return f" of {VARIANTS[variant].name}"

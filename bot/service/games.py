@@ -36,7 +36,6 @@ from engine import (
 )
 from engine.notation import describe_move
 
-from ..daily import DAILY_CANDIDATES, RATING_GAMES
 from ..store import (
     CorruptRowError,
     DailyDeal,
@@ -63,6 +62,7 @@ from .contract import (
     utcnow,
 )
 from .dailies import DailyDeals
+from .daily_rules import DAILY_CANDIDATES, RATING_GAMES
 from .entry import Entry, restore, stored_status, unreadable
 from .errors import (
     HINT_OVERTAKEN_MESSAGE,
@@ -140,7 +140,7 @@ class GameService(NewGames):
         solver's budget for a hint, ``hint_deadline`` the wall-clock seconds a hint may
         take in all (default ``HINT_DEADLINE``: ``bot.service.hints``).
         ``daily_candidates``: deals the daily search tries before it falls back
-        (``bot.daily.find_daily_deal``), and the search for a winnable random deal too;
+        (``daily_rules.find_daily_deal``), and the search for a winnable random deal too;
         ``warm_next_daily``: after a daily is dealt, find tomorrow's in the background
         (the bot does; tests and the terminal don't); ``new_player``: the settings of
         a player who has chosen none (default ``DEFAULT_SETTINGS``: winnable deals,

@@ -12,20 +12,20 @@ from __future__ import annotations
 from datetime import date
 
 from engine import Game, Move, variant_by_code
+from engine.daily import numbers_from
 from engine.notation import format_position, parse_position
 from engine.solver import Verdict, solve
 from engine.solver.blind import DEFAULT_NODES, DEFAULT_SAMPLES, blind_hint, blind_move
 from engine.solver.hints import Hint, LookBack, hint, look_back
 
-from ..daily import (
+from ..store import DailyDeal
+from .daily_rules import (
     WINNABLE_NODE_BUDGET,
     WINNABLE_SECONDS,
     find_daily_deal,
     first_proven,
-    numbers_from,
     rate_deal,
 )
-from ..store import DailyDeal
 
 
 def hint_job(position: str, max_nodes: int, max_seconds: float) -> Hint:
@@ -82,7 +82,7 @@ def rewind_job(game: Game, max_nodes: int, max_seconds: float) -> LookBack:
 
 
 def daily_job(day: str, candidates: int, variant: str = "vr") -> DailyDeal:
-    """The daily deal of the ISO date ``day`` of ``variant`` (``bot.daily.find_daily_deal``)."""
+    """The daily deal of the ISO date ``day`` of ``variant`` (``daily_rules.find_daily_deal``)."""
     return find_daily_deal(date.fromisoformat(day), candidates=candidates, variant=variant)
 
 
@@ -108,7 +108,7 @@ def winnable_job(
 ) -> tuple[int, tuple[Move, ...]] | None:
     """The first deal from ``start`` on (``candidates`` of them) that the solver proves
     winnable within ``WINNABLE_NODE_BUDGET`` nodes, as the daily's search does
-    (``bot.daily.first_proven``), with its winning line; None if none is, or after
+    (``daily_rules.first_proven``), with its winning line; None if none is, or after
     ``WINNABLE_SECONDS``."""
     numbers = numbers_from(start, candidates)
     return first_proven(numbers, WINNABLE_NODE_BUDGET, WINNABLE_SECONDS, variant=variant)

@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 from datetime import date, datetime
 from typing import Final
 
-from ..daily import utc_date
+from engine.daily import utc_date
+
 from ..store import DailyDeal
 from .cache import PlayerLocks
 from .contract import GameView

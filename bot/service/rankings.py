@@ -11,7 +11,8 @@ import logging
 from collections.abc import Callable
 from datetime import date, datetime
 
-from ..daily import utc_date
+from engine.daily import utc_date
+
 from ..store import (
     MIN_GAMES_FOR_RATE,
     DailyDeal,

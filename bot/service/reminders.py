@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Final
 
-from ..daily import next_daily_start, utc_date
+from engine.daily import next_daily_start, utc_date
+
 from ..store import GameStore, StoreError
 from .errors import StorageError
 

@@ -32,8 +32,8 @@ from datetime import date, datetime, timedelta
 from typing import Final, TypeVar
 
 from engine import Move, describe_move, line_length, render, variant_by_code
+from engine.daily import utc_date
 
-from ..daily import utc_date
 from ..store import FinishedGame, GameStore, StoreError
 from . import jobs
 from .contract import Settings

@@ -17,9 +17,9 @@ from datetime import date, datetime
 from typing import Final, Literal
 
 from engine import DealNumberError, Move, Status, format_line
+from engine.daily import utc_date
 from engine.deal import check_deal_number
 
-from ..daily import utc_date
 from ..store import DailyDeal, FinishedGame, GameStart, GameStore, Outcome, StoreError
 from .cache import PlayerLocks, Recent
 from .contract import GameView, Settings

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine import DEAL, Game, Move, render
+from engine.daily import next_daily_start, utc_date
 from engine.notation import describe_move, format_position
 
-from ..daily import next_daily_start, share_text, utc_date
 from .contract import GameView, MoveChoice, Settings
 from .entry import Entry
 from .practice import practised
+from .wording import share_text
 
 
 def move_choice(game: Game, move: Move, symbols: bool) -> MoveChoice:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from ..daily import utc_date
+from engine.daily import utc_date
+
 from .contract import GameView, Settings
 from .errors import BadInputError, NoGameError
 

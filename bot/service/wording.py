@@ -1,9 +1,12 @@
 """The sentences the service puts in a command's message: what was played, what a
-new game's Aces did, why an undo or redo of too many moves is refused."""
+new game's Aces did, why an undo or redo of too many moves is refused; and the line a
+player shares after their scored daily (``share_text``)."""
 
 from __future__ import annotations
 
-from engine import ACE_PILE, Game
+from datetime import date
+
+from engine import ACE_PILE, VIRGINIA_REEL, Game
 
 from .entry import Entry
 
@@ -72,3 +75,32 @@ def no_safe_move(game: Game) -> str:
             )
         reasons.append(f"{why} (play it yourself: {move})")
     return "There is no safe move to make: " + "; ".join(reasons) + "."
+
+
+def share_text(
+    day: date,
+    *,
+    won: bool,
+    score: int,
+    moves: int,
+    card_total: int = 104,
+    assisted: bool = False,
+    game_name: str = VIRGINIA_REEL.name,
+    rating: str | None = None,
+) -> str:
+    """The spoiler-free one line a player can post after their scored daily.
+
+    It says so when a hint was used, as the leaderboard does.
+
+    >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112)
+    'Virginia Reel daily 2026-11-29: won in 112 moves'
+    >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95, assisted=True)
+    'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves, with a hint'
+    >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112, rating="Hard")
+    'Virginia Reel daily 2026-11-29 (Hard): won in 112 moves'
+    """
+    head = f"{game_name} daily {day.isoformat()}" + ("" if rating is None else f" ({rating})")
+    tail = f"in {moves} {'move' if moves == 1 else 'moves'}" + (", with a hint" if assisted else "")
+    if won:
+        return f"{head}: won {tail}"
+    return f"{head}: {score}/{card_total} cards home {tail}"

@@ -24,7 +24,7 @@ import aiosqlite
 import asyncpg
 
 from .errors import StoreError
-from .open import describe, is_postgres, open_store
+from .open import describe, is_postgres, open_store, unknown_url
 from .rows import CURRENT_COLUMNS, RACE_COLUMNS, RACER_COLUMNS
 
 
@@ -183,6 +183,10 @@ def checksum(tables: dict[str, list[tuple[Any, ...]]]) -> str:
 
 async def _prepare(source: str, target: str) -> None:
     """Both brought to the current schema (created for a new target); refusals first."""
+    for where in (source, target):  # before anything is opened, or made, at either end
+        refused = unknown_url(where)
+        if refused is not None:
+            raise CopyError(refused)
     if not is_postgres(source) and not Path(source).is_file():
         raise CopyError(f"{source}: no such database file")
     if not is_postgres(source) and not is_postgres(target):

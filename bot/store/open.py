@@ -7,12 +7,15 @@ behaviour (docs/storage.md).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Final
 
 from .api import GameStore
+from .errors import StoreError
 
 POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
+URL_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # "mysql://", "sqlite:///"
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -20,8 +23,27 @@ def is_postgres(target: str | Path) -> bool:
     return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
 
 
+def unknown_url(target: str | Path) -> str | None:
+    """Why ``target`` can't be used, if it is a URL of another kind than PostgreSQL's
+    (``mysql://x``, ``sqlite:///x``): neither a SQLite file's path nor a database this
+    program opens, and never to be taken for a path (``./mysql:/x``); else None."""
+    if not isinstance(target, str) or is_postgres(target):
+        return None
+    scheme = URL_SCHEME.match(target)
+    if scheme is None:
+        return None
+    return (
+        f"{target!r} is neither a SQLite file's path nor a postgresql:// URL "
+        f"({scheme.group()[:-3]} is not a database this program can use)"
+    )
+
+
 def make_store(target: str | Path) -> GameStore:
-    """The store of ``target``, not yet connected."""
+    """The store of ``target``, not yet connected; ``StoreError`` if it is a URL of
+    another database than PostgreSQL."""
+    refused = unknown_url(target)
+    if refused is not None:
+        raise StoreError(refused)
     if is_postgres(target):
         from .postgres import PostgresStore
 

@@ -1,7 +1,7 @@
 """The records a store reads and writes: what callers of any backend see.
 
-Plain frozen dataclasses with no database in them. ``DailyDeal`` lives here (and
-``bot.daily`` re-exports it) so that the store imports nothing from the layers
+Plain frozen dataclasses with no database in them. ``DailyDeal`` lives here (the
+service's ``daily_rules`` makes it) so that the store imports nothing from the layers
 above it.
 """
 

@@ -16,12 +16,13 @@ from typing import Any
 
 from engine import VARIANTS, Game, Pile, Status, parse_pile, parse_position
 from engine.cards import card_code
+from engine.game import BUILD_SEQUENCES
 
 from ..service import GameView, HintView, Settings, format_duration
 
 JSON = dict[str, Any]
 
-ROW_BASES = ("2-5-8-J", "3-6-9-Q", "4-7-10-K")  # what each row builds, A to C
+ROW_BASES = BUILD_SEQUENCES  # what each row builds, A to C (a Ten is T)
 
 
 def games() -> list[JSON]:

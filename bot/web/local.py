@@ -1,7 +1,7 @@
 """Running the web board: alone (``reel web``, one local player), or beside the bot.
 
 ``serve`` runs the server over a service until SIGINT or SIGTERM (``reel web``, from
-``bot.web_command``, which opens the store). ``beside_bot`` is what ``reel bot`` runs
+``bot.cli.web``, which opens the store). ``beside_bot`` is what ``reel bot`` runs
 in its own event loop when ``REEL_WEB_PORT`` is set: the same application over the
 bot's service and the bot's cooldown, so a move in chat and a move on the page go
 through one service, one lock per player, one version counter.

@@ -3,7 +3,7 @@ candidates, and at what cost (docs/daily.md, "A daily for each game of the famil
 
     python research/study/dailies.py [--start 2026-12-06] [--days 30] [CODE ...]
 
-Each date's daily is found exactly as the bot finds it (``bot.daily.find_daily_deal``
+Each date's daily is found exactly as the bot finds it (``bot.service.daily_rules.find_daily_deal``
 with the candidates the service gives the game, ``daily_budget``), so the deals printed
 are the bot's. Prints one line per game: dates proven, candidates tried, par, CPU seconds.
 """
@@ -15,7 +15,8 @@ import statistics
 import time
 from datetime import date, timedelta
 
-from bot.daily import candidate_numbers, daily_budget, find_daily_deal
+from bot.service.daily_rules import daily_budget, find_daily_deal
+from engine.daily import candidate_numbers
 
 
 def main() -> None:

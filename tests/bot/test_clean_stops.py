@@ -78,7 +78,7 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
     out, err = interrupt(proc, tmp_path / "reel.db", 1.5)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err and err == ""
-    # (started as a module: the way back names the interpreter and the module)
-    assert out.rstrip().endswith(
-        f"Your game is saved. Type '{sys.executable} -m bot.cli play' to resume it."
-    )
+    # (started as a module: the way back names the interpreter and the module, and the
+    # save REEL_DB named)
+    again = f"'{sys.executable} -m bot.cli play' with REEL_DB={tmp_path / 'reel.db'}"
+    assert out.rstrip().endswith(f"Your game is saved. Type {again} to resume it.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,6 @@ import pytest
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 from streaks import streaks
 
-from bot.daily import daily_start_number, next_daily_start, share_text, utc_date
 from bot.service import (
     MIN_GAMES_FOR_RATE,
     BadInputError,
@@ -24,8 +23,10 @@ from bot.service import (
     PlayerStats,
 )
 from bot.service.dailies import DailyDeals
+from bot.service.wording import share_text
 from bot.store import DailyDeal, FinishedGame, Store
 from engine import Game, Status, render
+from engine.daily import daily_start_number, utc_date
 
 # Dailies deal 28 (``winnable_dailies``) to be won by its known line: the service
 # itself checks that line again, as it records a win only when the engine says WON.
@@ -77,26 +78,6 @@ def daily_fields(row: LeaderboardRow) -> tuple[object, ...]:
 # ---------------------------------------------------------------------- the pure functions
 
 
-def test_the_daily_deal_is_pinned_for_every_date() -> None:
-    # Golden values: a date's daily must never change (players compare their results).
-    assert daily_start_number(date(2025, 1, 1)) == 35347303
-    assert daily_start_number(date(2026, 11, 29)) == 2117988
-    assert daily_start_number(date(2026, 11, 30)) == 917675258
-    assert daily_start_number(date(2028, 2, 29)) == 929030064
-    year = [daily_start_number(date(2026, 1, 1) + timedelta(days=n)) for n in range(365)]
-    assert all(1 <= deal <= 999_999_999 for deal in year)
-    assert len(set(year)) == 365
-
-
-def test_the_next_daily_starts_at_the_next_utc_midnight() -> None:
-    assert next_daily_start(at(D1, 23, 59)) == at(D2, 0)
-    assert next_daily_start(at(D2, 0)) == at(D2 + timedelta(days=1), 0)
-    # An aware time elsewhere is read in UTC: 20:00 at UTC-5 is 01:00 UTC the next day.
-    evening = datetime(2026, 11, 28, 20, 0, tzinfo=timezone(timedelta(hours=-5)))
-    assert utc_date(evening) == D2
-    assert next_daily_start(evening) == at(D2 + timedelta(days=1), 0)
-
-
 def test_share_text_says_the_result_and_nothing_of_the_deal() -> None:
     assert share_text(D2, won=True, score=104, moves=112) == (
         "Virginia Reel daily 2026-11-29: won in 112 moves"
@@ -125,13 +106,13 @@ async def test_daily_deals_todays_deal_and_resumes_it(service: GameService, cloc
     clock.set(at(D2, 9))
     view = await service.daily(ALICE, GUILD)
     assert (view.deal_number, view.daily_date, view.scored) == (daily_start_number(D2), D2, True)
-    assert view.message == f"Daily 2026-11-29: deal {daily_start_number(D2)}"
+    assert view.message == f"Daily 2026-11-29 of Virginia Reel: deal {daily_start_number(D2)}"
     assert view.next_daily_at == at(D2 + timedelta(days=1), 0)
     assert (view.share_text, view.finished, view.guild_id) == (None, False, GUILD)
     assert view.board == render(Game.new(daily_start_number(D2)), True)
     moved = await service.deal(ALICE)
     again = await service.daily(ALICE, OTHER_GUILD)
-    assert again.message == "Daily 2026-11-29: your game in progress"
+    assert again.message == "Daily 2026-11-29 of Virginia Reel: your game in progress"
     assert (again.version, again.move_count, again.guild_id) == (moved.version, 1, GUILD)
     shown = await service.show(ALICE)
     assert (shown.daily_date, shown.scored) == (D2, True)
@@ -150,8 +131,8 @@ async def test_an_ordinary_game_in_progress_is_recorded_when_the_daily_starts(
     await service.deal(ALICE)
     view = await service.daily(ALICE, GUILD)
     assert (
-        view.message
-        == f"Daily 2026-11-29: deal {daily_start_number(D2)} (deal 7 recorded as abandoned)"
+        view.message == f"Daily 2026-11-29 of Virginia Reel: deal {daily_start_number(D2)} "
+        "(deal 7 recorded as abandoned)"
     )
     [record] = await store.finished_games(ALICE)
     assert (record.deal_number, record.outcome, record.daily_date) == (7, "abandoned", None)
@@ -187,7 +168,7 @@ async def test_a_new_game_may_replace_a_stuck_scored_daily(
         view = await service.move(ALICE, rng.choice(choices).text, view.version)
     assert view.status is Status.STUCK and not view.finished
     left = await service.new_game(ALICE, GUILD, 9)  # the board's New game button
-    assert left.message == "New game: deal 9 (daily 2026-11-29 recorded as lost)"
+    assert left.message == "New game of Virginia Reel: deal 9 (daily 2026-11-29 recorded as lost)"
     [record] = await store.finished_games(ALICE)
     assert (record.daily_date, record.outcome) == (D2, "lost")
 
@@ -200,18 +181,18 @@ async def test_leaving_the_scored_daily_counts_and_later_ones_are_replays(
     await service.deal(ALICE)
     await service.resign(ALICE)
     left = await service.new_game(ALICE, GUILD, 9)
-    assert left.message == "New game: deal 9"
+    assert left.message == "New game of Virginia Reel: deal 9"
     await service.deal(ALICE)
     replay = await service.daily(ALICE, GUILD)
     assert (replay.deal_number, replay.daily_date, replay.scored) == (
         daily_start_number(D2), D2, False,
     )  # fmt: skip
     assert replay.message == (
-        f"Daily 2026-11-29 (replay, not scored): deal {daily_start_number(D2)} "
+        f"Daily 2026-11-29 of Virginia Reel (replay, not scored): deal {daily_start_number(D2)} "
         "(deal 9 recorded as abandoned)"
     )
     assert (await service.daily(ALICE, GUILD)).message == (
-        "Daily 2026-11-29 (replay, not scored): your game in progress"
+        "Daily 2026-11-29 of Virginia Reel (replay, not scored): your game in progress"
     )
     over = await service.resign(ALICE)
     assert over.finished and over.share_text is None  # a replay has nothing to share

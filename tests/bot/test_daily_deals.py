@@ -12,17 +12,13 @@ from typing import Any
 
 import pytest
 
-import bot.daily as daily_module
-from bot.daily import (
-    DAILY_NODE_BUDGET,
-    candidate_numbers,
-    daily_start_number,
-    find_daily_deal,
-)
+import bot.service.daily_rules as daily_module
 from bot.service import GameService, replay
 from bot.service.dailies import DailyDeals
+from bot.service.daily_rules import DAILY_NODE_BUDGET, find_daily_deal
 from bot.store import DailyDeal, Store
 from engine import Game, Status
+from engine.daily import candidate_numbers, daily_start_number
 from engine.solver import SAT_AFTER, Verdict, solve
 
 DAY = date(2026, 1, 2)
@@ -210,10 +206,3 @@ async def test_the_fallback_is_logged_stored_and_dealt(
         )
     finally:
         await service.close()
-
-
-def test_candidates_wrap_around_after_the_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.daily as daily_module
-
-    monkeypatch.setattr(daily_module, "daily_start_number", lambda day, variant="vr": 999_999_998)
-    assert candidate_numbers(DAY, 4) == [999_999_998, 999_999_999, 1, 2]

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-import bot.daily as daily_module
-from bot.daily import HARD_SHARE, MEDIUM_SHARE, rate_deal, rating_of
+import bot.service.daily_rules as daily_module
 from bot.service import GameService
+from bot.service.daily_rules import HARD_SHARE, MEDIUM_SHARE, rate_deal, rating_of
 from bot.store import DailyDeal, Store
 from engine import Game
 from engine.solver.blind_study import BlindGame, play_blind

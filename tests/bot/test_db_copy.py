@@ -13,6 +13,7 @@ from pg_server import PgServer
 
 from bot.cli import main
 from bot.service import GameService
+from bot.store import StoreError
 from bot.store.copy import TABLES, CopyError, copy_database, database_checksum
 from bot.store.open import open_store
 
@@ -102,3 +103,29 @@ async def test_a_copy_into_a_database_in_use_is_refused_and_changes_nothing(
             await copy_database(str(tmp_path / "missing.db"), str(tmp_path / "new.db"))
     finally:
         await pg_server.drop_database(url)
+
+
+@pytest.mark.parametrize("url", ["mysql://x", "sqlite:///x.db", "MySQL://user:pw@host/db"])
+async def test_a_url_of_another_database_is_refused_and_nothing_is_made(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    clock: Any,
+    capsys: pytest.CaptureFixture[str],
+    url: str,
+) -> None:
+    source = str(tmp_path / "reel.db")
+    await fill(source, clock)
+    before = await database_checksum(source)
+    monkeypatch.chdir(tmp_path)  # where "mysql://x" was taken for the path ./mysql:/x
+    made = sorted(tmp_path.iterdir())
+    for args in (["db", "copy", source, url], ["db", "copy", url, source]):
+        assert await asyncio.to_thread(main, args) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"reel db copy: {url!r} is neither a SQLite file's path nor a ")
+        assert "postgresql:// URL" in err and err.count("\n") == 1
+    assert "Verified" not in capsys.readouterr().out
+    assert sorted(tmp_path.iterdir()) == made
+    assert await database_checksum(source) == before
+    with pytest.raises(StoreError, match="neither a SQLite file's path"):
+        await open_store(url)  # nor opened by anything else as a file
+    assert sorted(tmp_path.iterdir()) == made

@@ -10,18 +10,18 @@ from typing import Any
 import pytest
 
 import bot.service.jobs as jobs_module
-from bot.daily import (
+from bot.service import BadInputError, DailyInProgressError, GameService
+from bot.service.daily_rules import (
     DAILY_CANDIDATES,
     DAILY_NODE_BUDGET,
     OTHER_GAMES_CANDIDATES,
     OTHER_GAMES_NODE_BUDGET,
     daily_budget,
-    daily_start_number,
     find_daily_deal,
-    share_text,
 )
-from bot.service import BadInputError, DailyInProgressError, GameService
+from bot.service.wording import share_text
 from engine import VARIANTS, Game, Status, play_line, render, variant_by_code
+from engine.daily import daily_start_number
 
 pytestmark = pytest.mark.backends
 
@@ -40,8 +40,8 @@ async def test_a_new_game_of_each_game_deals_that_game(service: GameService, cod
     expected = Game.new(5, variant_by_code(code))
     assert view.variant == code and view.deal_number == 5
     assert view.position.split()[0] == code  # the stored position names the game
-    name = "" if code == "vr" else f" of {VARIANTS[code].name}"
-    assert view.message is not None and view.message.startswith(f"New game{name}: deal 5")
+    name = VARIANTS[code].name  # Virginia Reel's too: its board's header does not name it
+    assert view.message is not None and view.message.startswith(f"New game of {name}: deal 5")
     # the board shown is that game's deal: as many cards in play as the game has
     assert view.score == expected.score
     assert len(view.moves) == len([m for m in expected.legal_moves() if not m.is_deal])

@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 
-from bot.daily import utc_date
 from bot.service import BadInputError, GameService
 from bot.service import jobs as jobs_module
 from bot.service.dailies import DailyDeals
 from bot.service.replays import GAME_KIND, Recorded, SolverTrack, scores_along
 from bot.store import DailyDeal, FinishedGame, Store
 from engine import Game, Move, play_line, render
+from engine.daily import utc_date
 
 
 class FakeClock(Protocol):

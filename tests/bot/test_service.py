@@ -72,7 +72,7 @@ async def test_new_game_deals_the_numbered_deal(service: GameService) -> None:
     )  # fmt: skip
     assert (view.deals_left, view.version, view.finished) == (9, 1, False)
     assert (view.can_deal, view.can_undo) == (True, False)
-    assert view.message == "New game: deal 42"
+    assert view.message == "New game of Virginia Reel: deal 42"
     assert await service.show(USER) == GameView(**{**_fields(view), "message": None})
 
 
@@ -256,7 +256,8 @@ async def test_the_auto_aces_setting_plays_aces_after_a_move_and_a_deal(
     await service.update_settings(USER, auto_aces=True)
     start = await service.new_game(USER, GUILD, 28)
     assert start.move_count == 1 and not start.can_auto  # R6 A♥ went up at once
-    assert start.message == "New game: deal 28 · 1 Ace to the Ace pile"  # and it says so
+    # and it says so
+    assert start.message == "New game of Virginia Reel: deal 28 · 1 Ace to the Ace pile"
     assert not start.can_undo  # automatic moves at the deal are not a command to undo
     view = await service.move(USER, "b5 ace")
     assert view.message == "B5 A♥ → Ace pile"
@@ -420,7 +421,7 @@ async def test_one_game_per_user_across_servers_and_abandoned_credited_where_sta
     await service.new_game(USER, GUILD, 28)
     await service.move(USER, "r6 ace")
     view = await service.new_game(USER, OTHER_GUILD, 30)
-    assert view.message == "New game: deal 30 (deal 28 recorded as abandoned)"
+    assert view.message == "New game of Virginia Reel: deal 30 (deal 28 recorded as abandoned)"
     assert view.guild_id == OTHER_GUILD
     assert await finished_rows(store, USER) == [("abandoned", 0, GUILD, 28, 5)]
     await service.deal(USER)
@@ -667,7 +668,7 @@ async def test_a_game_never_played_is_not_recorded_when_replaced(
     # Deals looked at and passed over are not games played and lost.
     await service.new_game(USER, GUILD, 28)
     passed = await service.new_game(USER, GUILD, 30)
-    assert passed.message == "New game: deal 30"
+    assert passed.message == "New game of Virginia Reel: deal 30"
     await service.update_settings(USER, auto_aces=True)  # Aces played for her at the deal
     auto = await service.new_game(USER, GUILD, 28)
     assert auto.move_count > 0
@@ -677,7 +678,7 @@ async def test_a_game_never_played_is_not_recorded_when_replaced(
     await service.deal(USER)
     await service.undo(USER)
     left = await service.new_game(USER, GUILD, 31)
-    assert left.message == "New game: deal 31 (deal 29 recorded as abandoned)"
+    assert left.message == "New game of Virginia Reel: deal 31 (deal 29 recorded as abandoned)"
     assert [r[:4] for r in await finished_rows(store, USER)] == [("abandoned", 0, GUILD, 29)]
 
 

@@ -6,6 +6,7 @@ import asyncio
 import io
 import os
 import re
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -16,12 +17,13 @@ from pathlib import Path
 import pytest
 
 import bot.terminal as terminal_module
-from bot.daily import daily_start_number, find_daily_deal
 from bot.service import GameService
+from bot.service.daily_rules import find_daily_deal
 from bot.service.hints import FAIR_NODES, FAIR_SAMPLES
 from bot.store import Store, StoreUnavailableError
 from bot.terminal import TerminalGame
 from engine import Game, render, variant_by_code
+from engine.daily import daily_start_number
 from engine.solver import Verdict, blind_move, solve
 
 WINNABLE_DEAL = 16  # the solver wins it in a few dozen nodes
@@ -83,8 +85,50 @@ def test_a_quit_game_resumes_next_time(tmp_path: Path) -> None:
     second = run_reel(["play"], "quit\n", tmp_path)
     assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
     assert "Deal 1 · move 1" in second.stdout
-    # told how to come back as the game was started (here: the interpreter, as a module)
-    assert f"Type '{sys.executable} -m bot.cli play' to resume it." in second.stdout
+    # told how to come back as the game was started (here: the interpreter, as a module,
+    # on the save REEL_DB names: 'reel play' alone would open another)
+    again = f"'{sys.executable} -m bot.cli play' with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Type {again} to resume it." in second.stdout
+
+
+def test_the_way_back_names_the_save_it_was_opened_with(tmp_path: Path) -> None:
+    save = tmp_path / "my saves" / "x.db"
+    save.parent.mkdir()
+    first = run_reel(["play", "--deal", "1", "--db", "my saves/x.db"], "quit\n", tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = f"'{sys.executable} -m bot.cli play --db {shlex.quote(str(save))}'"
+    assert first.stdout.endswith(f"Your game is saved. Type {again} to resume it.\n")
+    second = run_reel(["play", "--db", str(save)], "resign\nquit\n", tmp_path)
+    assert "Resuming your game of Virginia Reel, deal 1." in second.stdout
+    assert second.stdout.endswith(f"Goodbye. Type {again} for a new game.\n")
+    assert not (tmp_path / "reel.db").exists()  # REEL_DB's file was never opened
+
+
+def test_a_save_named_in_a_missing_folder_is_refused_and_no_folder_is_made(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "no" / "such" / "dir"
+    for args in (["play", "--db", f"{missing}/x.db"], ["web", "--db", f"{missing}/x.db"]):
+        result = run_reel(args, "quit\n", tmp_path)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == (
+            f"reel {args[0]}: there is no folder {missing} for the database {missing}/x.db "
+            f"(--db): make it first (mkdir -p {missing}) or choose another file.\n"
+        )
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "REEL_DB")}
+    env["REEL_DB"] = f"{missing}/y.db"
+    named = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert named.returncode == 1
+    assert f"there is no folder {missing} for the database {missing}/y.db (REEL_DB)" in named.stderr
+    assert sorted(tmp_path.iterdir()) == []  # neither the folder nor a log
 
 
 def test_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
@@ -98,7 +142,8 @@ def test_leaving_after_the_game_is_over_does_not_promise_a_resume(tmp_path: Path
     result = run_reel(["play", "--deal", "5"], "resign\nquit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "You resigned deal 5" in result.stdout
-    assert f"Type '{sys.executable} -m bot.cli play' for a new game" in result.stdout
+    again = f"'{sys.executable} -m bot.cli play' with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Type {again} for a new game" in result.stdout
     assert "resume it" not in result.stdout
 
 
@@ -203,7 +248,7 @@ def test_new_during_the_scored_daily_asks_to_resign_it_first(
     out = session(db_path, clock, ["new 5", "resign", "y", "new 5"])
     assert "Your scored daily of 2025-03-01 is still in play" in out
     assert "give it up with 'resign' and then start a new game." in out
-    assert out.count("New game: deal 5") == 1  # only after the resign
+    assert out.count("New game of Virginia Reel: deal 5") == 1  # only after the resign
 
 
 def test_help_names_daily_and_stats(db_path: Path, clock: FakeClock) -> None:
@@ -382,7 +427,7 @@ def test_the_log_goes_to_a_file_beside_the_database_not_the_screen(tmp_path: Pat
     result = run_reel(["play"], "quit\n", tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Your saved game can't be read, sorry (the details are in the log)." in result.stdout
-    assert "New game: deal" in result.stdout
+    assert "New game of Virginia Reel: deal" in result.stdout
     assert result.stderr == ""
     assert "unreadable" in (tmp_path / "reel.log").read_text()
 
@@ -448,9 +493,12 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
     first = run_reel(["play", "--deal", "4", "--winnable"], "new\nquit\n", tmp_path)
     assert first.returncode == 0, first.stderr
     # A deal asked for by number is that deal, and the solver's verdict is said (lost).
-    lost = "New game: deal 4 · the solver has proven this deal can't be won: try another"
+    lost = (
+        "New game of Virginia Reel: deal 4 · the solver has proven this deal can't be won: "
+        "try another"
+    )
     assert lost in first.stdout and "Deal 4 · move 0" in first.stdout
-    found = re.search(r"New game: deal (\d+) · proven winnable", first.stdout)
+    found = re.search(r"New game of Virginia Reel: deal (\d+) · proven winnable", first.stdout)
     assert found is not None, first.stdout
     # (the installed game searched with the probe at every deal if it is compiled)
     number = int(found.group(1))
@@ -463,8 +511,8 @@ def test_the_winnable_flag_is_saved_and_new_deals_a_proven_deal(tmp_path: Path) 
     second = run_reel(["play"], "new\nquit\n", tmp_path, plain=False)
     assert "· proven winnable" in second.stdout
     third = run_reel(["play", "--any-deal"], "new\nquit\n", tmp_path, plain=False)
-    assert third.returncode == 0 and "New game: deal" in third.stdout
-    assert "winnable" not in third.stdout
+    assert third.returncode == 0 and "New game of Virginia Reel: deal" in third.stdout
+    assert "winnable" not in third.stdout.replace(str(tmp_path), "TMP")  # the test's name
 
 
 def test_undo_two_after_three_moves_then_redo_and_restart(db_path: Path, clock: FakeClock) -> None:
@@ -501,9 +549,11 @@ def test_reel_has_a_version_and_every_command_a_description(tmp_path: Path) -> N
 def test_automatic_aces_are_on_at_the_terminal_and_saved_off(tmp_path: Path) -> None:
     first = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)
     assert first.returncode == 0, first.stderr
-    assert re.search(r"New game: deal 14 · [^\n]*· 2 Aces to the Ace pile\n", first.stdout)
+    started = r"New game of Virginia Reel: deal 14 · [^\n]*· 2 Aces to the Ace pile\n"
+    assert re.search(started, first.stdout)
     off = run_reel(["play", "--deal", "14", "--no-auto-aces"], "quit\n", tmp_path)
-    assert "New game: deal 14" in off.stdout and "Aces to the Ace pile" not in off.stdout
+    assert "New game of Virginia Reel: deal 14" in off.stdout
+    assert "Aces to the Ace pile" not in off.stdout
     again = run_reel(["play", "--deal", "14"], "quit\n", tmp_path, plain=False)  # saved
     assert "Aces to the Ace pile" not in again.stdout
 
@@ -602,6 +652,36 @@ def test_messages_are_wrapped_at_80_columns_in_a_terminal(db_path: Path, clock: 
     assert render(Game.new(1)).splitlines()[1] in lines  # the board as it is
 
 
+def test_questions_and_messages_wrap_between_words_at_the_terminals_width(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow terminal: "Real / ly resign?" before
+    prompts: list[str] = []
+    answers = iter([winning_line(16)[0], "resign", "", "undo three", "quit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    with asyncio.Runner() as runner:
+        service = GameService(runner.run(Store.open(db_path)), clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read, wrap=True)
+            game.start(16)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    [question] = [p for p in prompts if p != "> "]
+    asked = "Your game in progress ends, recorded as resigned. Really resign? [y/N] "
+    assert question != asked and question.endswith("[y/N] ")
+    assert all(len(line) <= 40 for line in question.rstrip().split("\n"))
+    assert " ".join(question.split()) + " " == asked  # cut between words only
+    said = out.getvalue().splitlines()  # the messages wrapped, the board as it is
+    assert all(len(line) <= 40 for line in said) and max(len(line) for line in said) > 30
+    assert "'undo to N' to go back" in " ".join(said)
+
+
 def test_red_suits_are_red_in_a_colour_terminal_only(db_path: Path, clock: FakeClock) -> None:
     board = render(Game.new(1))
     assert "\x1b[31m" in terminal_module.coloured(board)
@@ -649,12 +729,41 @@ def test_new_resign_and_a_large_undo_ask_first_during_a_game(
     out = session(db_path, clock, lines, daily=False)
     asked = "Your game in progress ends, recorded as abandoned. Really start a new game? [y/N]"
     assert out.count("Nothing was changed.") == 3  # n, an empty answer, no
-    assert "You resigned" not in out and "New game: deal 2" in out
+    assert "You resigned" not in out and "New game of Virginia Reel: deal 2" in out
     after = out.split("Nothing was changed.")[-1]
     assert after.startswith("\nTook back 2 moves")  # undo 2: not asked
     assert "You can take back 10 moves at most, not 11" in after  # asked, then tried
     assert "(deal 16 recorded as abandoned)" in out
     assert asked not in out  # the questions go to the prompt, not to the screen
+
+
+def test_a_restart_of_more_than_ten_moves_asks_first(db_path: Path, clock: FakeClock) -> None:
+    played = winning_line(16)[:11]  # eleven moves: one more than an undo takes unasked
+    lines = ["new 16", *played, "restart", "n", "restart", "y", "redo 11", "undo", "restart"]
+    prompts: list[str] = []
+    out = io.StringIO()
+    inputs = iter(lines)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(inputs)
+        except StopIteration:
+            raise EOFError from None
+
+    with asyncio.Runner() as runner:
+        store = runner.run(Store.open(db_path))
+        service = GameService(store, clock=clock)
+        try:
+            game = TerminalGame(service, runner.run, out=out, read=read, colour=False)
+            game.loop()
+        finally:
+            runner.run(service.close())
+    asked = "Start this deal over, taking back all 11 moves? ('redo' brings them back) [y/N] "
+    assert prompts.count(asked) == 2  # not for the third: ten moves, as an undo of ten
+    text = out.getvalue()
+    refused, _, rest = text.partition("Nothing was changed.")
+    assert "Restarted deal" not in refused and rest.count("Restarted deal 16") == 2
 
 
 def test_the_questions_are_asked_at_the_prompt(db_path: Path, clock: FakeClock) -> None:
@@ -829,7 +938,7 @@ def test_a_chosen_game_over_one_in_progress_asks_and_yes_skips_the_question(
 def test_a_deal_number_alone_is_a_virginia_reel_deal(tmp_path: Path) -> None:
     run_reel(["play", "--variant", "tu", "--deal", "16"], "quit\n", tmp_path)
     again = run_reel(["play", "--deal", "16"], "quit\n", tmp_path)  # untouched: not asked
-    assert "New game: deal 16\n" in again.stdout and "Three Up" not in again.stdout
+    assert "New game of Virginia Reel: deal 16\n" in again.stdout and "Three Up" not in again.stdout
     assert render(Game.new(16)).splitlines()[2] in again.stdout
     three_up = run_reel(["play", "--deal", "16", "--variant", "tu"], "quit\n", tmp_path)
     assert "New game of Three Up: deal 16" in three_up.stdout
@@ -858,11 +967,12 @@ def test_a_console_script_run_by_its_path_is_named_by_that_path(tmp_path: Path) 
     result = subprocess.run(args, input="r6 ace\nquit\n", capture_output=True, text=True,
                             timeout=120, env=env, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert f"Your game is saved. Type '{typed} play' to resume it." in result.stdout
+    saved = f"with REEL_DB={tmp_path / 'reel.db'}"
+    assert f"Your game is saved. Type '{typed} play' {saved} to resume it." in result.stdout
     env["PATH"] = f"{script.parent}:/usr/bin:/bin"  # reel on the PATH, as when activated
     result = subprocess.run(args, input="quit\n", capture_output=True, text=True,
                             timeout=120, env=env, cwd=tmp_path)  # fmt: skip
-    assert "Type 'reel play' to resume it." in result.stdout
+    assert f"Type 'reel play' {saved} to resume it." in result.stdout
 
 
 def test_versus_shows_the_computers_game_beside_the_players_at_its_pace(

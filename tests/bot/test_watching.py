@@ -9,7 +9,6 @@ from typing import Protocol
 import pytest
 from known_win import WINNING_DEAL, WINNING_LINE, WINNING_TEXT
 
-from bot.daily import utc_date
 from bot.service import BadInputError, GameService, NoGameError
 from bot.service.dailies import DailyDeals
 from bot.service.watching import (
@@ -20,6 +19,7 @@ from bot.service.watching import (
 )
 from bot.store import DailyDeal
 from engine import Game, play_line
+from engine.daily import utc_date
 
 
 class FakeClock(Protocol):

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 import bot.service.jobs as jobs_module
-from bot.daily import WINNABLE_NODE_BUDGET, first_proven, numbers_from
 from bot.service import DailyInProgressError, GameService, Settings, StaleVersionError
+from bot.service.daily_rules import WINNABLE_NODE_BUDGET, first_proven
 from bot.store import Store
 from engine import Game, Move
+from engine.daily import numbers_from
 from engine.solver import Verdict, solve
 
 USER, GUILD = 21, 555
@@ -48,7 +49,7 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
         assert settings.winnable and (await service.get_settings(USER)).winnable
         view = await service.new_game(USER, GUILD)
         assert view.deal_number == 16
-        assert view.message == "New game: deal 16 · proven winnable"
+        assert view.message == "New game of Virginia Reel: deal 16 · proven winnable"
         # The proof is kept: the first hint continues it, with no search.
         searched: list[int] = []
         hinted = await service.hint(USER, on_search=lambda: searched.append(1))
@@ -67,14 +68,16 @@ async def test_a_random_game_is_the_first_deal_proven_winnable(store: Store, clo
         # the solver's verdict on it said at once (deal 5 is lost).
         chosen = await service.new_game(USER, GUILD, 5)
         assert chosen.deal_number == 5 and chosen.message == (
-            "New game: deal 5 · the solver has proven this deal can't be won: try another for a win"
+            "New game of Virginia Reel: deal 5 · the solver has proven this deal can't be won: "
+            "try another for a win"
         )
         assert solve(Game.new(5), max_seconds=60).verdict is Verdict.UNWINNABLE
         searched.clear()
         lost = await service.hint(USER, on_search=lambda: searched.append(1))
         assert lost.source == "lost" and searched == []  # known from the deal
         won = await service.new_game(USER, GUILD, 16)
-        assert won.message == "New game: deal 16"  # a win proven: its line is the hint's
+        # a win proven: its line is the hint's
+        assert won.message == "New game of Virginia Reel: deal 16"
         first = await service.hint(USER, on_search=lambda: searched.append(1))
         assert first.source == "solver" and searched == []
     finally:
@@ -105,7 +108,8 @@ async def test_without_the_solver_the_game_is_dealt_and_says_it_is_unproven(
             view = await service.new_game(USER, GUILD)
         assert view.deal_number == 4
         assert view.message == (
-            "New game: deal 4 · no deal could be proven winnable just now, so this one may not be"
+            "New game of Virginia Reel: deal 4 · no deal could be proven winnable just now, "
+            "so this one may not be"
         )
         assert "winnable deal failed in the solver pool" in caplog.text
     finally:
@@ -167,11 +171,13 @@ async def test_a_new_player_gets_winnable_deals_and_automatic_aces(
     try:
         assert await service.get_settings(USER) == settings
         view = await service.new_game(USER, GUILD)
-        assert view.message == "New game: deal 16 · proven winnable · 2 Aces to the Ace pile"
+        assert view.message == (
+            "New game of Virginia Reel: deal 16 · proven winnable · 2 Aces to the Ace pile"
+        )
         assert len(Game.new(16).safe_moves()) == 2 and not view.can_auto  # both went home
         await service.update_settings(USER, winnable=False, auto_aces=False)
         plain = await service.new_game(USER, GUILD)
-        assert (plain.deal_number, plain.message) == (14, "New game: deal 14")
+        assert (plain.deal_number, plain.message) == (14, "New game of Virginia Reel: deal 14")
         assert plain.can_auto  # its two reserve Aces wait
     finally:
         await service.close()

@@ -24,9 +24,9 @@ from fake_discord import (
 )
 from harness import START, Clock, Launch, description, footer, resigned
 
-from bot.daily import daily_start_number
 from bot.service import GameService, GameView
 from bot.store import DailyDeal
+from engine.daily import daily_start_number
 
 DAY = START.date()  # "today" on the ``clock`` fixture
 NEXT_MIDNIGHT = datetime(2026, 11, 30, tzinfo=UTC)

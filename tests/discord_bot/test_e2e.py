@@ -618,8 +618,35 @@ async def test_new_resign_and_a_large_undo_ask_first_with_a_private_button(
     again = await (await fake.slash(alice, "reel", sub="new", options={"deal": "5"})).wait_message()
     click = await fake.click(alice, again, label="Start a new game")
     board = await click.wait_message()
-    assert is_board(board) and not board.ephemeral and "New game: deal 5" in description(board)
+    assert is_board(board) and not board.ephemeral
+    assert "New game of Virginia Reel: deal 5" in description(board)
     assert "recorded as abandoned" in description(board)
+
+
+async def test_a_restart_of_more_than_ten_moves_asks_first_with_a_private_button(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+    line = solve(Game.new(DEAL_NUMBER)).line
+    for move in line[:11]:  # eleven commands: one more than an undo takes unasked
+        await public_board(await fake.slash(alice, "reel", sub="move", options={"from": str(move)}))
+    before = await running.service.show(alice.id)
+    asked = await fake.slash(alice, "reel", sub="restart")
+    question = await asked.wait_message()
+    assert question.ephemeral
+    assert "Start this deal over, taking back all 11 moves?" in description(question)
+    assert (await running.service.show(alice.id)).version == before.version  # nothing yet
+    click = await fake.click(alice, question, label="Start over")
+    board = await click.wait_message()
+    assert is_board(board) and not board.ephemeral and "Restarted deal" in description(board)
+    assert (await running.service.show(alice.id)).move_count == 0
+    await public_board(await fake.slash(alice, "reel", sub="redo", options={"moves": 11}))
+    await public_board(await fake.slash(alice, "reel", sub="undo", options={"moves": 1}))
+    # ten commands to take back: started over at once, as an undo of ten is
+    few = await public_board(await fake.slash(alice, "reel", sub="restart"))
+    assert "Restarted deal" in description(few)
 
 
 # --------------------------------------------------------------------------- 7. restart
@@ -770,7 +797,7 @@ async def test_the_winnable_deals_setting_deals_a_proven_deal_from_new_and_the_b
     new = await fake.slash(alice, "reel", sub="new")
     board = await new.wait_message(timeout=30)
     assert is_board(board) and not board.ephemeral
-    assert "New game: deal 16 · proven winnable" in description(board)
+    assert "New game of Virginia Reel: deal 16 · proven winnable" in description(board)
     assert [solve(Game.new(n), max_nodes=5_000).verdict for n in (14, 15, 16)] == [
         Verdict.UNWINNABLE,
         Verdict.UNWINNABLE,

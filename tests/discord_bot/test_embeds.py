@@ -232,7 +232,7 @@ def test_rules_cover_every_move_and_fit() -> None:
         "Stuck",
         "2-5-8-J",
         "3-6-9-Q",
-        "4-7-10-K",
+        "4-7-T-K",
     ):
         assert word in text
 

@@ -17,9 +17,13 @@ from engine import (
     Move,
     Pile,
     PositionError,
+    card_name,
     parse_move,
     parse_pile,
+    render,
 )
+from engine.cards import CARD_COUNT, board_code
+from engine.game import BUILD_SEQUENCES
 from engine.notation import (
     LineError,
     describe_move,
@@ -78,6 +82,20 @@ def test_a_row_letter_alone_as_destination_means_its_leftmost_space(game: Game) 
 @pytest.mark.parametrize("text", ["10d", "TD", "td", "10♦", "t♦", "T♦️"])
 def test_a_card_alone_moves_to_its_one_destination_with_10_or_t(game: Game, text: str) -> None:
     assert parse_move(game, text) == Move(R2, Pile("row", 2, 0))
+
+
+def test_a_ten_is_written_t_in_every_output_as_on_the_board(game: Game) -> None:
+    # one spelling: the board's cells are two columns a card (30 columns a line, for a
+    # phone), so a Ten is T there, and so in every message, label and key (10 is read too)
+    cards = [(c, s) for c in range(CARD_COUNT) for s in (True, False)]
+    assert all(card_name(c, s) == board_code(c, s) for c, s in cards)
+    label = describe_move(game, Move(R2, Pile("row", 2, 0)))
+    assert label == "R2 T♦ → C1 on 7♦"
+    with pytest.raises(IllegalMoveError) as caught:
+        game.kind(Move(R2, A1))
+    assert "T♦ can't go on 2♥" in str(caught.value)
+    assert BUILD_SEQUENCES[2] == "4-7-T-K" and "C:4-7-T-K" in render(game)
+    assert "10" not in label + str(caught.value) + " ".join(BUILD_SEQUENCES)
 
 
 def test_a_pile_alone_moves_its_card_to_its_one_destination(game: Game) -> None:

@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-FRONT_ENDS = ("bot/discord_bot/", "bot/cli.py", "bot/board.py", "bot/terminal.py")
+FRONT_ENDS = ("bot/discord_bot/", "bot/cli/", "bot/terminal.py")
 
 
 def imported(path: Path) -> set[str]:

@@ -41,6 +41,7 @@ async def test_a_page_is_greeted_and_shown_the_whole_board(
     assert frame["version"] == view.version == board["version"]
     assert board["position"] == format_position(Game.new(DEAL))
     assert [row["row"] for row in board["rows"]] == ["A", "B", "C"]
+    assert [row["builds"] for row in board["rows"]] == ["2-5-8-J", "3-6-9-Q", "4-7-T-K"]
     assert [p["pile"] for p in board["rows"][1]["piles"]] == [f"B{i}" for i in range(1, 9)]
     assert [p["pile"] for p in board["reserve"]] == [f"R{i}" for i in range(1, 9)]
     game = Game.new(DEAL)

@@ -306,3 +306,43 @@ def _row_piles(game: Game) -> list[Pile]:
 
 def _reserve_tops(game: Game) -> int:
     return sum(1 for pile in game.reserve if pile)
+
+
+async def test_a_drag_across_the_end_of_game_screen_selects_nothing(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    await service.new_game(LOCAL_USER_ID, None, DEAL)
+    await service.move(LOCAL_USER_ID, str(next(m for m in Game.new(DEAL).legal_moves())))
+    await service.resign(LOCAL_USER_ID)
+    page = await opened(browser, await serve())
+    await page.wait_for_selector("#screen:not([hidden])")
+    box = await page.locator("#screen-text").bounding_box()
+    assert box is not None and "is over" in await page.inner_text("#screen-text")
+    # pressed left of the words and dragged across them, as a card dragged over it would be
+    await page.mouse.move(box["x"] - 20, box["y"] + box["height"] / 2)
+    await page.mouse.down()
+    await page.mouse.move(box["x"] + box["width"] + 20, box["y"] + box["height"], steps=8)
+    await page.mouse.up()
+    assert await page.evaluate("getSelection().toString()") == ""
+    await page.dblclick("#screen-text")  # nor a double click on a word
+    assert await page.evaluate("getSelection().toString()") == ""
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_ten_shows_as_t_on_its_card_as_in_every_message(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    await service.new_game(LOCAL_USER_ID, None, 1)  # T♦ at B6 and T♣ at C4
+    page = await opened(browser, await serve())
+    corners = await page.eval_on_selector_all(
+        "#board .card[data-card]",
+        "cards => cards.map(c => [c.dataset.card, c.querySelector('.corner').textContent])",
+    )
+    tens = [text for code, text in corners if code.startswith("T")]
+    assert tens and all(text[0] == "T" for text in tens), tens
+    assert all(text[0] == code[0] for code, text in corners)
+    assert not any("10" in text for _, text in corners)

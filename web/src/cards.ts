@@ -8,9 +8,10 @@ export interface Look {
   symbols: boolean; // suit signs (♠) or letters (S): the player's setting
 }
 
-/** The rank as shown: "10" for T, else the code's letter or digit. */
+/** The rank as shown: the code's letter or digit ("T" for a Ten, as every message and
+ * the text board write it). */
 export function rankText(code: string): string {
-  return code[0] === "T" ? "10" : code[0];
+  return code[0];
 }
 
 export function cardName(code: string): string {

@@ -109,11 +109,14 @@ function showScreen(b: Board): void {
     racing && b.status === "won"
       ? `${readOnly && b.message === null ? "This racer" : "You"} finished the race's deal ${b.deal} in ${b.moves} moves!`
       : b.status === "won"
-      ? `You won deal ${b.deal} in ${b.moves} moves!${b.share ? ` ${b.share}` : ""}`
+      ? `You won deal ${b.deal} in ${b.moves} moves!`
       : b.finished
         ? `This game of deal ${b.deal} is over (${b.score}/${b.card_total} cards home).`
         : `No move is left: ${b.score}/${b.card_total} cards home. Undo, or start a new game.`;
   byId("screen-text").textContent = text;
+  const share = byId("screen-share"); // a won daily's share line: selected whole by a click
+  share.textContent = b.status === "won" && !racing ? b.share ?? "" : "";
+  share.hidden = share.textContent === "";
   byId<HTMLButtonElement>("screen-undo").hidden = !b.can.undo;
   screen.dataset.status = b.status;
 }

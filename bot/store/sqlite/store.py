@@ -169,29 +169,66 @@ def _needs_reopen(exc: sqlite3.Error) -> bool:
     return _primary_code(exc) in _REOPEN or code == SQLITE_READONLY_DBMOVED
 
 
-def backup_file(source: Path, target: Path) -> None:
-    """Copy the database at ``source`` to ``target`` with SQLite's online backup: one
-    consistent snapshot, taken while the bot goes on writing (WAL mode lets it). The copy
-    is written beside ``target`` and moved into place whole, so a failed backup never
-    leaves a half-written file where the last good one was. ``StoreMissingError`` if
-    there is no database at ``source``; another ``StoreUnavailableError`` if the copy
-    can't be made (the driver's or the system's error as its cause)."""
+def backup_file(source: Path, target: Path) -> Path:
+    """Copy the database at ``source`` to ``target`` (a file inside it, named as the
+    source, when ``target`` is a folder) with SQLite's online backup: one consistent
+    snapshot, taken while the bot goes on writing (WAL mode lets it). The copy is written
+    beside ``target`` and moved into place whole, so a failed backup never leaves a
+    half-written file where the last good one was, nor anything else; the file written.
+
+    ``StoreMissingError`` if there is no database at ``source``; another
+    ``StoreUnavailableError``, its message naming the side that failed (the database
+    read, or the copy written), if the copy can't be made (the driver's or the system's
+    error as its cause)."""
     if not source.is_file():
-        raise StoreMissingError(f"{source}: no such database")
+        raise StoreMissingError(f"no such database {source}: nothing to copy")
+    if target.is_dir():
+        target = target / source.name
+    if not target.parent.is_dir():
+        raise StoreUnavailableError(f"can't write the copy {target}: no folder {target.parent}")
+    if target.exists() and target.resolve() == source.resolve():
+        raise StoreUnavailableError(f"can't write the copy {target}: it is the database itself")
     part = target.with_name(target.name + ".part")
     try:
+        _copy_into(source, target, part)
+    finally:
         part.unlink(missing_ok=True)
-        with (
-            contextlib.closing(sqlite3.connect(source)) as src,
-            contextlib.closing(sqlite3.connect(part)) as dst,
-        ):
-            src.backup(dst)
+    return target
+
+
+def _copy_into(source: Path, target: Path, part: Path) -> None:
+    """``backup_file``'s copy, through the file ``part``; the error names its side."""
+    reading, writing = f"can't read the database {source}", f"can't write the copy {target}"
+    try:
+        part.unlink(missing_ok=True)
+        dst = sqlite3.connect(part)
+    except (sqlite3.Error, OSError) as exc:
+        raise _failed(writing, exc) from exc
+    with contextlib.closing(dst):
+        try:
+            src = sqlite3.connect(source)
+        except sqlite3.Error as exc:
+            raise _failed(reading, exc) from exc
+        with contextlib.closing(src):
+            try:
+                src.backup(dst)
+            except sqlite3.Error as exc:  # SQLite opens the copy's file lazily, here
+                side = writing if _primary_code(exc) in _COPY_FAULTS else reading
+                raise _failed(side, exc) from exc
+    try:
         os.replace(part, target)
-    except sqlite3.Error as exc:
-        part.unlink(missing_ok=True)
-        raise driver_error(source, exc) from exc
     except OSError as exc:
-        raise StoreUnavailableError(f"{target}: {exc}") from exc
+        raise _failed(writing, exc) from exc
+
+
+_COPY_FAULTS: Final = frozenset({SQLITE_FULL, SQLITE_READONLY, SQLITE_CANTOPEN})
+"""A backup's errors that are the copy's file's (it can't be made or written)."""
+
+
+def _failed(side: str, exc: sqlite3.Error | OSError) -> StoreUnavailableError:
+    """The store's error for a failed backup, ``side`` saying which file failed."""
+    code = _primary_code(exc) if isinstance(exc, sqlite3.Error) else None
+    return _KINDS.get(code, StoreUnavailableError)(f"{side}: {exc}")
 
 
 def _shm_refused(path: Path) -> bool:

@@ -34,9 +34,9 @@ def add_db_commands(sub: Any) -> None:
 
 def run_db_command(args: argparse.Namespace) -> int:
     """Run ``reel db ...``; the exit code (1 with the reason on stderr if refused)."""
-    from .store import StoreError
-    from .store.copy import copy_database
-    from .store.open import describe
+    from ..store import StoreError
+    from ..store.copy import copy_database
+    from ..store.open import describe
 
     source, target = describe(args.source), describe(args.target)
     try:

@@ -1,18 +1,15 @@
-"""The daily challenge: which deal is dealt each UTC date, when the next one starts.
+"""The daily challenge's rules that take the solver: which deal is dealt each UTC date,
+a new game's deal proven winnable, and how hard a daily is. ``docs/daily.md`` gives the
+rules.
 
-Everything here is pure (no clock, no SQL): the service passes the date or
-time it read from its own clock. ``docs/daily.md`` gives the rules.
+Everything here is pure (no clock, no SQL): the service passes the date it read from its
+own clock, and runs the searches in its worker processes (``jobs``). The numbers a date
+tries, and when a daily starts, are the rules core's (``engine.daily``).
 
 The daily deal of a date is ``find_daily_deal(day)``: the first deal at or
-after the date's starting number that the solver proves winnable within a
-fixed node budget. The starting number (``daily_start_number``, pinned by
-golden tests; never change it): the UTC date written as the integer
-``YYYYMMDD`` seeds the engine's SplitMix64 generator
-(``engine.deal.SplitMix64``), and its first draw, uniform in
-``0..999_999_998`` by rejection, plus one, so it lies in ``1..999_999_999``
-like a random deal. Each other game of the family has a daily of its own, searched
-the same way from a starting number of its own (the date's integer times 100 plus the
-game's place in ``GAME_SEEDS``: a different deal in each game): Three Up, which the
+after the date's starting number (``engine.daily.daily_start_number``) that the solver
+proves winnable within a fixed node budget. Each other game of the family has a daily of
+its own, searched the same way from a starting number of its own: Three Up, which the
 solver's model plays as it plays Virginia Reel, with Virginia Reel's budget; Royal Parade,
 Blue Jacket and Big Parade, whose general search is slower a node, with a smaller one
 (``OTHER_GAMES_CANDIDATES`` candidates of ``OTHER_GAMES_NODE_BUDGET`` nodes;
@@ -25,20 +22,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date
 from time import monotonic
 from typing import Final
 
 from engine import Game, Move, format_line, variant_by_code
-from engine.deal import SplitMix64
+from engine.daily import candidate_numbers, daily_start_number
 from engine.solver import Verdict, solve
 from engine.solver.blind_study import play_blind
 from engine.solver.model import models
 
-from .store import DailyDeal
+from ..store import DailyDeal
 
-DAILY_DEAL_MAX: Final = 999_999_999
-GAME_NAME: Final = "Virginia Reel"
 DAILY_NODE_BUDGET: Final = 20_000
 """Solver nodes per candidate deal. A node count, never a time: the same answer on any
 machine (for one version of the solver; the database keeps the answer once found)."""
@@ -53,28 +48,6 @@ OTHER_GAMES_CANDIDATES: Final = 12
 """Deals tried for the daily of a game the general search plays (``daily_budget``)."""
 OTHER_GAMES_NODE_BUDGET: Final = 5_000
 """Solver nodes per candidate for the daily of a game the general search plays."""
-GAME_SEEDS: Final = {"vr": 0, "rp": 1, "tu": 2, "bj": 3, "bp": 4}
-"""Each game's place in its daily's seed (pinned by golden tests: never change one)."""
-
-
-def daily_start_number(day: date, variant: str = "vr") -> int:
-    """The date-derived number where the search for the daily of ``day`` of the game
-    ``variant`` starts (1..999_999_999)."""
-    seed = day.year * 10_000 + day.month * 100 + day.day
-    if variant != "vr":
-        seed = seed * 100 + GAME_SEEDS[variant]
-    return SplitMix64(seed).below(DAILY_DEAL_MAX) + 1
-
-
-def numbers_from(start: int, count: int) -> list[int]:
-    """``count`` deal numbers from ``start`` on (after 999_999_999 comes 1)."""
-    return [(start - 1 + k) % DAILY_DEAL_MAX + 1 for k in range(count)]
-
-
-def candidate_numbers(day: date, count: int, variant: str = "vr") -> list[int]:
-    """The deals tried for ``day`` (of ``variant``), in order: the starting number and the
-    next ones."""
-    return numbers_from(daily_start_number(day, variant), count)
 
 
 def first_proven(
@@ -171,45 +144,3 @@ def find_daily_deal(
         return DailyDeal(day, daily_start_number(day, variant), None, None, variant)
     number, line = found
     return DailyDeal(day, number, format_line(line), len(line), variant)
-
-
-def utc_date(moment: datetime) -> date:
-    """The UTC date of an aware datetime (a naive one is taken to be UTC already)."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.date()
-
-
-def next_daily_start(now: datetime) -> datetime:
-    """When the next daily starts: the first UTC midnight strictly after ``now`` (aware, UTC)."""
-    tomorrow = utc_date(now) + timedelta(days=1)
-    return datetime.combine(tomorrow, time(0, 0), tzinfo=UTC)
-
-
-def share_text(
-    day: date,
-    *,
-    won: bool,
-    score: int,
-    moves: int,
-    card_total: int = 104,
-    assisted: bool = False,
-    game_name: str = GAME_NAME,
-    rating: str | None = None,
-) -> str:
-    """The spoiler-free one line a player can post after their scored daily.
-
-    It says so when a hint was used, as the leaderboard does.
-
-    >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112)
-    'Virginia Reel daily 2026-11-29: won in 112 moves'
-    >>> share_text(date(2026, 11, 29), won=False, score=87, moves=95, assisted=True)
-    'Virginia Reel daily 2026-11-29: 87/104 cards home in 95 moves, with a hint'
-    >>> share_text(date(2026, 11, 29), won=True, score=104, moves=112, rating="Hard")
-    'Virginia Reel daily 2026-11-29 (Hard): won in 112 moves'
-    """
-    head = f"{game_name} daily {day.isoformat()}" + ("" if rating is None else f" ({rating})")
-    tail = f"in {moves} {'move' if moves == 1 else 'moves'}" + (", with a hint" if assisted else "")
-    if won:
-        return f"{head}: won {tail}"
-    return f"{head}: {score}/{card_total} cards home {tail}"

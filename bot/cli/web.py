@@ -14,10 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .web.local import DEFAULT_HOST, DEFAULT_PORT
+from ..config import Config
+from ..web.local import DEFAULT_HOST, DEFAULT_PORT
+from .options import DB_HELP, db_path, named_by, no_folder
 
 
-def add_web_command(sub: Any, db_help: str) -> None:
+def add_web_command(sub: Any) -> None:
     """``reel web [--host H] [--port P] [--open] [--db PATH]``."""
     web = sub.add_parser(
         "web",
@@ -31,7 +33,7 @@ def add_web_command(sub: Any, db_help: str) -> None:
     web.add_argument("--port", type=_port, default=DEFAULT_PORT,
                      help=f"the port (default {DEFAULT_PORT}; 0: any free one)")  # fmt: skip
     web.add_argument("--open", action="store_true", help="open the board in your browser")
-    web.add_argument("--db", metavar="PATH", help=db_help)
+    web.add_argument("--db", metavar="PATH", help=DB_HELP)
 
 
 def _port(text: str) -> int:
@@ -40,21 +42,22 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def run_web_command(
-    args: argparse.Namespace, db_path: str, log_level: str, hint_deadline: float | None = None
-) -> int:
-    """Run ``reel web`` until Ctrl-C; the exit code (1 if the save or the port can't be had).
-    ``hint_deadline``: ``REEL_HINT_DEADLINE`` (None: the service's default)."""
-    logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    where = Path(db_path)
-    return asyncio.run(_serve(where, args.host, args.port, args.open, hint_deadline))
+def run_web_command(args: argparse.Namespace, config: Config) -> int:
+    """Run ``reel web`` until Ctrl-C; the exit code (1 if the save or the port can't be had)."""
+    path = db_path(args, config)
+    if no_folder("web", path, named_by(args, config)):
+        return 1
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    return asyncio.run(_serve(Path(path), args.host, args.port, args.open, config.hint_deadline))
 
 
 async def _serve(
     path: Path, host: str, port: int, open_browser: bool, hint_deadline: float | None
 ) -> int:
-    from .service import DatabaseUnavailableError, open_service
-    from .web.local import serve
+    from ..service import DatabaseUnavailableError, open_service
+    from ..web.local import serve
 
     try:
         service = await open_service(path, hint_deadline=hint_deadline)
