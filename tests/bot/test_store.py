@@ -1166,3 +1166,25 @@ async def test_a_file_that_is_not_a_database_is_refused_with_a_store_error(
     path.write_bytes(b"this is not an SQLite file, it is a letter to my aunt " * 40)
     with pytest.raises(StoreUnavailableError, match="not a database"):
         await Store.open(path)
+
+
+async def test_a_new_database_and_the_folder_made_for_it_are_their_owners_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "data" / "reel.db"
+    store = await Store.open(path)
+    try:
+        await store.ping()
+    finally:
+        await store.close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    wal = path.with_name("reel.db-wal")
+    if wal.exists():  # SQLite gives the journal the database file's mode
+        assert wal.stat().st_mode & 0o077 == 0
+    kept = tmp_path / "kept.db"  # a file that exists keeps the mode its owner gave it
+    kept.touch(mode=0o640)
+    kept.chmod(0o640)
+    store = await Store.open(kept)
+    await store.close()
+    assert kept.stat().st_mode & 0o777 == 0o640

@@ -123,9 +123,14 @@ class _Refused(Exception):
 
 
 def _check_opens(path: Path) -> None:
-    """Open and close the file with sqlite3, creating it and its folder if needed;
+    """Open and close the file with sqlite3, creating it and its folder if needed, each
+    for its owner alone (the games, and the web board's session key beside them, are
+    nobody else's: mode 700 and 600; SQLite gives its -wal and -shm the file's mode);
     sqlite3.Error (or OSError, for the folder) if it can't."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     sqlite3.connect(path).close()
 
 
