@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, Literal, Protocol
 
@@ -61,7 +60,8 @@ __all__ = ["create_bot", "run_bot", "shard_filter"]  # shard_filter: bot.config'
 
 log = logging.getLogger(__name__)
 
-Routes = Callable[[web.Application], None]
+Figures = Callable[[], Mapping[str, float]]
+Routes = Callable[[web.Application, Figures], None]
 """Pages to add to a server run beside the bot (``/metrics`` and ``/healthz``)."""
 Announce = Callable[[int], Awaitable[None]]
 """Posts the standings of a race an Activity's room opened, in its channel."""
@@ -396,18 +396,23 @@ async def _beside_bot(
     bot.metrics.watch_service(service, bot.cooldown)
     checks = {"database": database_check(service), "shards": shards_check(lambda: shards_of(bot))}
     health = Health(checks)
-    routes: Routes | None = None
+    pages_on_board = config.metrics_port is None
     if config.metrics_port is not None:
         pages = serving(config.metrics_host, config.metrics_port, bot.metrics, health)
         try:
             await stack.enter_async_context(pages)
         except OSError as exc:
             raise OSError(f"the metrics pages: {exc}") from exc
-    else:
-        routes = functools.partial(add_routes, metrics=bot.metrics, health=health, private=True)
+
+    def on_board(app: web.Application, figures: Figures) -> None:
+        """The board's figures in the metrics; the pages on its port, when not on theirs."""
+        bot.metrics.watch_web(figures)
+        if pages_on_board:
+            add_routes(app, bot.metrics, health, private=True)
+
     if beside is not None:
         try:
-            served = beside(service, bot.cooldown, announce_on(bot), routes)
+            served = beside(service, bot.cooldown, announce_on(bot), on_board)
             await stack.enter_async_context(served)
         except OSError as exc:
             raise OSError(f"the web board: {exc}") from exc

@@ -29,7 +29,7 @@ read from the service, its store and the bot when Prometheus asks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -116,9 +116,36 @@ class Metrics:
         service.store.on_operation(self.store_operation)
         self.registry.register(ServiceFigures(service, cooldown))
 
+    def watch_web(self, figures: Callable[[], Mapping[str, float]]) -> None:
+        """Read the web board's figures (``figures()``: bot/web's) at each scrape."""
+        self.registry.register(WebFigures(figures))
+
     def watch_shards(self, shards: Callable[[], Sequence[Shard]]) -> None:
         """Read this process's shards (``shards()``) at each scrape."""
         self.registry.register(ShardFigures(shards))
+
+
+class WebFigures(Collector):
+    """The web board's figures (a plain callable its starter hands over), when asked."""
+
+    NAMES: Final = {
+        "sockets_open": ("gauge", "reel_web_sockets_open", "Web board sockets open"),
+        "socket_opens_refused": (
+            "counter", "reel_web_socket_opens_refused", "Socket opens refused as too many",
+        ),
+        "sign_ins_refused": (
+            "counter", "reel_web_sign_ins_refused", "Activity sign-ins refused, any reason",
+        ),
+    }  # fmt: skip
+
+    def __init__(self, figures: Callable[[], Mapping[str, float]]) -> None:
+        self._figures = figures
+
+    def collect(self) -> Iterator[Metric]:
+        found = self._figures()
+        for key, (kind, name, text) in self.NAMES.items():
+            if key in found:
+                yield (gauge if kind == "gauge" else counter)(name, text, found[key])
 
 
 class ServiceFigures(Collector):

@@ -216,6 +216,18 @@ def foreign(request: web.Request) -> str | None:
     return None
 
 
+def figures(app: web.Application) -> dict[str, float]:
+    """What an operator watches of this board (``bot/ops/`` reads it, given it by
+    whoever starts the board): refusals of the limits, and the sockets open now."""
+    parts = app[PARTS]
+    refused_sign_ins = 0 if parts.activity is None else parts.activity.refused.count
+    return {
+        "sockets_open": float(len(parts.caps)),
+        "socket_opens_refused": float(parts.opens.refused),
+        "sign_ins_refused": float(refused_sign_ins),
+    }
+
+
 def names_this_server(host: str, public: frozenset[str]) -> bool:
     """Whether a request's Host names this server: one of the ``public`` hosts (with its
     port), ``localhost``, or an IP address (no fixed list: 127.0.0.2 and [::1] are ours

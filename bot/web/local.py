@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import os
@@ -18,7 +19,7 @@ import secrets
 import signal
 import sys
 import webbrowser
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from aiohttp import web
 from ..service import LOCAL_USER_ID, GameService
 from ..service.cooldown import Cooldown
 from .activity import Activity
-from .app import create_app
+from .app import create_app, figures
 from .discord_api import DiscordApi
 from .rooms import Announce, Rooms
 from .sessions import Sessions
@@ -50,8 +51,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-Routes = Callable[[web.Application], None]
-"""Pages the caller adds to the board's server (``reel bot``: ``/metrics``, ``/healthz``)."""
+Figures = Callable[[], Mapping[str, float]]
+"""The board's own figures, read when asked (``app.figures``: refusals, sockets open)."""
+Routes = Callable[[web.Application, Figures], None]
+"""What the caller adds to the board's server, given the board's figures (``reel bot``:
+``/metrics`` and ``/healthz``, and the figures in its metrics)."""
 
 
 class Beside(Protocol):
@@ -148,7 +152,7 @@ async def start(
         public_url=public_url,
     )
     if routes is not None:
-        routes(app)
+        routes(app, functools.partial(figures, app))
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:

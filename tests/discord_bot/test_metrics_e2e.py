@@ -132,7 +132,7 @@ async def test_without_a_port_of_their_own_the_pages_are_on_the_web_boards_port(
 ) -> None:
     running, _ = pages
     bot: Any = running.bot
-    routes = lambda app: add_routes(app, bot.metrics, health_of(running))  # noqa: E731
+    routes = lambda app, figures: add_routes(app, bot.metrics, health_of(running))  # noqa: E731
     runner = await start(
         running.service, Sessions(LOCAL_USER_ID), None, "127.0.0.1", 0, routes=routes
     )

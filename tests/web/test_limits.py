@@ -5,6 +5,7 @@ published by a proxy."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from pages import Page
 from webserver import Serve
 
 from bot.ops import Health, Metrics, add_routes
+from bot.ops.metrics import samples
 from bot.service import LOCAL_USER_ID, GameService
 from bot.web import Sessions
 from bot.web.app import PARTS
@@ -193,7 +195,7 @@ async def test_the_operators_pages_on_the_board_answer_this_machine_only(
         "127.0.0.1",
         0,
         public_url="https://board.example",
-        routes=lambda app: add_routes(app, metrics, health, private=True),
+        routes=lambda app, figures: add_routes(app, metrics, health, private=True),
     )
     base = f"http://127.0.0.1:{bound_port(runner)}"
     try:
@@ -264,3 +266,34 @@ async def test_behind_a_proxy_that_passes_the_host_the_public_url_is_what_lets_i
                         assert got.status == 403
         finally:
             await runner.cleanup()
+
+
+async def test_the_boards_refusals_and_open_sockets_are_in_the_metrics(
+    service: GameService,
+) -> None:
+    metrics = Metrics()
+    runner = await start(
+        service,
+        Sessions(LOCAL_USER_ID),
+        None,
+        "127.0.0.1",
+        0,
+        routes=lambda app, figures: metrics.watch_web(figures),
+    )
+    ws = f"ws://127.0.0.1:{bound_port(runner)}/ws"
+
+    def figure(name: str) -> float:
+        return next(v for n, _, v in samples(metrics.registry) if n == name)
+
+    try:
+        async with aiohttp.ClientSession() as http:
+            page = await Page.open(http, ws)
+            assert figure("reel_web_sockets_open") == 1
+            for _ in range(SOCKET_OPENS[0] + 3):  # one at a time, past the address's burst
+                with contextlib.suppress(aiohttp.WSServerHandshakeError):
+                    await (await Page.open(http, ws)).close()
+            assert figure("reel_web_socket_opens_refused_total") >= 3
+            await page.close()
+        assert figure("reel_web_sign_ins_refused_total") == 0  # no Activity here
+    finally:
+        await runner.cleanup()
