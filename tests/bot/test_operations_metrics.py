@@ -12,6 +12,8 @@ from bot.ops.metrics import samples
 from bot.service import GameService
 from bot.service.cooldown import Cooldown
 from bot.store import Store
+from bot.web import Sessions
+from bot.web.app import create_app, figures
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 METRIC = re.compile(r"\breel_[a-z_]+")
@@ -26,13 +28,16 @@ def block(heading: str, language: str) -> str:
 
 
 async def served(tmp_path: Path) -> set[str]:
-    """Every sample name a bot process's metrics give (one interaction recorded)."""
+    """Every sample name a bot process's metrics give (one interaction recorded, the web
+    board beside it)."""
     metrics = Metrics()
     store = await Store.open(tmp_path / "reel.db")
     service = GameService(store)
     try:
         metrics.watch_service(service, Cooldown())
         metrics.watch_shards(lambda: [Shard(0, 0.05, True)])
+        board = create_app(service, Sessions(), None)  # the web board beside it (REEL_WEB_PORT)
+        metrics.watch_web(lambda: figures(board))
         metrics.interaction("reel new", "command", "ok", 0.01, 0.02)
         return {name for name, _, _ in samples(metrics.registry)}
     finally:
