@@ -168,6 +168,13 @@ class TerminalGame:
         colour."""
         print(coloured(board) if self._colour else board, file=self._out, flush=True)
 
+    @property
+    def shown(self) -> int | None:
+        """The version of the board shown last, which a command typed is made against: if
+        the game has changed since (another process: ``reel web``, a second terminal),
+        nothing is played, and the board is shown as it now stands (``command``)."""
+        return None if self._last is None else self._last.version
+
     def show(self, view: GameView) -> None:
         self._last = view
         self._unsaved = False
@@ -360,21 +367,22 @@ class TerminalGame:
         """A command of ``COMMANDS`` but help and quit, with its arguments; or "move",
         with the line typed."""
         service, user = self._service, LOCAL_USER_ID
-        simple: dict[str, Callable[[int], Coroutine[Any, Any, GameView]]] = {
-            "board": service.show,
+        simple: dict[str, Callable[[int, int | None], Coroutine[Any, Any, GameView]]] = {
             "deal": service.deal,
             "auto": service.auto,
             "resign": service.resign,
             "restart": service.restart,
         }
-        if name in simple:
+        if name == "board":
+            self.show(self._run(service.show(user)))
+        elif name in simple:
             if name == "resign":
                 ending = self._run(service.would_end(user, "resign"))
                 if not self.confirmed(ending, "resigned", "resign"):
                     return
-            self.show(self._run(simple[name](user)))
+            self.show(self._run(simple[name](user, self.shown)))
         elif name == "move":
-            self.show(self._run(service.move(user, args[0])))
+            self.show(self._run(service.move(user, args[0], self.shown)))
         elif name in ("undo", "redo"):
             self.step(name, args)
         elif name == "daily":
@@ -405,7 +413,7 @@ class TerminalGame:
             target = int(words[1])
             view = self._run(service.show(user))
             if self.large_undo(view, view.move_count - target):
-                self.show(self._run(service.undo_to(user, target)))
+                self.show(self._run(service.undo_to(user, target, self.shown)))
             return
         if len(words) > 1 or (words and not words[0].isdigit()):
             self.say(STEP_USAGE[name])
@@ -414,7 +422,7 @@ class TerminalGame:
         if name == "undo" and not self.large_undo(self._run(service.show(user)), count):
             return
         act = service.undo if name == "undo" else service.redo
-        self.show(self._run(act(user, count=count)))
+        self.show(self._run(act(user, self.shown, count=count)))
 
     def confirmed(self, ending: GameView | None, how: str, what: str) -> bool:
         """Whether to go on with a call that would end ``ending`` (``GameService.would_end``:
@@ -455,7 +463,7 @@ class TerminalGame:
             self._hint_warned = view.version  # asked once: the same 'hint' again gives it
             self.say(HINT_WARNING)
             return
-        answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
+        answer = self._run(service.hint(user, self.shown, on_search=lambda: self.say("Thinking…")))
         self.say(answer.message)
         if answer.back_to is not None and answer.game.can_undo:
             self.say(f"Type 'undo to {answer.winnable_at}' to go back to {answer.back_to}.")
