@@ -17,6 +17,7 @@ button play one move.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -109,6 +110,7 @@ class _Unconfirmed(Exception):
     the store, and wrote nothing (``GameService._command``)."""
 
 
+@functools.lru_cache(maxsize=128)  # 7 flags: each value made once (``asdict`` is slow)
 def stored(settings: Settings) -> UserSettings:
     return UserSettings(**asdict(settings))
 
