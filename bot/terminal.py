@@ -1,14 +1,12 @@
 """The terminal front end: the same game as on Discord, played at a prompt.
 
-It goes through the same ``GameService`` and SQLite file as the bot, so a game
-left with ``quit`` (or Ctrl-C, or the end of input) resumes on the next
-``reel play``. The terminal player is one local user, ``LOCAL_USER_ID`` (``reel web``'s
-player too).
-``reel play --daily`` (or ``daily`` at the prompt) plays today's daily
-challenge, the same deal as on Discord; ``stats`` shows the player's record;
-``hint`` suggests a move (the solver runs in a worker process).
+It goes through the same ``GameService`` and SQLite file as the bot, so a game left with
+``quit`` (or Ctrl-C, or the end of input) resumes on the next ``reel play``. The terminal
+player is one local user, ``LOCAL_USER_ID`` (``reel web``'s player too). ``reel play
+--daily`` (or ``daily`` at the prompt) plays today's daily challenge, the same deal as on
+Discord; ``stats`` shows the player's record; ``hint`` suggests a move (the solver runs in
+a worker process).
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -168,9 +166,13 @@ class TerminalGame:
         print(text, file=self._out, flush=True)
 
     def say_board(self, board: str) -> None:
-        """Print a board (never wrapped), its red suits in red where the terminal shows
-        colour."""
+        """Print a board (never wrapped), its red suits red in a colour terminal."""
         print(coloured(board) if self._colour else board, file=self._out, flush=True)
+
+    @property
+    def shown(self) -> int | None:
+        """The version of the board shown last, which a command typed is made against."""
+        return None if self._last is None else self._last.version
 
     def show(self, view: GameView) -> None:
         self._last = view
@@ -361,26 +363,26 @@ class TerminalGame:
         return True
 
     def run_command(self, name: str, args: list[str]) -> None:
-        """A command of ``COMMANDS`` but help and quit, with its arguments; or "move",
-        with the line typed."""
+        """A command of ``COMMANDS`` (not help, quit) and its arguments, or "move" and a line."""
         service, user = self._service, LOCAL_USER_ID
-        simple: dict[str, Callable[[int], Coroutine[Any, Any, GameView]]] = {
-            "board": service.show,
+        simple: dict[str, Callable[[int, int | None], Coroutine[Any, Any, GameView]]] = {
             "deal": service.deal,
             "auto": service.auto,
             "resign": service.resign,
             "restart": service.restart,
         }
-        if name in simple:
+        if name == "board":
+            self.show(self._run(service.show(user)))
+        elif name in simple:
             if name == "resign":
                 ending = self._run(service.would_end(user, "resign"))
                 if not self.confirmed(ending, "resigned", "resign"):
                     return
             if name == "restart" and not self.large_restart(self._run(service.show(user))):
                 return
-            self.show(self._run(simple[name](user)))
+            self.show(self._run(simple[name](user, self.shown)))
         elif name == "move":
-            self.show(self._run(service.move(user, args[0])))
+            self.show(self._run(service.move(user, args[0], self.shown)))
         elif name in ("undo", "redo"):
             self.step(name, args)
         elif name == "daily":
@@ -411,7 +413,7 @@ class TerminalGame:
             target = int(words[1])
             view = self._run(service.show(user))
             if self.large_undo(view, view.move_count - target):
-                self.show(self._run(service.undo_to(user, target)))
+                self.show(self._run(service.undo_to(user, target, self.shown)))
             return
         if len(words) > 1 or (words and not words[0].isdigit()):
             self.say(STEP_USAGE[name])
@@ -420,7 +422,7 @@ class TerminalGame:
         if name == "undo" and not self.large_undo(self._run(service.show(user)), count):
             return
         act = service.undo if name == "undo" else service.redo
-        self.show(self._run(act(user, count=count)))
+        self.show(self._run(act(user, self.shown, count=count)))
 
     def confirmed(self, ending: GameView | None, how: str, what: str) -> bool:
         """Whether to go on with a call that would end ``ending`` (``GameService.would_end``:
@@ -473,7 +475,7 @@ class TerminalGame:
             self._hint_warned = view.version  # asked once: the same 'hint' again gives it
             self.say(HINT_WARNING)
             return
-        answer = self._run(service.hint(user, on_search=lambda: self.say("Thinking…")))
+        answer = self._run(service.hint(user, self.shown, on_search=lambda: self.say("Thinking…")))
         self.say(answer.message)
         if answer.back_to is not None and answer.game.can_undo:
             self.say(f"Type 'undo to {answer.winnable_at}' to go back to {answer.back_to}.")
@@ -510,8 +512,7 @@ class TerminalGame:
             self.say(exc.text(COMMAND_WORDS))
 
     def loop(self) -> bool:
-        """Read and carry out commands until quit, end of input or Ctrl-C; whether it was
-        Ctrl-C."""
+        """Carry out commands until quit, end of input or Ctrl-C; whether it was Ctrl-C."""
         self.say("Type 'help' for the commands, 'quit' to leave (your game is saved).")
         interrupted = False
         while True:
@@ -657,8 +658,7 @@ def text_width() -> int:
 
 
 def wrapped(line: str, width: int = COLUMNS) -> str:
-    """``line`` wrapped between words at ``width``, the wrapped part indented as the line
-    is."""
+    """``line`` wrapped between words at ``width``, indented as the line is."""
     if len(line) <= width:
         return line
     indent = line[: len(line) - len(line.lstrip())]

@@ -88,27 +88,32 @@ class PlayerLocks:
 class Remembered(Generic[V]):
     """What the service remembers of a player (their settings), at most ``size`` players.
 
-    On a database only this process writes, a value is good until replaced. On a shared
-    one (``GameStore.shared``) another process may change it at any time, so a value
-    is good only within the call that read it, the player's lock held (one read per
-    command, however many times the command looks at it), or as a guess that the call's
-    write checks (``FreshSettings.guess``)."""
+    Another process may change it at any time, so a value is good within the call that
+    read it, the player's lock held (one read per command, however many times the command
+    looks at it); or, on an SQLite file, while no other process has written since it was
+    read (``seen``: the count of such writes read before, ``outside.py``); or as a guess
+    that the call's write checks (``FreshSettings.guess``)."""
 
     def __init__(self, size: int, locks: PlayerLocks) -> None:
-        self._recent: Recent[tuple[int | None, V]] = Recent(size)
+        self._recent: Recent[tuple[int | None, int, V]] = Recent(size)  # (hold, seen, value)
         self._locks = locks
 
-    def get(self, user_id: int, shared: bool) -> V | None:
+    def get(self, user_id: int) -> V | None:
+        """The value, if this call read it (or took it as its guess)."""
         found = self._recent.get(user_id)
         if found is None:
             return None
-        hold, value = found
-        if shared and (hold is None or hold != self._locks.hold(user_id)):
-            return None
-        return value
+        hold, _, value = found
+        return value if hold is not None and hold == self._locks.hold(user_id) else None
 
-    def put(self, user_id: int, value: V) -> None:
-        self._recent.put(user_id, (self._locks.hold(user_id), value))
+    def kept(self, user_id: int) -> tuple[int, V] | None:
+        """The value whatever call read it, with the count it was read at (``seen``)."""
+        found = self._recent.get(user_id)
+        return None if found is None else (found[1], found[2])
+
+    def put(self, user_id: int, value: V, seen: int) -> None:
+        """``value`` read (or written) by this call after the count ``seen`` was read."""
+        self._recent.put(user_id, (self._locks.hold(user_id), seen, value))
 
     def drop(self, user_id: int) -> None:
         self._recent.drop(user_id)
@@ -132,9 +137,9 @@ class FreshSettings(Remembered[Settings]):
         self._guessed: dict[int, int] = {}  # player -> the hold of the call guessing
         self._versions: Recent[tuple[int, int | None]] = Recent(size)  # (hold, version read)
 
-    def put(self, user_id: int, value: Settings) -> None:
+    def put(self, user_id: int, value: Settings, seen: int) -> None:
         self._guessed.pop(user_id, None)
-        super().put(user_id, value)
+        super().put(user_id, value, seen)
 
     def drop(self, user_id: int) -> None:
         self._guessed.pop(user_id, None)
@@ -153,26 +158,32 @@ class FreshSettings(Remembered[Settings]):
         found = self._recent.get(user_id)
         if found is None:
             return None
-        self.put(user_id, found[1])
+        _, seen, value = found
+        self.put(user_id, value, seen)
         self._guessed[user_id] = self._locks.hold(user_id) or 0
-        return found[1]
+        return value
 
     def unconfirmed(self, user_id: int) -> Settings | None:
         """This call's settings if they are a guess no write has checked yet."""
         hold = self._guessed.get(user_id)
         if hold is None or hold != self._locks.hold(user_id):
             return None
-        return self.get(user_id, True)
+        return self.get(user_id)
 
-    def confirm(self, user_id: int) -> None:
-        """A write checked this call's guess: they are the stored settings."""
-        self._guessed.pop(user_id, None)
+    def confirm(self, user_id: int, seen: int) -> None:
+        """A write made after the count ``seen`` was read checked this call's guess: they
+        are the stored settings."""
+        settings = self.unconfirmed(user_id)
+        if settings is not None:
+            self.put(user_id, settings, seen)
 
-    async def stored_version(self, user_id: int) -> int | None:
-        """The stored version of the player's game (None if none); the settings read with
-        it are the call's. The player's lock is held. ``StoreError`` as the store's."""
+    async def stored_version(self, user_id: int, seen: int) -> int | None:
+        """The stored version of the player's game (None if none), read after the count
+        ``seen``; the settings read with it are the call's. The player's lock is held.
+        ``StoreError`` as the store's."""
         version, stored = await self._store.game_version_and_settings(user_id)
-        self.put(user_id, self._new_player if stored is None else Settings(**asdict(stored)))
+        settings = self._new_player if stored is None else Settings(**asdict(stored))
+        self.put(user_id, settings, seen)
         self._versions.put(user_id, (self._locks.hold(user_id) or 0, version))
         return version
 

@@ -62,6 +62,9 @@ class Entry:
     # as stored; or when a front end showed the game again, ``resume``); None: the deal.
     played_ms: int = 0
     clock_at: datetime | None = None
+    # The count of other processes' writes read before this was read or written: it is
+    # as stored while the count is still that (``bot/service/outside.py``).
+    seen: int = -1
     # The stored move list's items, kept along with ``chained`` by ``play`` and
     # ``undo``, so a save joins them instead of re-encoding every move.
     tokens: list[str] = field(init=False)

@@ -17,9 +17,10 @@ button play one move.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from datetime import date, datetime
@@ -79,6 +80,7 @@ from .family import game_code
 from .ghosts import Ghosts
 from .hints import HINT_DEADLINE, HINT_NODES, HINT_SECONDS, Found, Hints, Question, answer
 from .movelist import DEFAULT_VARIANT
+from .outside import Outside
 from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
@@ -86,7 +88,7 @@ from .race_replays import RACE_KIND, RaceReplays
 from .races import Races
 from .rankings import Rankings
 from .reminders import Reminders
-from .remote import RemoteChanges
+from .remote import Following, Listeners, RemoteChanges
 from .replays import Replays
 from .starts import NewGames
 from .views import game_view, matching_choices
@@ -99,8 +101,6 @@ V = TypeVar("V")
 MAX_MOVE_TEXT: Final = 100
 DAILY_RATING_GAMES = RATING_GAMES  # blind games a daily is rated from (tests set 0: none)
 DEFAULT_SETTINGS = Settings()  # a new player's (tests of other features turn them off)
-Following = Callable[[], Collection[int]]
-"""The players a listener of game changes follows now (``GameService.on_change``)."""
 NOTHING_TO_UNDO: Final = "There is nothing to undo: this is the start of the game."
 NOTHING_TO_REDO: Final = "There is nothing to redo: no move taken back is waiting to be played."
 
@@ -110,6 +110,7 @@ class _Unconfirmed(Exception):
     the store, and wrote nothing (``GameService._command``)."""
 
 
+@functools.lru_cache(maxsize=128)  # 7 flags: each value made once (``asdict`` is slow)
 def stored(settings: Settings) -> UserSettings:
     return UserSettings(**asdict(settings))
 
@@ -162,7 +163,6 @@ class GameService(NewGames):
         self._hints = Hints(self._pool, hint_seconds, hint_nodes, deadline)
         self._rankings = Rankings(store, self._dailies, clock)
         store.on_reopen(self._forget)
-        self._listeners: list[tuple[Callable[[int, int], None], Following | None]] = []
         parts = (self.locks, self._old_entry, self._start, self._view, self.daily_deal)
         self.practice = Practice(*parts, clock)  # past dailies, unscored (docs/daily.md)
         self.reminders = Reminders(store, clock)  # the streak reminder: who, and who had one
@@ -174,9 +174,10 @@ class GameService(NewGames):
         self.replays.register(RACE_KIND, self.race_replays.recorded)
         self.ghosts = Ghosts(store, self.show)  # the daily's ghost: its line in ``_view``
         self.watching = Watching(self.show, self.get_settings, clock)  # spectators' rules
-        # other processes' changes (a shared database), told as this one's: remote.py
-        self.remote = RemoteChanges(self._changed, self.races, self.catch_up)
+        self._listeners = Listeners(store, self.races)  # other processes': remote, outside
+        self.remote = RemoteChanges(self._listeners.tell, self.races, self.catch_up)
         store.follow_changes(self.remote)
+        self._outside = Outside(store, self.locks, cache_size, self.remote.written_outside)
 
     async def daily_rating(self, day: date, variant: str = DEFAULT_VARIANT) -> str | None:
         """The difficulty of ``day``'s daily of ``variant`` (docs/daily.md), once the rating
@@ -207,30 +208,20 @@ class GameService(NewGames):
         boards) redraw from it. A listener must not block (it schedules its own work); an
         error it raises is logged, not the caller's. ``following()``: the players it
         follows now, each told their stored version when changes may have been missed
-        (``catch_up``), so that it can redraw those that moved on meanwhile."""
-        self._listeners.append((listener, following))
+        (``catch_up``), so that it can redraw those that moved on meanwhile: on an SQLite
+        file, when a look finds that another process wrote (``outside.py``)."""
+        self._listeners.add(listener, following)
+        if following is not None and not self._store.tells_changes:
+            self._outside.poll(self._listeners.following)
 
     def _changed(self, user_id: int, version: int) -> None:
-        for listener, _ in self._listeners:
-            try:
-                listener(user_id, version)
-            except Exception:
-                log.exception("a listener of game changes failed")
+        self._listeners.tell(user_id, version)
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, races: bool = True) -> None:
         """Changes may have been missed (``remote``): each listener told the stored version
-        of each player it follows, and every open race read again. ``StoreError`` if the
-        database can't be read."""
-        follows = [(tell, set(who())) for tell, who in self._listeners if who is not None]
-        users = set().union(*(who for _, who in follows))
-        versions = await self._store.game_versions(users) if users else {}
-        await self.races.catch_up()
-        for tell, who in follows:
-            for user in who & versions.keys():
-                try:
-                    tell(user, versions[user])
-                except Exception:
-                    log.exception("a listener of game changes failed")
+        of each player it follows, and every open race read again (with ``races``: on
+        SQLite a race is its process's alone). ``StoreError`` if the database can't be read."""
+        await self._listeners.catch_up(races)
 
     def _forget(self) -> None:
         """The database was opened again (a file replaced, a fault): what is in memory
@@ -251,6 +242,7 @@ class GameService(NewGames):
         """Stop the solver pool and close the store (calls already queued on it finish first)."""
         self.games.clear()
         self._settings.clear()
+        await self._outside.close()
         await self.remote.close()
         await self.races.close()
         await self._dailies.close()
@@ -347,9 +339,8 @@ class GameService(NewGames):
 
     def _unread(self, user_id: int, expected_version: int | None) -> Entry | None:
         """The game in memory with the settings last read taken as this call's (the
-        write checks both: ``_command``), on a shared database; else None (read)."""
-        if not self._store.shared:
-            return None  # the game in memory is the stored one: ``_playable`` reads nothing
+        write checks both: ``_command``, so another process's write is never missed, and
+        a move needs no look: ``outside.py``); else None (read, or looked at)."""
         entry = self.games.get(user_id)
         if entry is None or entry.finished or expected_version not in (None, entry.version):
             return None
@@ -632,6 +623,7 @@ class GameService(NewGames):
         )
         finished = None if outcome is None else entry.record(user_id, outcome, now)
         finished = None if practised(entry) else finished  # practice: never recorded
+        seen = self._outside.count
         try:
             saved = await self._store.save_game(update, finished)
         except StoreError as exc:
@@ -643,10 +635,9 @@ class GameService(NewGames):
                 "game of user %s changed under us (not at version %s)", user_id, entry.version
             )
             raise StaleVersionError()
-        if guess is not None:
-            self._settings.confirm(user_id)
+        self._settings.confirm(user_id, seen)
         entry.version += 1
-        entry.status = status
+        entry.status, entry.seen = status, seen
         self.games.put(user_id, entry)
         self._changed(user_id, entry.version)
 
@@ -673,28 +664,31 @@ class GameService(NewGames):
             old = await self._get_settings(user_id)
             new = replace(old, **{k: bool(v) for k, v in changes.items() if v is not None})
             self._settings.drop(user_id)
+            seen = self._outside.count
             try:
                 await self._store.save_settings(user_id, stored(new))
             except StoreError as exc:
                 raise self._storage_failure(user_id, exc) from exc
-            self._settings.put(user_id, new)
+            self._settings.put(user_id, new, seen)
             self.watching.settings_saved(user_id, new)
             return new
 
     async def _get_settings(self, user_id: int) -> Settings:
-        """The player's settings: remembered, unless other processes share the database
-        (one may have changed them: read once per call, a one-row read)."""
-        settings = self._settings.get(user_id, self._store.shared)
+        """The player's settings: as this call read them, or as remembered while no other
+        process has written since (an SQLite file: ``outside.py``); else read, one row."""
+        settings = self._settings.get(user_id)
         if settings is not None:
             return settings
+        kept = self._settings.kept(user_id)
         try:
+            if kept is not None and await self._outside.unchanged(user_id, kept[0]):
+                return kept[1]
+            seen = self._outside.count
             stored = await self._store.load_settings(user_id)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
-        settings = self._new_player
-        if stored is not None:
-            settings = Settings(**asdict(stored))
-        self._settings.put(user_id, settings)
+        settings = self._new_player if stored is None else Settings(**asdict(stored))
+        self._settings.put(user_id, settings, seen)
         return settings
 
     # ------------------------------------------------------------------ rankings
@@ -742,15 +736,18 @@ class GameService(NewGames):
         return entry
 
     async def _entry(self, user_id: int) -> Entry | None:
-        """The user's current game from the cache, or rebuilt from its stored row. On a
-        shared database (docs/storage.md) the cache is used only at the stored version."""
+        """The user's current game from the cache, or rebuilt from its stored row. The
+        cache is used only at the stored version (docs/storage.md): while no other process
+        has written the SQLite file since (``outside.py``), or as read by this call."""
         entry = self.games.get(user_id)
-        if entry is not None and not self._store.shared:
-            return entry
         if entry is not None and entry.version == self._settings.version_read(user_id):
             return entry  # this call has read the stored version already
         try:
-            if entry is not None and await self._settings.stored_version(user_id) == entry.version:
+            if entry is not None and await self._outside.unchanged(user_id, entry.seen):
+                return entry
+            seen, stored_version = self._outside.count, self._settings.stored_version
+            if entry is not None and await stored_version(user_id, seen) == entry.version:
+                entry.seen = seen
                 return entry
             row = await self._store.load_game(user_id)
             # the daily's deal: for the par on its board, and the line of an old row
@@ -762,6 +759,7 @@ class GameService(NewGames):
         if row is None:
             return None
         entry = restore(row, daily)
+        entry.seen = seen
         self.games.put(user_id, entry)
         return entry
 

@@ -34,6 +34,7 @@ from .errors import (
 )
 from .family import game_code, of_game
 from .movelist import DEFAULT_VARIANT
+from .outside import Outside
 from .practice import practised
 from .proofs import DealProofs
 from .wording import aces_note, sentence
@@ -55,6 +56,7 @@ class NewGames(ABC):
     _dailies: DailyDeals
     locks: PlayerLocks
     games: Recent[Entry]
+    _outside: Outside
 
     @abstractmethod
     async def get_settings(self, user_id: int) -> Settings: ...
@@ -291,12 +293,13 @@ class NewGames(ABC):
                 scored=scored,
                 hint_line=None if proof is None else format_line(proof),
             )
+            seen = self._outside.count
             version = await self._store.start_game(start, finished)
         except StoreError as exc:
             raise self._storage_failure(user_id, exc) from exc
         if version is None:
             raise StaleVersionError()
-        entry.version = version
+        entry.version, entry.seen = version, seen
         self.games.put(user_id, entry)
         self._changed(user_id, version)
         return entry, note

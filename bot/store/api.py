@@ -16,8 +16,9 @@ What every backend promises:
   row has moved on (``False`` / ``None``, never an exception).
 - A call returns only after its transaction is durable.
 - Changes made by other processes (a shared database) are told to whoever follows them
-  (``follow_changes``), at least once each, soon after they are made; a backend written by
-  one process only (SQLite) tells none, its one process knowing its own.
+  (``follow_changes``), at least once each, soon after they are made (PostgreSQL). A
+  backend that can't say what changed (SQLite) says at least that something did, when
+  asked (``outside_writes``): its caller then checks what it remembers before using it.
 """
 
 from __future__ import annotations
@@ -159,14 +160,27 @@ class GameStore(ABC):
         found = {user: await self.game_version(user) for user in user_ids}
         return {user: version for user, version in found.items() if version is not None}
 
+    async def outside_writes(self) -> int:
+        """How many times this store has found, when asked, that another process (another
+        connection) had committed to the database since it last looked: the same number
+        again means nothing was written by anyone else in between, so what the caller read
+        before asking is still as stored. A cheap call, a round trip to the database with
+        no read of a table: SQLite asks ``PRAGMA data_version`` on the store's connection,
+        which changes when another connection commits, never for its own commits.
+
+        A backend that tells of every change (``follow_changes``) and whose callers check
+        what they remember against the stored version anyway (``shared``: PostgreSQL)
+        answers 0, always."""
+        return 0
+
     change_listeners: tuple[ChangeListener, ...] = ()
     tells_changes: bool = False
     """Whether ``follow_changes`` tells of other processes' changes (PostgreSQL)."""
 
     def follow_changes(self, listener: ChangeListener) -> None:
         """Tell ``listener`` of the changes other processes make to the database, from now
-        on (``ChangeListener``). A backend that only one process writes (SQLite) tells it
-        nothing: that process's service knows its own changes."""
+        on (``ChangeListener``). A backend that can't tell what another process wrote
+        (SQLite) tells it nothing: its caller asks ``outside_writes`` instead."""
         self.change_listeners = (*self.change_listeners, listener)
 
     _operation_listeners: tuple[Callable[[float, OperationOutcome], None], ...] = ()

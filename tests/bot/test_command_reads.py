@@ -217,3 +217,51 @@ async def test_a_saved_move_is_answered_though_the_database_stops_answering_just
     setattr(store, "save_game", save_then_fail)  # noqa: B010
     moved = await service.move(1, "deal", view.version)  # saved: so said, not "failed"
     assert saved and moved.version == view.version + 1
+
+
+@pytest.mark.sqlite_only
+async def test_one_process_on_its_file_looks_once_a_read_and_writes_a_move_alone(
+    store: GameStore,
+) -> None:
+    # reel play alone on its save: memory used as it is, after one look that nobody else
+    # wrote (PRAGMA data_version); a move is its write, no look (its write checks)
+    service = GameService(store, new_player=PLAIN)
+    view = await service.new_game(1, GUILD, 28)
+    calls = counted(store, (*READS, "save_game", "outside_writes"))
+    shown = await service.show(1)
+    assert shown.version == view.version and calls == Counter(outside_writes=1)
+    moved = await service.move(1, "deal", view.version)
+    assert moved.version == view.version + 1
+    assert calls == Counter(outside_writes=1, save_game=1)
+    assert await service.move_choices(1, limit=3)
+    assert calls == Counter(outside_writes=2, save_game=1)
+    await service.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_game_another_process_moved_on_the_file_is_shown_and_played_as_stored(
+    db_target: str,
+) -> None:
+    # reel web and reel play on one save, neither told of the other's writes
+    web = GameService(await open_store(db_target), new_player=PLAIN)
+    play = GameService(await open_store(db_target), new_player=PLAIN)
+    try:
+        view = await web.new_game(1, GUILD, BUILD_AFTER_THE_DEAL)
+        assert (await play.show(1)).version == view.version  # in both memories
+        dealt = await play.deal(1, view.version)
+        calls = counted(web.store, (*READS, "outside_writes"))
+        shown = await web.show(1)
+        assert (shown.version, shown.position) == (dealt.version, dealt.position)
+        # one look found a write; the stored version read, then the game
+        assert calls == Counter(outside_writes=1, game_version_and_settings=1, load_game=1)
+        moved = await web.move(1, BUILD, shown.version)  # made on the board shown: played
+        assert moved.version == dealt.version + 1
+        with pytest.raises(StaleVersionError):
+            await play.move(1, "deal", dealt.version)  # play's old board: refused
+        again = await play.show(1)
+        assert (again.version, again.position) == (moved.version, moved.position)
+        await web.update_settings(1, symbols=False)  # settings are the stored ones too
+        assert not SUITS & set((await play.show(1)).board)
+    finally:
+        await web.close()
+        await play.close()

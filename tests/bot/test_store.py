@@ -865,6 +865,41 @@ async def test_a_write_at_the_wrong_version_changes_nothing(store: Store) -> Non
     assert game is not None and (game.version, game.moves) == (1, "")
 
 
+async def test_another_connections_commit_is_counted_and_the_stores_own_are_not(
+    store: Store, db_path: Path
+) -> None:
+    # Two processes on one file: each store counts the other's writes, never its own.
+    other = await Store.open(db_path)
+    try:
+        seen = await store.outside_writes()
+        await start(store)
+        assert await store.save_game(update(version=2, expected=1))
+        await store.save_settings(1, UserSettings(symbols=False, auto_aces=False))
+        assert await store.outside_writes() == seen  # its own writes: nothing new
+        assert await other.save_game(update(version=3, expected=2))
+        assert await store.outside_writes() == seen + 1
+        assert await store.outside_writes() == seen + 1  # counted once
+        with sqlite3.connect(db_path) as plain:  # any connection, any table
+            plain.execute("UPDATE user_settings SET symbols = 1 WHERE user_id = 1")
+        many = await asyncio.gather(*(store.outside_writes() for _ in range(20)))
+        assert set(many) == {seen + 2}  # asked together: one look, one count
+    finally:
+        await other.close()
+
+
+async def test_a_games_stored_versions_are_read_in_one_statement(store: Store) -> None:
+    assert await store.game_version(1) is None and await store.game_versions([1, 2]) == {}
+    await start(store)
+    await start(store, user_id=2)
+    assert await store.save_game(update(version=2, expected=1, user_id=2))
+    assert await store.game_version(2) == 2
+    assert await store.game_versions([1, 2, 3]) == {1: 1, 2: 2}
+    assert await store.game_version_and_settings(3) == (None, None)
+    settings = UserSettings(symbols=False, auto_aces=True, winnable=True)
+    await store.save_settings(1, settings)
+    assert await store.game_version_and_settings(1) == (1, settings)
+
+
 async def test_a_finished_game_is_recorded_with_its_last_state_atomically(store: Store) -> None:
     await start(store)
     assert await store.save_game(update(version=2, expected=1), finished(outcome="resigned"))

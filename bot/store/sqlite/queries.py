@@ -31,6 +31,15 @@ BEST_STREAK_SQL: Final = "(SELECT coalesce(max(n), 0) FROM (" + RUNS_SQL + "))"
 LAST_RUN_SQL: Final = "(SELECT n FROM (" + RUNS_SQL + ") ORDER BY last DESC LIMIT 1)"
 
 CURRENT_SQL: Final = f"SELECT {CURRENT_COLUMNS} FROM current_games WHERE user_id = ?"
+VERSION_SQL: Final = "SELECT version FROM current_games WHERE user_id = ?"
+VERSIONS_SQL: Final = (  # the players as a JSON array
+    "SELECT user_id, version FROM current_games WHERE user_id IN (SELECT value FROM json_each(?))"
+)
+VERSION_AND_SETTINGS_SQL: Final = (  # one row always, NULLs where nothing is stored
+    "SELECT (SELECT version FROM current_games WHERE user_id = :user_id),"
+    " s.symbols, s.auto_aces, s.winnable, s.watchable, s.reminders, s.picture, s.fair_hints"
+    " FROM (SELECT 1) AS one LEFT JOIN user_settings AS s ON s.user_id = :user_id"
+)
 FINISHED_SQL: Final = f"SELECT {FINISHED_COLUMNS} FROM finished_games ORDER BY id"
 FINISHED_BY_USER_SQL: Final = (
     f"SELECT {FINISHED_COLUMNS} FROM finished_games WHERE user_id = ? ORDER BY id"

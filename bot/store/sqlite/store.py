@@ -30,11 +30,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import os
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -79,6 +80,7 @@ from ..rows import (
 from . import periods, schema
 from . import queries as q
 from .group import GroupCommit
+from .outside import OutsideWrites
 from .races import RaceTables
 from .schema import Migration
 from .transaction import transaction
@@ -318,6 +320,7 @@ class SQLiteStore(GameStore):
         self.races = RaceTables(self._op)  # races' rows (migration 10; docs/races.md)
         # moves waiting for the connection together: one commit, one fsync (group.py)
         self._moves = GroupCommit(self._op, lambda exc: driver_error(self.path, exc))
+        self._outside = OutsideWrites(self._op)  # other connections' commits (outside.py)
 
     @classmethod
     async def open(
@@ -365,6 +368,7 @@ class SQLiteStore(GameStore):
             raise StoreError(f"{self.path}: could not switch to WAL journal mode ({mode})")
         await schema.migrate(conn, self.path, self.migrations)
         await _check_writes(conn, self.path)
+        await self._outside.opened(conn)
 
     async def close(self) -> None:
         """Close the connection; operations already begun or waiting finish first.
@@ -543,11 +547,34 @@ class SQLiteStore(GameStore):
     async def schema_version(self) -> int:
         return await self._op(schema.user_version)
 
+    async def outside_writes(self) -> int:
+        """``PRAGMA data_version`` on the store's connection (``outside.py``); looks asked
+        for together are one."""
+        return await self._outside.look()
+
     # ------------------------------------------------------------------ current games
 
     async def load_game(self, user_id: int) -> CurrentGame | None:
         row = await self._fetchone(q.CURRENT_SQL, (user_id,))
         return None if row is None else current_from_row(row)
+
+    async def game_version(self, user_id: int) -> int | None:
+        """The stored version of the user's current game (one index lookup)."""
+        row = await self._fetchone(q.VERSION_SQL, (user_id,))
+        return None if row is None else int(row[0])
+
+    async def game_versions(self, user_ids: Collection[int]) -> dict[int, int]:
+        """The stored versions of these players' games, in one statement."""
+        rows = await self._fetchall(q.VERSIONS_SQL, (json.dumps(sorted(user_ids)),))
+        return {int(user): int(version) for user, version in rows}
+
+    async def game_version_and_settings(
+        self, user_id: int
+    ) -> tuple[int | None, UserSettings | None]:
+        """Both in one statement (a check of the game in memory)."""
+        row = await self._fetchone(q.VERSION_AND_SETTINGS_SQL, {"user_id": user_id})
+        version = None if row[0] is None else int(row[0])
+        return version, None if row[1] is None else settings_from_row(row[1:])
 
     async def start_game(
         self, start: GameStart, finished: FinishedGame | None = None
