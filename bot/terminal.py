@@ -7,6 +7,7 @@ player is one local user, ``LOCAL_USER_ID`` (``reel web``'s player too). ``reel 
 Discord; ``stats`` shows the player's record; ``hint`` suggests a move (the solver runs in
 a worker process).
 """
+
 from __future__ import annotations
 
 import asyncio
