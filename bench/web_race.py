@@ -76,7 +76,7 @@ async def reader(ws: aiohttp.ClientWebSocketResponse, racer: Racer, room: asynci
         got = json.loads(message.data)
         now = time.monotonic()
         if got["type"] == "room" and got.get("race"):
-            racer.race_id = got["race"]["id"]
+            racer.race_id = int(got["race"]["id"])  # ids are text on the wire
             lines = {int(r["id"]): int(r["version"]) for r in got["race"]["racers"]}
             racer.seen.append((now, lines))
             room.set()

@@ -39,7 +39,7 @@ def board_json(view: GameView, settings: Settings) -> JSON:
         "position": view.position,
         "variant": view.variant,
         "game": VARIANTS[view.variant].name,
-        "deal": view.deal_number,
+        "deal": str(view.deal_number),  # text: deal numbers go past JavaScript's 2**53
         "rows": [_row(game, row) for row in range(3)],
         "reserve": [_reserve(game, col) for col in range(game.variant.reserve_piles)],
         "stock": {"cards": game.stock_count, "deals_left": view.deals_left},
@@ -126,7 +126,9 @@ def _legal(game: Game, view: GameView) -> dict[str, list[JSON]]:
 
 
 def hint_json(hint: HintView) -> JSON:
-    """A hint for the page: the move to show on the board (its two piles), and why."""
+    """A hint for the page: the move to show on the board (its two piles), and why; for a
+    lost game, the move it could still be won from (``undo_to``, what ``undo to N`` takes
+    back to, and ``back_to``, its name), if the game can go back there."""
     source, _, target = (hint.move or "").partition(" ")  # "deal": the stock is shown
     return {
         "move": hint.move,
@@ -135,5 +137,7 @@ def hint_json(hint: HintView) -> JSON:
         "label": hint.label,
         "source": hint.source,
         "message": hint.message,
+        "undo_to": hint.winnable_at if hint.back_to is not None and hint.game.can_undo else None,
+        "back_to": hint.back_to,
         "version": hint.game.version,
     }

@@ -103,6 +103,11 @@ async def _play(service: GameService, user_id: int, request: Request) -> GameVie
         )
     if kind == "daily":
         return await service.daily(user_id, None, request.variant or "vr", replaces_version=version)
+    if kind == "undo" and request.to is not None:
+        return await service.undo_to(user_id, request.to, version)
+    if kind in ("undo", "redo") and request.count is not None:
+        step = service.undo if kind == "undo" else service.redo
+        return await step(user_id, version, count=request.count)
     calls = {
         "deal": service.deal,
         "undo": service.undo,

@@ -7,9 +7,12 @@ text of up to 40 characters) that the answer carries back. The server takes:
 - ``{"type": "move", "move": "R3 A5", "version": 12}``: a move in the notation
   (``docs/notation.md``), from the board of that version;
 - ``{"type": T, "version": 12}`` for ``deal``, ``undo``, ``redo``, ``restart``, ``auto``
-  (the safe Aces), ``hint`` and ``resign``;
-- ``{"type": "new", "version": 12, "variant": "vr", "deal": 16}``: a new game (every
-  field but the type may be left out; ``version``: the board it was asked from);
+  (the safe Aces), ``hint`` and ``resign``; ``undo`` also takes ``count`` (``undo 3``: the
+  last three commands) or ``to`` (``undo to 12``: back to move 12), ``redo`` a ``count``;
+- ``{"type": "new", "version": 12, "variant": "vr", "deal": "16"}``: a new game (every
+  field but the type may be left out; ``version``: the board it was asked from). A deal
+  number is text, its digits (deal numbers run to 2**63 - 1, and JavaScript's numbers
+  lose digits past 2**53): a JSON number is taken only up to ``MAX_JSON_DEAL``;
 - ``{"type": "daily", "version": 12, "variant": "vr"}``: today's daily;
 - ``{"type": "settings", "symbols": true, "auto_aces": false, "winnable": true}``: any
   of the three;
@@ -28,6 +31,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine import MAX_DEAL, MIN_DEAL
+
 MAX_FRAME: Final = 2048
 """Bytes in one message, at most: a move is a few dozen."""
 MAX_ID: Final = 40
@@ -36,6 +41,8 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "board": frozenset(),
     "move": frozenset({"move", "version"}),
     **{kind: frozenset({"version"}) for kind in VERSIONED},
+    "undo": frozenset({"version", "count", "to"}),
+    "redo": frozenset({"version", "count"}),
     "new": frozenset({"version", "variant", "deal"}),
     "daily": frozenset({"version", "variant"}),
     "settings": frozenset({"symbols", "auto_aces", "winnable"}),
@@ -51,6 +58,11 @@ REQUIRED: Final[dict[str, frozenset[str]]] = {
 }
 SETTINGS: Final = ("symbols", "auto_aces", "winnable")
 TYPES_TEXT: Final = ", ".join(FIELDS)
+MAX_JSON_DEAL: Final = 2**53 - 1
+"""The largest deal number taken as a JSON number: past it a page's number may have lost
+digits (JavaScript's numbers are doubles), so a larger deal comes as text."""
+DEAL_DIGITS: Final = len(str(MAX_DEAL))
+BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42"
 
 RequestId = int | str | None
 
@@ -75,6 +87,8 @@ class Request:
     move: str | None = None
     variant: str | None = None
     deal: int | None = None
+    count: int | None = None  # undo, redo: how many commands
+    to: int | None = None  # undo: back to this move
     settings: dict[str, bool] = field(default_factory=dict)
     users: tuple[int, ...] = ()  # participants
     user: int | None = None  # the racer to watch (None: your own game)
@@ -157,17 +171,49 @@ def _fields(kind: str, data: dict[str, Any], request_id: RequestId) -> Request:
             raise FrameError("bad-frame", f"{name!r} is true or false.", request_id)
         if value is not None:
             settings[name] = value
+    if data.get("count") is not None and data.get("to") is not None:
+        raise FrameError(
+            "bad-frame", f"A {kind!r} message takes 'count' or 'to', not both.", request_id
+        )
     return Request(
         type=kind,
         id=request_id,
         version=number("version", 0),
         move=text("move"),
         variant=text("variant"),
-        deal=number("deal", 1),
+        deal=_deal(data.get("deal"), request_id),
+        count=number("count", 1),
+        to=number("to", 0),
         settings=settings,
         users=tuple(_user_id(u, "users", request_id) for u in _list(data, "users", request_id)),
         user=None if data.get("user") is None else _racer_id(data["user"], request_id),
     )
+
+
+def _deal(value: Any, request_id: RequestId) -> int | None:
+    """A deal number: its digits as text, or a JSON number up to ``MAX_JSON_DEAL``. Text
+    that is not a number is refused as the player typed it (``bad-input``); whether the
+    number names a deal is the service's to say."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        digits = value.lstrip("0")
+        if value.isascii() and value.isdigit() and len(digits) <= DEAL_DIGITS:
+            return int(value)
+        raise FrameError("bad-input", f"{BAD_DEAL}, not {value!r:.40}.", request_id)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FrameError(
+            "bad-frame", f"'deal' is a deal number's digits, as text, not {value!r:.40}.",
+            request_id,
+        )  # fmt: skip
+    if value > MAX_JSON_DEAL:
+        raise FrameError(
+            "bad-frame",
+            f'A deal number over {MAX_JSON_DEAL} is sent as text, "{value}": as a JSON '
+            "number it may have lost its last digits on the way.",
+            request_id,
+        )
+    return value
 
 
 MAX_USERS: Final = 50

@@ -60,6 +60,7 @@ NOT_IN_RACE: Final = (
     "Not while you race: your race board has Deal, Undo and Safe Aces (no hints, no redo). "
     "Your own game waits for you after the race."
 )
+ONE_UNDO: Final = "In a race, Undo takes back one move at a time: type 'undo' alone."
 WATCHING: Final = "You are watching {name}'s board: it is theirs to play. Go back to yours first."
 OTHER_SHARD: Final = (
     "This Discord server's games are run by another process of the bot, which serves its "
@@ -322,6 +323,8 @@ class Rooms:
             return [await self.shown(room, seat, rid)]
         if kind not in RACE_PLAYS:
             return [error_frame("racing", NOT_IN_RACE, rid)]
+        if kind == "undo" and (request.to is not None or request.count not in (None, 1)):
+            return [error_frame("racing", ONE_UNDO, rid)]
         board = await races.play(racing, seat.user_id, kind, request.move or "", request.version)
         return [self.race_frame(board, seat, rid)]
 
@@ -377,8 +380,8 @@ class Rooms:
 
     def race_json(self, view: RaceView) -> dict[str, Any]:
         return {
-            "id": view.race_id,
-            "deal": view.deal_number,
+            "id": str(view.race_id),
+            "deal": str(view.deal_number),
             "state": view.state,
             "host": user_text(view.host_id),
             "starts_at": view.starts_at.isoformat(),
@@ -413,7 +416,7 @@ class Rooms:
             "id": request_id,
             "version": view.version,
             "view": f"race:{board.race_id}:{view.user_id}",
-            "race": board.race_id,
+            "race": str(board.race_id),
             "racer": user_text(view.user_id),
             "read_only": not (mine and board.playing),
             "board": drawn,

@@ -261,3 +261,29 @@ async def test_outside_discord_in_production_the_page_says_where_it_runs(
         await note.wait_for()
         text = await note.inner_text()
         assert "runs inside Discord" in text and "reel web" in text
+
+
+async def test_when_discord_never_answers_ready_the_page_says_so(
+    fake_discord: FakeDiscord,
+    launch: Launch,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """Opened as in Discord's frame (frame_id, instance_id, platform) but with no Discord
+    around it: the SDK's handshake goes unanswered, so its ready() never resolves. The
+    page's clock is the test's, moved on past the wait: no real time is waited."""
+    running: Running = await launch()
+    async with serving(fake_discord, running, mock=False) as served:
+        page = await browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.clock.install()
+        await page.goto(f"{served.url}?frame_id=f-1&instance_id=i-1&platform=desktop")
+        await page.locator("#status", has_text="Waiting for Discord").wait_for()
+        await page.clock.fast_forward("01:00")
+        note = page.locator("#outside")
+        await note.wait_for()
+        text = await note.inner_text()
+        assert "Discord did not answer the Activity's start" in text and "ready()" in text
+        assert "open it again" in text and await page.inner_text("#status") == text
+        assert await page.locator("#board").is_hidden()
+        assert errors == []

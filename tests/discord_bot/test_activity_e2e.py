@@ -132,8 +132,8 @@ async def test_sign_in_exchanges_the_code_and_opens_a_session_for_that_user(
         room = await page.next("room")
         assert room["you"] == str(alice.id) and room["race"] is None
         assert (await page.next("no-game"))["type"] == "no-game"  # alone: their own game
-        (board,) = await page.ask({"type": "new", "deal": DEAL_NUMBER})
-        assert board["board"]["deal"] == DEAL_NUMBER
+        (board,) = await page.ask({"type": "new", "deal": str(DEAL_NUMBER)})
+        assert board["board"]["deal"] == str(DEAL_NUMBER)  # text: deals go past 2**53
         assert (await running.service.show(alice.id)).version == board["version"]
 
 
@@ -204,9 +204,10 @@ async def test_two_players_in_an_instance_race_one_deal_to_the_end(
         second = await room_page(http, url, (await sign_in(http, url, fake, bob, instance)).session)
         lobby = await room_where(second, lambda r: r["race"] and len(r["race"]["racers"]) == 2)
         race = lobby["race"]
-        assert race["state"] == "lobby" and race["deal"] == DEAL_NUMBER
+        race_id = int(race["id"])  # ids are text on the wire
+        assert race["state"] == "lobby" and race["deal"] == str(DEAL_NUMBER)
         assert race["host"] == str(alice.id)
-        posted = [m for m in fake.channel_messages() if race_title(m, race["id"])]
+        posted = [m for m in fake.channel_messages() if race_title(m, race_id)]
         assert len(posted) == 1  # the race's standings in the channel
         claimed = [str(alice.id), str(bob.id), str(fake.add_user("carol").id)]
         await first.send({"type": "participants", "users": claimed, "id": "who"})
@@ -218,6 +219,10 @@ async def test_two_players_in_an_instance_race_one_deal_to_the_end(
         assert refusal["code"] == "refused" and "Only the host" in refusal["message"]
         await first.ask({"type": "race-start"})
         boards = [await race_board(p) for p in (first, second)]
+        assert {b["race"] for b in boards} == {race["id"]} and race["id"] == str(race_id)
+        assert {b["board"]["deal"] for b in boards} == {str(DEAL_NUMBER)}
+        (refusal,) = await first.ask({"type": "undo", "count": 2, "version": boards[0]["version"]})
+        assert refusal["code"] == "racing" and "one move at a time" in refusal["message"]
         line = race_line()
         for page, board, user in zip((first, second), boards, (alice, bob), strict=True):
             version = board["version"]
@@ -226,18 +231,18 @@ async def test_two_players_in_an_instance_race_one_deal_to_the_end(
                 (played,) = await page.ask({**kind, "version": version})
                 assert played["type"] == "board" and played["board"]["position"] == position
                 version = played["version"]
-                stored = await running.service.races.board(race["id"], user.id)
+                stored = await running.service.races.board(race_id, user.id)
                 ended = 1 if stored.status == "won" and user is bob else 0  # the end's write
                 assert stored.game.position == position
                 assert stored.game.version == version + ended
             assert played["board"]["status"] == "won"
         final = await room_where(first, lambda r: r["race"]["state"] == "over")
-        view = await running.service.races.standings(race["id"])
+        view = await running.service.races.standings(race_id)
         assert [(r["id"], r["place"], r["score"]) for r in final["race"]["racers"]] == [
             (str(r.user_id), r.place, r.score) for r in view.racers
         ]
         assert {r["status"] for r in final["race"]["racers"]} == {"won"}
-        message = await message_where(fake, race["id"], "final standings")
+        message = await message_where(fake, race_id, "final standings")
         for racer in view.racers:
             assert f"<@{racer.user_id}>" in description(message)
 
@@ -307,7 +312,7 @@ async def test_reel_bot_serves_the_activity_and_announces_its_race_in_the_channe
             lobby = await room_where(
                 pages[1], lambda r: r["race"] and len(r["race"]["racers"]) == 2
             )
-            await message_where(fake, lobby["race"]["id"], "lobby")
+            await message_where(fake, int(lobby["race"]["id"]), "lobby")
         assert stat.S_IMODE((tmp_path / "session.key").stat().st_mode) == 0o600
         since = process.signal(signal.SIGTERM)
         assert await process.exited(since, 10.0) == EXIT_OK

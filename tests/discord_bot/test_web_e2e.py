@@ -43,7 +43,7 @@ async def test_a_chat_move_shows_on_the_open_web_board_and_a_web_move_in_chat(
     ):
         page = await Page.open(http, ws(url))
         shown = await page.next("board")
-        assert shown["version"] == version(board) and shown["board"]["deal"] == DEAL_NUMBER
+        assert shown["version"] == version(board) and shown["board"]["deal"] == str(DEAL_NUMBER)
         since = time.monotonic()
         dealt = await public_board(await fake.slash(alice, "reel", sub="deal"))
         pushed = await page.next("board", timeout=1.0)

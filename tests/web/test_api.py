@@ -16,7 +16,7 @@ from bot.service import LOCAL_USER_ID, GameService
 from bot.service.cooldown import BURST, Cooldown
 from bot.web.protocol import MAX_FRAME
 from bot.web.socket import REFUSED, SOCKET_CAP
-from engine import Game, format_position, parse_move
+from engine import MAX_DEAL, Game, format_position, parse_move
 
 OTHER_USER = 4242
 
@@ -306,3 +306,110 @@ async def test_a_page_of_another_origin_or_host_is_refused(
         served.base + "/api/play", json={"type": "board"}, headers={"Origin": "http://x.test"}
     ) as got:
         assert got.status == 403
+
+
+async def test_a_deal_number_is_text_both_ways_past_javascripts_numbers(
+    serve: Serve, service: GameService
+) -> None:
+    page = await (await serve()).page()
+    await page.next("no-game")
+    for deal in (2**53 + 1, MAX_DEAL):  # 9007199254740993: a double would send ...992
+        (board,) = await page.ask({"type": "new", "deal": str(deal)})
+        assert board["type"] == "board" and board["board"]["deal"] == str(deal)
+        assert (await service.show(LOCAL_USER_ID)).deal_number == deal
+    (board,) = await page.ask({"type": "new", "deal": 16})  # a JSON number, within 2**53
+    assert board["board"]["deal"] == "16"
+    (refused,) = await page.ask({"type": "new", "deal": 2**53 + 1})  # may have lost digits
+    assert refused["code"] == "bad-frame"
+    assert 'sent as text, "9007199254740993"' in refused["message"]
+    assert (await service.show(LOCAL_USER_ID)).deal_number == 16
+
+
+@pytest.mark.parametrize(
+    ("deal", "code", "words"),
+    [
+        ("abc", "bad-input", f"A deal number is a whole number from 1 to {MAX_DEAL}, like 42"),
+        ("-5", "bad-input", "not '-5'"),
+        ("4.5", "bad-input", "whole number"),
+        ("", "bad-input", "whole number"),
+        ("١٢", "bad-input", "whole number"),  # digits, but not ASCII ones
+        ("9" * 25, "bad-input", "whole number"),
+        ("0", "bad-input", "Deal 0 does not exist"),
+        (str(MAX_DEAL + 1), "bad-input", f"does not exist: deal numbers run from 1 to {MAX_DEAL}"),
+        (True, "bad-frame", "a deal number's digits, as text"),
+        (4.5, "bad-frame", "a deal number's digits, as text"),
+    ],
+)
+async def test_a_deal_that_is_no_deal_number_is_refused_and_nothing_is_dealt(
+    serve: Serve, service: GameService, deal: object, code: str, words: str
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await (await serve()).page()
+    await page.next("board")
+    (refused,) = await page.ask({"type": "new", "deal": deal, "version": view.version})
+    assert refused["type"] == "error" and refused["code"] == code
+    assert words in refused["message"]
+    shown = await service.show(LOCAL_USER_ID)
+    assert (shown.deal_number, shown.version) == (DEAL, view.version)
+
+
+async def test_undo_and_redo_take_a_count_and_undo_a_move_to_go_back_to(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    game = Game.new(DEAL)
+    positions = [format_position(game)]
+    for _ in range(3):
+        move = next(m for m in game.legal_moves() if not m.is_deal)
+        view = await service.move(LOCAL_USER_ID, str(move), view.version)
+        game.play(move)
+        positions.append(view.position)
+    page = await (await serve()).page()
+    await page.next("board")
+    (board,) = await page.ask({"type": "undo", "count": 2, "version": view.version})
+    assert board["board"]["position"] == positions[1] and board["board"]["moves"] == 1
+    (board,) = await page.ask({"type": "redo", "count": 2, "version": board["version"]})
+    assert board["board"]["position"] == positions[3]
+    (board,) = await page.ask({"type": "undo", "to": 0, "version": board["version"]})
+    assert board["board"]["position"] == positions[0]
+    assert "took back 3 moves" in board["board"]["message"]
+    (refused,) = await page.ask({"type": "undo", "count": 1, "version": board["version"]})
+    assert refused["code"] == "bad-move" and "nothing to undo" in refused["message"]
+    assert (await service.show(LOCAL_USER_ID)).version == board["version"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "words"),
+    [
+        ({"type": "undo", "count": 2, "to": 1}, "'count' or 'to', not both"),
+        ({"type": "undo", "count": 0}, "'count' is a whole number from 1 up"),
+        ({"type": "undo", "count": "2"}, "'count' is a whole number from 1 up"),
+        ({"type": "undo", "to": -1}, "'to' is a whole number from 0 up"),
+        ({"type": "redo", "to": 1}, "no field 'to'"),
+        ({"type": "deal", "count": 2}, "no field 'count'"),
+    ],
+)
+async def test_a_bad_count_or_move_to_undo_to_is_refused_and_changes_nothing(
+    serve: Serve, service: GameService, sent: dict[str, object], words: str
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    view = await service.deal(LOCAL_USER_ID, view.version)
+    page = await (await serve()).page()
+    await page.next("board")
+    (refused,) = await page.ask({**sent, "version": view.version})
+    assert refused["code"] == "bad-frame" and words in refused["message"]
+    assert await stored_version(service, LOCAL_USER_ID) == view.version
+
+
+async def test_a_lost_games_hint_names_the_move_to_undo_to_and_undo_to_takes_it(
+    serve: Serve, service: GameService
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    view = await service.move(LOCAL_USER_ID, "C3 ACE", view.version)  # a space none can fill
+    page = await (await serve()).page()
+    await page.next("board")
+    hint, board = await page.ask({"type": "hint", "version": view.version})
+    assert "It still could be at the start: undo back to there." in hint["hint"]["message"]
+    assert (hint["hint"]["undo_to"], hint["hint"]["back_to"]) == (0, "the start")
+    (back,) = await page.ask({"type": "undo", "to": 0, "version": board["version"]})
+    assert back["board"]["position"] == format_position(Game.new(DEAL))

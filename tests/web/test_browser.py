@@ -4,14 +4,16 @@ with the engine's position after every move."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser import ARTIFACTS, browser, drag, position, version_after  # noqa: F401
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Dialog, Page
 from playwright.async_api import Error as PlaywrightError
 from webserver import DEAL, Serve, Served
 
 from bot.service import LOCAL_USER_ID, GameService
-from engine import VARIANTS, Game, IllegalMoveError, Pile, format_position, parse_move
+from engine import MAX_DEAL, VARIANTS, Game, IllegalMoveError, Pile, format_position, parse_move
 from engine.solver import solve
 
 pytestmark = pytest.mark.browser
@@ -346,3 +348,105 @@ async def test_a_ten_shows_as_t_on_its_card_as_in_every_message(
     assert tens and all(text[0] == "T" for text in tens), tens
     assert all(text[0] == code[0] for code, text in corners)
     assert not any("10" in text for _, text in corners)
+
+
+async def test_a_deal_number_past_javascripts_numbers_starts_that_very_deal(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    view = await service.deal(LOCAL_USER_ID, view.version)  # a game in progress: asked first
+    page = await opened(browser, await serve())
+    asked: list[str] = []
+
+    async def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        await dialog.accept()
+
+    page.on("dialog", answer)
+    for deal in (2**53 + 1, MAX_DEAL):  # 9007199254740993: as a double, ...992
+        await page.fill("#deal-number", str(deal))
+        await page.click("#start [data-command=new]")
+        await page.wait_for_function(
+            "t => document.getElementById('title').textContent === t",
+            arg=f"Virginia Reel · deal {deal}",
+        )
+        assert (await service.show(LOCAL_USER_ID)).deal_number == deal
+        assert await position(page) == format_position(Game.new(deal))
+    assert asked == ["End the game in progress? It is recorded as abandoned."]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("typed", ["abc", "12a", "0", str(MAX_DEAL + 1)])
+async def test_a_deal_number_that_is_none_is_refused_before_anything_is_asked(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+    typed: str,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    view = await service.deal(LOCAL_USER_ID, view.version)  # a game in progress
+    page = await opened(browser, await serve())
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: asked.append(dialog.message))  # (then dismissed)
+    await page.fill("#deal-number", typed)
+    await page.click("#start [data-command=new]")
+    await page.locator("#status.error").wait_for()
+    said = await page.inner_text("#status")
+    assert said == f"A deal number is a whole number from 1 to {MAX_DEAL}, like 42, not '{typed}'."
+    assert asked == []
+    shown = await service.show(LOCAL_USER_ID)
+    assert (shown.deal_number, shown.version) == (DEAL, view.version)
+
+
+async def test_the_move_box_takes_undo_n_and_redo_n_as_the_terminal_does(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    game = Game.new(DEAL)
+    for _ in range(2):
+        move = next(m for m in game.legal_moves() if not m.is_deal and m.src != m.dst)
+        view = await service.move(LOCAL_USER_ID, str(move), view.version)
+        game.play(move)
+    page = await opened(browser, await serve())
+    await page.fill("#move", "undo two")  # refused by the page: nothing is sent
+    await page.press("#move", "Enter")
+    await page.locator("#status.error").wait_for()
+    assert "'undo N' for the last N moves" in await page.inner_text("#status")
+    await page.fill("#move", "Undo 2")
+    await page.press("#move", "Enter")
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(Game.new(DEAL))
+    assert await page.input_value("#move") == ""
+    await page.fill("#move", "redo 2")
+    await page.press("#move", "Enter")
+    await version_after(page, view.version + 2)
+    assert await position(page) == format_position(game)
+    assert (await service.show(LOCAL_USER_ID)).version == view.version + 2
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+async def test_a_lost_games_hint_says_what_to_type_and_the_move_box_takes_it(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    view = await service.move(LOCAL_USER_ID, "C3 ACE", view.version)  # a space none can fill
+    page = await opened(browser, await serve())
+    await page.click("nav [data-command=hint]")
+    await page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('undo back to there')",
+        timeout=20_000,
+    )
+    said = await page.inner_text("#status")
+    advice = re.search(r"Type '([^']+)' in the Move box", said)
+    assert advice is not None and advice.group(1) == "undo to 0", said
+    await page.fill("#move", advice.group(1))
+    await page.press("#move", "Enter")
+    await version_after(page, view.version + 1)
+    assert await position(page) == format_position(Game.new(DEAL))
+    assert "Back at the start" in await page.inner_text("#status")

@@ -66,7 +66,7 @@ async def test_reel_web_serves_the_local_players_game_and_stops_on_ctrl_c(tmp_pa
                 assert got.status == 200 and "Content-Security-Policy" in got.headers
             page = await Page.open(http, url.replace("http://", "ws://") + "ws")
             board = await page.next("board")
-            assert board["version"] == view.version and board["board"]["deal"] == DEAL
+            assert board["version"] == view.version and board["board"]["deal"] == str(DEAL)
             (played,) = await page.ask({"type": "deal", "version": view.version})
             assert played["version"] == view.version + 1
             await page.close()

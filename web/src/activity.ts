@@ -23,6 +23,27 @@ export type Boot =
 export const OUTSIDE =
   "Virginia Reel's board runs inside Discord, as an Activity: open it from a voice channel's Activities, or with the Play on the board button under a board in chat. On your own computer, play it with reel web.";
 
+export const READY_WAIT_S = 15; // seconds Discord has to answer the SDK's ready()
+export const NO_READY =
+  `Discord did not answer the Activity's start within ${READY_WAIT_S} seconds (the Embedded App SDK's ready()), so nobody is signed in: close the Activity and open it again. If it keeps happening, the page is not in Discord's Activity frame, or Discord's client needs an update.`;
+
+/** ``work``, or a rejection with ``message`` if it is not done within ``seconds``. */
+function within<T>(work: Promise<T>, seconds: number, message: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = window.setTimeout(() => reject(new Error(message)), seconds * 1000);
+    work.then(
+      (value) => {
+        window.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        window.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 async function config(): Promise<Config> {
   try {
     const answer = await fetch("/api/activity", { cache: "no-store" });
@@ -44,7 +65,8 @@ function mock(clientId: string, query: URLSearchParams): DiscordSDKMock {
   return sdk;
 }
 
-export async function boot(): Promise<Boot> {
+/** Sign in; ``progress`` is told what the page waits for. */
+export async function boot(progress: (text: string) => void = () => {}): Promise<Boot> {
   const found = await config();
   const query = new URLSearchParams(location.search);
   const clientId = found.client_id;
@@ -52,7 +74,13 @@ export async function boot(): Promise<Boot> {
   if (clientId !== null && query.has("frame_id")) sdk = new DiscordSDK(clientId);
   else if (clientId !== null && found.mock) sdk = mock(clientId, query);
   else return found.local ? { kind: "local" } : { kind: "outside", reason: OUTSIDE };
-  await sdk.ready();
+  progress("Waiting for Discord…");
+  try {
+    await within(sdk.ready(), READY_WAIT_S, NO_READY);
+  } catch (error) {
+    return { kind: "outside", reason: error instanceof Error ? error.message : NO_READY };
+  }
+  progress("Signing in…");
   const { code } = await sdk.commands.authorize({
     client_id: clientId,
     response_type: "code",

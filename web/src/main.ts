@@ -25,6 +25,16 @@ let shown = "game"; // whose board: "game" (the player's own) or "race:<race>:<r
 let readOnly = false; // another racer's board, or a race game that is over
 const waiting = new Map<number, (reason: string | null) => void>();
 const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
+const CONFIRM_UNDO = 10; // an undo of more moves than this asks first, as the terminal does
+const STEP_USAGE: Record<string, string> = {
+  undo: "Type 'undo' to take back your last move, 'undo N' for the last N moves, or 'undo to N' to go back to move N.",
+  redo: "Type 'redo' to play again the last move taken back, or 'redo N' for N of them.",
+};
+const MIN_DEAL = 1n;
+const MAX_DEAL = 9223372036854775807n; // 2**63 - 1 (engine/deal.py): past JavaScript's numbers
+const BAD_DEAL = `A deal number is a whole number from ${MIN_DEAL} to ${MAX_DEAL}, like 42`;
+const LOST =
+  "The connection dropped before the server answered: once it is back, the board shows whether that was played.";
 
 function say(text: string, kind: "error" | "note" | "" = ""): void {
   status.textContent = text;
@@ -54,9 +64,35 @@ function play(move: string, version?: number): Promise<string | null> {
   return request({ type: "move", move, version: version ?? board?.version ?? 0 });
 }
 
-function command(kind: string): void {
-  if (kind === "resign" && !confirm("Give up this game? It is recorded as resigned.")) return;
-  void request({ type: kind, version: board?.version ?? 0 });
+/** A command (a button, or typed in the Move box), with its fields (``count``, ``to``);
+ * resolves as ``request`` does, or at once with a reason if the player said no. */
+function command(kind: string, fields: Record<string, number> = {}): Promise<string | null> {
+  const declined = Promise.resolve("Nothing was changed.");
+  if (kind === "resign" && !confirm("Give up this game? It is recorded as resigned.")) return declined;
+  const back = kind !== "undo" ? 0 : fields.to !== undefined ? (board?.moves ?? 0) - fields.to : (fields.count ?? 1);
+  if (back > CONFIRM_UNDO && back <= (board?.moves ?? 0) && !confirm(`Take back ${back} moves? (Redo brings them back.)`)) {
+    return declined;
+  }
+  return request({ type: kind, version: board?.version ?? 0, ...fields });
+}
+
+/** What the Move box takes besides a move, as the terminal does: a command alone, ``undo
+ * N``, ``undo to N``, ``redo N``. Null: a move (the server judges it); ``refusal``: why
+ * the text is neither. */
+function typedCommand(text: string): { kind: string; fields: Record<string, number> } | { refusal: string } | null {
+  const words = text.toLowerCase().split(/\s+/);
+  const [head, ...rest] = words;
+  if (!WORDS.has(head)) return null;
+  if (rest.length === 0) return { kind: head, fields: {} };
+  const number = (word: string) => (/^[0-9]+$/.test(word) && Number.isSafeInteger(Number(word)) ? Number(word) : null);
+  if (head === "undo" || head === "redo") {
+    const count = rest.length === 1 ? number(rest[0]) : null;
+    if (count !== null) return { kind: head, fields: { count } };
+    const to = head === "undo" && rest.length === 2 && rest[0] === "to" ? number(rest[1]) : null;
+    if (to !== null) return { kind: head, fields: { to } };
+    return { refusal: STEP_USAGE[head] };
+  }
+  return { refusal: `'${head}' takes nothing after it: type '${head}' alone.` };
 }
 
 function figuresText(b: Board): string {
@@ -122,7 +158,8 @@ function showScreen(b: Board): void {
 }
 
 function showHint(hint: Hint): void {
-  say(hint.message, "note");
+  const back = hint.undo_to === null ? "" : ` Type 'undo to ${hint.undo_to}' in the Move box to go back to ${hint.back_to}.`;
+  say(hint.message + back, "note");
   for (const el of root.querySelectorAll(".hinted")) el.classList.remove("hinted");
   const piles = hint.move === "deal" ? ["STOCK"] : [hint.from, hint.to];
   for (const name of piles) if (name) root.querySelector(`[data-pile="${name}"]`)?.classList.add("hinted");
@@ -153,6 +190,7 @@ function received(frame: Frame): void {
       root.dataset.position = "";
       figures.textContent = "";
       say(frame.message);
+      settle(frame.id, frame.message); // nothing was played: a held card goes back
       return;
     case "hint":
       hint = frame.hint; // shown now, and again on the board that follows (same version)
@@ -168,13 +206,18 @@ function received(frame: Frame): void {
 }
 
 const connection = new Connection(received, (up) => document.body.classList.toggle("offline", !up));
-const hands = new Hands(root, { board: () => board, play, deal: () => command("deal"), say, calm });
+connection.onLost = (ids) => {
+  const waited = ids.filter((id) => waiting.has(id));
+  for (const id of waited) settle(id, LOST);
+  if (waited.length > 0) say(LOST, "error");
+};
+const hands = new Hands(root, { board: () => board, play, deal: () => void command("deal"), say, calm });
 
 function wire(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("[data-command]")) {
     const kind = button.dataset.command ?? "";
     if (kind === "new") continue; // the start form's submit
-    button.addEventListener("click", () => (kind === "daily" ? start("daily") : command(kind)));
+    button.addEventListener("click", () => (kind === "daily" ? start("daily") : void command(kind)));
   }
   byId<HTMLButtonElement>("screen-close").addEventListener("click", () => {
     dismissed = board?.version ?? -1;
@@ -194,18 +237,42 @@ function wire(): void {
 
 async function typed(text: string): Promise<void> {
   if (text === "") return;
-  const word = text.toLowerCase();
-  const reason = WORDS.has(word) && word !== "deal" ? await request({ type: word, version: board?.version ?? 0 }) : await play(text);
+  const asked = typedCommand(text);
+  if (asked !== null && "refusal" in asked) {
+    say(asked.refusal, "error");
+    return;
+  }
+  // "deal" is a move of the notation: the server plays it as the Deal button does
+  const reason = asked === null || asked.kind === "deal" ? await play(text) : await command(asked.kind, asked.fields);
   if (reason === null) moveInput.value = "";
 }
 
+/** The deal number typed in the start form, as the server takes it (its digits: deal
+ * numbers go past JavaScript's exact numbers); null: none typed (a random deal). Throws
+ * the refusal when it is no deal number. */
+function typedDeal(): string | null {
+  const typed = byId<HTMLInputElement>("deal-number").value.trim();
+  if (typed === "") return null;
+  const digits = typed.replace(/[,_\s]/g, "");
+  if (!/^[0-9]+$/.test(digits) || BigInt(digits) < MIN_DEAL || BigInt(digits) > MAX_DEAL) {
+    throw new Error(`${BAD_DEAL}, not '${typed}'.`);
+  }
+  return BigInt(digits).toString();
+}
+
 function start(kind: "new" | "daily"): void {
+  let deal: string | null = null;
+  try {
+    deal = kind === "new" ? typedDeal() : null;
+  } catch (refusal) {
+    say((refusal as Error).message, "error"); // before asking anything: nothing is ended
+    return;
+  }
   const ending = board !== null && board.in_progress && !(kind === "daily" && board.daily !== null);
   if (ending && !confirm("End the game in progress? It is recorded as abandoned.")) return;
   const variant = byId<HTMLSelectElement>("variant").value || "vr";
-  const number = byId<HTMLInputElement>("deal-number").value.trim();
   const frame: Record<string, unknown> = { type: kind, version: board?.version ?? null, variant };
-  if (kind === "new" && number !== "") frame.deal = Number(number);
+  if (deal !== null) frame.deal = deal;
   screen.hidden = true;
   void request(frame as { type: string });
 }
@@ -217,21 +284,47 @@ function wireSettings(): void {
     box.addEventListener("change", () => void request({ type: "settings", [name]: inverted ? !box.checked : box.checked }));
   }
   const four = byId<HTMLInputElement>("set-four");
-  four.checked = localStorage.getItem("reel-four") === "1";
+  four.checked = kept("reel-four") === "1";
   document.documentElement.classList.toggle("four", four.checked);
   four.addEventListener("change", () => {
-    localStorage.setItem("reel-four", four.checked ? "1" : "0");
+    keep("reel-four", four.checked ? "1" : "0");
     document.documentElement.classList.toggle("four", four.checked);
   });
-  const saved = localStorage.getItem("reel-theme");
+  const saved = kept("reel-theme");
   if (saved) document.documentElement.dataset.theme = saved;
   byId<HTMLButtonElement>("theme").addEventListener("click", () => {
     const dark = document.documentElement.dataset.theme
       ? document.documentElement.dataset.theme === "dark"
       : window.matchMedia("(prefers-color-scheme: dark)").matches;
     document.documentElement.dataset.theme = dark ? "light" : "dark";
-    localStorage.setItem("reel-theme", dark ? "light" : "dark");
+    keep("reel-theme", dark ? "light" : "dark");
   });
+}
+
+/** The browser's storage, where the page's own settings are kept: a frame may be denied it
+ * (a browser's privacy setting in Discord's iframe), and reading it then throws; the page
+ * goes on without, and says so beside the settings. */
+function kept(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    noStorage();
+    return null;
+  }
+}
+
+function keep(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    noStorage();
+  }
+}
+
+function noStorage(): void {
+  const note = byId<HTMLParagraphElement>("storage-note");
+  note.textContent = "This browser lets the page keep nothing (its storage is blocked): four-colour suits and the theme last until the page is closed.";
+  note.hidden = false;
 }
 
 window.setInterval(() => {
@@ -243,7 +336,7 @@ wire();
  * outside Discord, with no local player, say where the board runs. */
 async function begin(): Promise<void> {
   say("Signing in…", "note");
-  const started = await boot().catch((error: unknown) => ({ kind: "outside" as const, reason: `Sign-in failed: ${String(error)}` }));
+  const started = await boot((text) => say(text, "note")).catch((error: unknown) => ({ kind: "outside" as const, reason: `Sign-in failed: ${String(error)}` }));
   if (started.kind === "outside") {
     document.body.classList.add("outside");
     byId("outside").textContent = started.reason;

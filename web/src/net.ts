@@ -1,7 +1,9 @@
 // The board's WebSocket: requests out with an id, frames in; it reconnects when closed
 // (the server then sends the current board, so nothing is missed: a request sent before
 // the drop was played or not, and the board says which; one queued while offline carries
-// the version it was made on, so it is never played twice).
+// the version it was made on, so it is never played twice). A request sent on a socket
+// that closes before any frame answers it is given up (``onLost``): its answer can't come
+// on another socket, and whoever waits on it must not wait for ever.
 
 import type { Frame, Request } from "./types";
 
@@ -13,9 +15,13 @@ export class Connection {
   private ws: WebSocket | null = null;
   private nextId = 1;
   private retry = 250;
-  private queue: string[] = [];
+  private queue: { id: number; text: string }[] = [];
+  private pending = new Set<number>(); // sent on the open socket, no frame of theirs yet
+  private refused = false; // closed for good: not in this room
   /** Called each time the socket opens (again): the room's participants are sent then. */
   onOpen: (() => void) | null = null;
+  /** Called with the ids of the requests the socket's close left unanswered. */
+  onLost: ((ids: number[]) => void) | null = null;
 
   private session: string | null = null;
 
@@ -35,16 +41,28 @@ export class Connection {
     ws.onopen = () => {
       this.retry = 250;
       this.onState(true);
-      for (const text of this.queue.splice(0)) ws.send(text);
+      for (const { id, text } of this.queue.splice(0)) this.put(ws, id, text);
       this.onOpen?.();
     };
     ws.onmessage = (event) => {
-      if (typeof event.data === "string") this.listener(JSON.parse(event.data) as Frame);
+      if (typeof event.data !== "string") return;
+      const frame = JSON.parse(event.data) as Frame;
+      if ("id" in frame && typeof frame.id === "number") this.pending.delete(frame.id);
+      this.listener(frame);
     };
     ws.onclose = (event) => {
-      if (event.code === REFUSED) return; // not in this room: the page says why, no retry
-      this.onState(false);
       this.ws = null;
+      const lost = [...this.pending];
+      this.pending.clear();
+      if (event.code === REFUSED) {
+        // not in this room: the page says why, no retry, and nothing queued is ever sent
+        this.refused = true;
+        lost.push(...this.queue.splice(0).map((queued) => queued.id));
+        this.lose(lost);
+        return;
+      }
+      this.onState(false);
+      this.lose(lost);
       window.setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 5000);
     };
@@ -54,8 +72,18 @@ export class Connection {
   send(request: Request): number {
     const id = this.nextId++;
     const text = JSON.stringify({ ...request, id });
-    if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
-    else this.queue.push(text);
+    if (this.refused) queueMicrotask(() => this.lose([id])); // (once its caller waits)
+    else if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.put(this.ws, id, text);
+    else this.queue.push({ id, text });
     return id;
+  }
+
+  private put(ws: WebSocket, id: number, text: string): void {
+    this.pending.add(id);
+    ws.send(text);
+  }
+
+  private lose(ids: number[]): void {
+    if (ids.length > 0) this.onLost?.(ids);
   }
 }

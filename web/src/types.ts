@@ -1,4 +1,6 @@
-// The frames the server sends (bot/web/board.py, bot/web/protocol.py; docs/web.md).
+// The frames the server sends (bot/web/board.py, bot/web/protocol.py; docs/web.md). Deal
+// numbers and ids are text: they go to 2**63 - 1, past JavaScript's exact whole numbers
+// (2**53), so the page never does arithmetic on them.
 
 export interface RowPile {
   pile: string; // "A1"
@@ -33,7 +35,7 @@ export interface Board {
   position: string;
   variant: string;
   game: string;
-  deal: number;
+  deal: string; // digits: "9223372036854775807"
   rows: Row[];
   reserve: ReservePile[];
   stock: { cards: number; deals_left: number };
@@ -66,6 +68,8 @@ export interface Hint {
   to: string | null;
   label: string | null;
   message: string;
+  undo_to: number | null; // a lost game: the move it could still be won from ("undo to N")
+  back_to: string | null; // that move's name: "move 5", "the start"
   version: number;
 }
 
@@ -81,8 +85,8 @@ export interface RoomRacer {
 }
 
 export interface Race {
-  id: number;
-  deal: number;
+  id: string;
+  deal: string;
   state: "lobby" | "running" | "over" | "cancelled";
   host: string;
   starts_at: string;
@@ -107,7 +111,7 @@ export type Frame =
       version: number;
       board: Board;
       view?: string; // "game", or "race:<race>:<racer>"
-      race?: number;
+      race?: string;
       racer?: string;
       read_only?: boolean;
     }
