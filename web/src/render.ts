@@ -45,27 +45,53 @@ function reservePile(data: ReservePile, look: Look): HTMLElement {
   return pile;
 }
 
-function rowLine(row: Row, from: number, to: number, look: Look): HTMLElement {
+/** A row's line of one half. ``depth``: the row's tallest pile over both halves, which
+ * halves drawn side by side share, so that each row stays one line across the board. In
+ * the second half the label is left blank: the same rows go on, not new ones. */
+function rowLine(row: Row, from: number, to: number, depth: number, look: Look): HTMLElement {
   const line = document.createElement("div");
   line.className = "line";
   line.dataset.row = row.row;
-  const label = document.createElement("span");
-  label.className = "label";
-  label.textContent = row.row;
-  label.title = `Row ${row.row} builds ${row.builds}`;
   const piles = row.piles.slice(from, to);
-  line.style.setProperty("--d", String(Math.max(1, ...piles.map((p) => p.cards.length))));
-  line.append(label, ...piles.map((p) => rowPile(p, look)));
+  line.style.setProperty("--dh", String(tallest(piles)));
+  line.style.setProperty("--dr", String(depth));
+  line.append(label(row.row, from, `Row ${row.row} builds ${row.builds}`), ...piles.map((p) => rowPile(p, look)));
+  return line;
+}
+
+function tallest(piles: RowPile[]): number {
+  return Math.max(1, ...piles.map((p) => p.cards.length));
+}
+
+function label(text: string, from: number, title: string): HTMLElement {
+  const span = document.createElement("span");
+  span.className = "label";
+  if (from === 0) {
+    span.textContent = text;
+    span.title = title;
+  }
+  return span;
+}
+
+/** The column numbers over a half, as the notation names the piles (A5, R12). */
+function numbers(from: number, to: number): HTMLElement {
+  const line = document.createElement("div");
+  line.className = "line numbers";
+  line.setAttribute("aria-hidden", "true"); // each pile's own label names it
+  const columns = Array.from({ length: to - from }, (_, i) => {
+    const span = document.createElement("span");
+    span.className = "number";
+    span.textContent = String(from + i + 1);
+    return span;
+  });
+  line.append(label("", 1, ""), ...columns);
   return line;
 }
 
 function reserveLine(board: Board, from: number, to: number, look: Look): HTMLElement {
   const line = document.createElement("div");
   line.className = "line reserve";
-  const label = document.createElement("span");
-  label.className = "label";
-  label.textContent = "R";
-  line.append(label, ...board.reserve.slice(from, to).map((p) => reservePile(p, look)));
+  line.append(label("R", from, "The reserve"), ...board.reserve.slice(from, to).map((p) => reservePile(p, look)));
   return line;
 }
 
@@ -110,7 +136,11 @@ export function drawBoard(root: HTMLElement, board: Board, look: Look): void {
     const half = document.createElement("div");
     half.className = "half";
     half.style.setProperty("--cols", String(to - from));
-    half.append(...board.rows.map((row) => rowLine(row, from, to, look)), reserveLine(board, from, to, look));
+    half.append(
+      numbers(from, to),
+      ...board.rows.map((row) => rowLine(row, from, to, tallest(row.piles), look)),
+      reserveLine(board, from, to, look),
+    );
     return half;
   });
   const grid = document.createElement("div");
