@@ -150,11 +150,24 @@ class Start:
         return self.until
 
 
+async def connect(http: aiohttp.ClientSession, url: str) -> aiohttp.ClientWebSocketResponse:
+    """The board's socket, opened again after the wait a 429 asks for (the clients share
+    one address, whose rate of socket opens the server limits), as the page does."""
+    while True:
+        try:
+            return await http.ws_connect(url, max_msg_size=0)
+        except aiohttp.WSServerHandshakeError as exc:
+            if exc.status != 429:
+                raise
+            retry = exc.headers.get("Retry-After", "1") if exc.headers else "1"
+            await asyncio.sleep(float(retry))
+
+
 async def play(url: str, client: Client, start: Start, think: float) -> None:
     cookies = {"reel_session": client.token}
     async with (
         aiohttp.ClientSession(cookies=cookies) as http,
-        http.ws_connect(url, max_msg_size=0) as ws,
+        await connect(http, url) as ws,
     ):
         while True:  # hello, then the board (or no game)
             got = json.loads((await ws.receive(timeout=30)).data)

@@ -28,7 +28,16 @@ from typing import Any, Final
 from aiohttp import web
 
 from .discord_api import DiscordApi, DiscordError, instance_id_ok
-from .limits import SIGN_INS, Rate, Sparse, Tally, client_address, too_many
+from .limits import (
+    ALL_SIGN_INS,
+    EVERYONE,
+    SIGN_INS,
+    Rate,
+    Sparse,
+    Tally,
+    client_address,
+    too_many,
+)
 from .play import Frame
 from .protocol import Request, encode, error_frame
 from .rooms import OTHER_SHARD, Rooms, Seat
@@ -55,6 +64,7 @@ class Activity:
     discord: DiscordApi | None
     mock: bool = False
     sign_ins: Rate = field(default_factory=lambda: Rate(*SIGN_INS))  # per address
+    all_sign_ins: Rate = field(default_factory=lambda: Rate(*ALL_SIGN_INS))  # in all
     refused: Tally = field(default_factory=Tally)  # sign-ins refused (a metric's figure)
     quiet: Sparse = field(default_factory=Sparse)  # the log of a flood of them, sparse
 
@@ -79,6 +89,8 @@ async def token_handler(request: web.Request) -> web.StreamResponse:
         return _refusal("not-set-up", NOT_SET_UP, 503)
     address = client_address(request)
     wait = activity.sign_ins.take(address)  # before Discord hears of it
+    if wait <= 0:
+        wait = activity.all_sign_ins.take(EVERYONE)
     if wait > 0:  # counted each, logged once a minute an address (a flood floods no log)
         activity.refused.count += 1
         if (held := activity.quiet.due(address)) is not None:

@@ -29,8 +29,14 @@ from aiohttp import web
 
 from .protocol import encode, error_frame
 
-SIGN_INS: Final = (10, 10 / 60)  # a burst of 10, then one every 6 s, per address
-SOCKET_OPENS: Final = (20, 1.0)  # a burst of 20, then one a second, per address
+# An address may be many players: an office's, or a proxy's (the Activity's players come
+# through Discord's), so the rates per address are generous; what keeps Discord's
+# threshold (10,000 invalid requests in 10 minutes) out of reach is the limit on all
+# sign-ins together: at most 3,050 in any 10 minutes, whoever sends them.
+SIGN_INS: Final = (30, 1.0)  # a burst of 30, then one a second, per address
+ALL_SIGN_INS: Final = (50, 5.0)  # a burst of 50, then five a second, from every address
+SOCKET_OPENS: Final = (100, 10.0)  # a burst of 100, then ten a second, per address
+EVERYONE: Final = "*"  # the key of a rate over every address
 PER_USER: Final = 8
 TOTAL: Final = 2000
 QUIET_FOR: Final = 60.0

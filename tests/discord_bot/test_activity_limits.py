@@ -14,7 +14,7 @@ from fake_discord import FakeDiscord
 from harness import Launch
 
 from bot.service import NoGameError
-from bot.web.limits import SIGN_INS
+from bot.web.limits import ALL_SIGN_INS, SIGN_INS
 
 TOKEN_PATH = "/oauth2/token"
 
@@ -45,6 +45,24 @@ async def test_a_flood_of_bogus_sign_ins_reaches_discord_a_burst_at_most(
         assert sum("sign-in refused from" in line for line in lines) == SIGN_INS[0]
         floods = [line for line in lines if "too many" in line]  # the flood, logged once
         assert len(floods) == 1 and "sign-ins refused from 127.0.0.1" in floods[0]
+
+
+async def test_sign_ins_from_many_addresses_reach_discord_at_the_rate_of_all(
+    fake_discord: FakeDiscord, launch: Launch
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    running = await launch()
+    instance = fake.add_activity_instance([alice])
+    async with served(fake, running) as url, aiohttp.ClientSession() as http:
+        statuses = []
+        for n in range(ALL_SIGN_INS[0] + 15):  # each from its own address, behind a proxy
+            body = {"code": f"bogus-{n}", "instance_id": instance}
+            forwarded = {"X-Forwarded-For": f"198.51.100.{n + 1}"}
+            async with http.post(url + "api/token", json=body, headers=forwarded) as got:
+                statuses.append(got.status)
+        assert calls(fake, TOKEN_PATH) == ALL_SIGN_INS[0]
+        assert statuses.count(429) == 15
 
 
 async def test_bad_bodies_and_instance_ids_are_400s_that_call_nobody(
