@@ -60,6 +60,7 @@ class Racer:
     waiting: dict[int, asyncio.Future[list[dict[str, Any]]]] = field(default_factory=dict)
     answers: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     race_id: int | None = None
+    race_host: int | None = None  # who opened the race: the one who may start it
     next_id: int = 0
 
 
@@ -77,6 +78,7 @@ async def reader(ws: aiohttp.ClientWebSocketResponse, racer: Racer, room: asynci
         now = time.monotonic()
         if got["type"] == "room" and got.get("race"):
             racer.race_id = int(got["race"]["id"])  # ids are text on the wire
+            racer.race_host = int(got["race"]["host"])
             lines = {int(r["id"]): int(r["version"]) for r in got["race"]["racers"]}
             racer.seen.append((now, lines))
             room.set()
@@ -116,7 +118,6 @@ def choose(racer: Racer) -> dict[str, Any]:
 async def race(
     base: str,
     racer: Racer,
-    host: bool,
     everyone: int,
     start: asyncio.Event,
     done: list[int],
@@ -131,15 +132,18 @@ async def race(
         async with http.ws_connect(base + "/ws", protocols=protocols, max_msg_size=0) as ws:
             room = asyncio.Event()
             reading = asyncio.create_task(reader(ws, racer, room))
-            if host:  # start once everyone is in the lobby
-                while not racer.seen or len(racer.seen[-1][1]) < everyone:
-                    room.clear()
-                    await asyncio.wait_for(room.wait(), 60)
-                await ask(ws, racer, {"type": "race-start"})
+            while not racer.seen or len(racer.seen[-1][1]) < everyone:  # all in the lobby
+                room.clear()
+                await asyncio.wait_for(room.wait(), 60)
+            if racer.race_host == racer.user_id:  # whoever opened the race starts it
+                answers = await ask(ws, racer, {"type": "race-start"})
+                if answers[-1]["type"] == "error":
+                    raise RuntimeError(f"race-start refused: {answers[-1]['message']}")
                 start.set()
             await asyncio.wait_for(start.wait(), 120)
-            while racer.version < 0:
-                await asyncio.sleep(0.01)
+            async with asyncio.timeout(30):  # the race board, once started
+                while racer.version < 0:
+                    await asyncio.sleep(0.01)
             until = time.monotonic() + args.seconds
             while time.monotonic() < until and racer.board.get("status") != "won":
                 await asyncio.sleep(racer.rng.expovariate(1 / args.think))
@@ -153,8 +157,9 @@ async def race(
                     if frame["type"] == "error" and frame["code"] != "stale":
                         racer.errors.append(f"{frame['code']}: {frame['message']}")
             done.append(racer.user_id)  # stay until everyone has played their last move,
-            while len(done) < everyone:  # and its standings have reached everyone
-                await asyncio.sleep(0.05)
+            async with asyncio.timeout(60):  # and its standings have reached everyone
+                while len(done) < everyone:
+                    await asyncio.sleep(0.05)
             await asyncio.sleep(1.5)
             await ws.close()
             await reading
@@ -251,9 +256,7 @@ async def race_bench(args: Any, script: str, folder: Path) -> int:
         try:
             base = f"http://127.0.0.1:{port}"
             done: list[int] = []
-            runs = [
-                race(base, r, i == 0, len(racers), start, done, args) for i, r in enumerate(racers)
-            ]
+            runs = [race(base, r, len(racers), start, done, args) for r in racers]
             results = await asyncio.gather(*runs, return_exceptions=True)
             end_load = os.getloadavg()
         finally:
