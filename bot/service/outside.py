@@ -31,6 +31,7 @@ from .cache import PlayerLocks, Recent
 log = logging.getLogger(__name__)
 
 POLL_EVERY: Final = 0.25
+LOOK_PATIENCE: Final = 0.2  # seconds a call waits for its look before it uses memory
 """Seconds between two looks while a live board follows a game: a change made elsewhere
 reaches an open page within about this, plus the reads that draw it."""
 
@@ -71,7 +72,15 @@ class Outside:
         callers check the stored version; and PostgreSQL tells its changes)."""
         if self._store.shared:
             return False
-        return await self.look(user_id) == seen
+        try:
+            async with asyncio.timeout(LOOK_PATIENCE):
+                return await asyncio.shield(self.look(user_id)) == seen
+        except TimeoutError:
+            # The store's connection is busy (a write in its turn, a stalled disk): what is
+            # remembered is served, as before there were looks, so that a read never waits
+            # for a write; a write still checks the stored version. The look goes on, and
+            # tells the live boards of any change it finds.
+            return True
 
     def poll(self, following: Callable[[], bool]) -> None:
         """Look every ``POLL_EVERY`` seconds while ``following()`` (someone follows a game),
