@@ -7,9 +7,9 @@ Activity set up against the fake, the production cooldown, and its rooms racing 
 Every client signs in as a page does (``POST /api/token`` with a code the fake gave its
 user, then the socket with the session's subprotocol), all in one instance: the room
 opens a race as the second arrives, everyone joins its lobby, and its host (whose entry
-opened it, as the room frames say) starts it. Then for ``--seconds`` each racer thinks (exponential, mean ``--think`` s) and plays
-a random legal move of its race board (the deal when none; undo when stuck, and on) with
-the version it saw. Measured:
+opened it, as the room frames say) starts it. Then for ``--seconds`` each racer thinks
+(exponential, mean ``--think`` s) and plays a random legal move of its race board (the
+deal when none; undo when stuck, and on) with the version it saw. Measured:
 
 - the move round trip (send to the answer's board), each racer's moves;
 - the standings lag: for every move answered and every other client, the time from the
