@@ -72,6 +72,8 @@ class Outside:
         callers check the stored version; and PostgreSQL tells its changes)."""
         if self._store.shared:
             return False
+        if self.count != seen:  # an earlier look (the poll's) found a write since
+            return False
         try:
             async with asyncio.timeout(LOOK_PATIENCE):
                 return await asyncio.shield(self.look(user_id)) == seen
@@ -79,8 +81,9 @@ class Outside:
             # The store's connection is busy (a write in its turn, a stalled disk): what is
             # remembered is served, as before there were looks, so that a read never waits
             # for a write; a write still checks the stored version. The look goes on, and
-            # tells the live boards of any change it finds.
-            return True
+            # tells the live boards of any change it finds: they read again then, and
+            # this check above sends them to the file.
+            return self.count == seen
 
     def poll(self, following: Callable[[], bool]) -> None:
         """Look every ``POLL_EVERY`` seconds while ``following()`` (someone follows a game),

@@ -46,6 +46,7 @@ class OpenBoard:
         self.last: Frame | None = None  # the last board sent (of that view)
         self.wanted = -1  # the newest version heard of for this player
         self.pushing = False
+        self.heard = 0  # the changes heard of: a read begun before the latest may be old
         self._lock = asyncio.Lock()
 
     @property
@@ -108,6 +109,7 @@ class LiveBoards:
         """The service saved a change of ``user_id``'s game: push it to their boards."""
         for board in self._open.get(user_id, ()):
             board.wanted = max(board.wanted, version)
+            board.heard += 1
             if board.pushing or board.sent >= version or board.view != "game":
                 continue
             board.pushing = True
@@ -120,8 +122,11 @@ class LiveBoards:
         assert board.user_id is not None
         try:
             while board.sent < board.wanted and not board.ws.closed and board.view == "game":
+                heard = board.heard
                 frame = await current(self._service, board.user_id)
                 if not isinstance(frame.get("version"), int) or frame["version"] <= board.sent:
+                    if board.heard != heard:  # told of a change while reading: read again
+                        continue
                     break
                 await board.send(frame)
         except Exception:  # a closed socket, a store fault: the page asks again on reconnect

@@ -4,6 +4,7 @@ more before it answers (research/scale_profile.md)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, Settings, StaleVersionError
+from bot.service.outside import LOOK_PATIENCE
 from bot.store import GameStart, GameStore, GameUpdate, SettingsCheck, StoreBusyError, UserSettings
 from bot.store.open import open_store
 
@@ -262,6 +264,35 @@ async def test_a_game_another_process_moved_on_the_file_is_shown_and_played_as_s
         assert (again.version, again.position) == (moved.version, moved.position)
         await web.update_settings(1, symbols=False)  # settings are the stored ones too
         assert not SUITS & set((await play.show(1)).board)
+    finally:
+        await web.close()
+        await play.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_write_found_by_an_earlier_look_is_read_though_the_next_look_is_slow(
+    db_target: str,
+) -> None:
+    # reel web's poll found reel play's move; the read it makes for the open page then
+    # waits past its patience for a look of its own (a busy machine): it must not serve
+    # the game remembered from before the write the poll already found
+    web = GameService(await open_store(db_target), new_player=PLAIN)
+    play = GameService(await open_store(db_target), new_player=PLAIN)
+    try:
+        view = await web.new_game(1, GUILD, BUILD_AFTER_THE_DEAL)
+        assert (await play.show(1)).version == view.version
+        dealt = await play.deal(1, view.version)
+        await web._outside.look()  # the poll's look: a write found
+        store: Any = web.store
+        quick = store.outside_writes
+
+        async def slow() -> int:
+            await asyncio.sleep(LOOK_PATIENCE * 3)
+            return int(await quick())
+
+        store.outside_writes = slow
+        shown = await web.show(1)
+        assert (shown.version, shown.position) == (dealt.version, dealt.position)
     finally:
         await web.close()
         await play.close()
