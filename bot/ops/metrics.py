@@ -20,8 +20,9 @@
 - ``reel_gateway_latency_seconds{shard}``, ``reel_shard_up{shard}``: each shard of this
   process, read at each scrape;
 - ``reel_games_in_memory``, ``reel_changes_heard_total{kind}``,
-  ``reel_changes_catch_ups_total``: the service's cache, and the other processes'
-  changes heard (docs/scaling.md).
+  ``reel_changes_catch_ups_total``, ``reel_changes_outside_writes_total``: the service's
+  cache, and the other processes' changes heard (docs/scaling.md) or found on an SQLite
+  file (docs/storage.md).
 
 The Discord adapter records interactions (``bot/discord_bot/metering.py``); the rest is
 read from the service, its store and the bot when Prometheus asks.
@@ -183,6 +184,11 @@ class ServiceFigures(Collector):
             "reel_changes_catch_ups",
             "Catch-ups after the connection the changes come by was lost",
             service.remote.catch_ups,
+        )
+        yield counter(
+            "reel_changes_outside_writes",
+            "Looks at the SQLite file that found another process's write",
+            service.remote.outside_writes,
         )
 
 

@@ -67,3 +67,21 @@ async def test_the_docs_list_every_metric_the_bot_serves_and_no_other(tmp_path: 
     families = {name.removesuffix("_total") for name in await served(tmp_path)}
     families = {re.sub(r"_(bucket|count|sum|created)$", "", name) for name in families}
     assert listed == families
+
+
+async def test_a_write_another_process_made_on_the_file_is_counted(tmp_path: Path) -> None:
+    metrics = Metrics()
+    ours = GameService(await Store.open(tmp_path / "reel.db"))
+    theirs = GameService(await Store.open(tmp_path / "reel.db"))
+    try:
+        metrics.watch_service(ours, Cooldown())
+        await ours.get_settings(1)  # read, and remembered
+        found = {name: value for name, _, value in samples(metrics.registry)}
+        assert found["reel_changes_outside_writes_total"] == 0
+        await theirs.update_settings(1, symbols=False)  # the other process commits
+        await ours.get_settings(1)  # remembered: a look at the file first finds it
+        found = {name: value for name, _, value in samples(metrics.registry)}
+        assert found["reel_changes_outside_writes_total"] == 1
+    finally:
+        await ours.close()
+        await theirs.close()
