@@ -174,28 +174,22 @@ class SocketCaps:
 
 
 class QuietAccepts(logging.Filter):
-    """Let one record of each kind of failed ``accept()`` through every ``QUIET_FOR`` s."""
+    """Let one record of each kind of failed ``accept()`` through every ``QUIET_FOR`` s
+    (``Sparse``), saying how many like it were dropped since."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
-        self._clock = clock
-        self._last: dict[str, float] = {}
-        self.dropped = 0
+        self._sparse = Sparse(clock)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if "accept" not in message:
             return True
-        kind = message[:80]
-        now = self._clock()
-        last = self._last.get(kind)
-        if last is not None and now - last < QUIET_FOR:
-            self.dropped += 1
+        held = self._sparse.due(message[:80])
+        if held is None:
             return False
-        self._last[kind] = now
-        if self.dropped:
-            record.msg = f"{record.msg} ({self.dropped} like it dropped from the log)"
-            self.dropped = 0
+        if held:
+            record.msg = f"{record.msg} ({held} like it dropped from the log)"
         return True
 
 
