@@ -4,7 +4,7 @@ that change its saved settings."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Final
 
 from engine import VARIANTS
 
@@ -56,40 +56,45 @@ def add_play_command(sub: Any) -> None:
     play.add_argument("--db", metavar="PATH", help=DB_HELP)
 
 
+SAVED: Final = (  # (setting, (flag, help) turning it on, (flag, help) turning it off)
+    (
+        "symbols",
+        ("--symbols", "suits as symbols ♠ ♥ ♦ ♣ (saved)"),
+        ("--ascii", "suits as letters S H D C (saved)"),
+    ),
+    (
+        "winnable",
+        ("--winnable", "random new games are deals the solver has proven winnable (saved)"),
+        ("--any-deal", "random new games may be any deal (saved)"),
+    ),
+    (
+        "auto_aces",
+        ("--auto-aces", "play reserve Aces to the Ace pile after each move (the default; saved)"),
+        ("--no-auto-aces", "leave the Aces for you to play (saved)"),
+    ),
+    (
+        "fair_hints",
+        (
+            "--fair-hints",
+            "hints by a player who can't see the stock's order either (the default; saved)",
+        ),
+        ("--solver-hints", "hints by the solver, which knows the stock's order (saved)"),
+    ),
+)
+"""``reel play``'s flags that change a saved setting, two opposite flags each."""
+
+
 def _add_saved_settings(play: Any) -> None:
-    """``reel play``'s flags that change a saved setting, each with its opposite."""
-    suits = play.add_mutually_exclusive_group()
-    suits.add_argument("--ascii", action="store_true", help="suits as letters S H D C (saved)")
-    suits.add_argument("--symbols", action="store_true", help="suits as symbols ♠ ♥ ♦ ♣ (saved)")
-    deals = play.add_mutually_exclusive_group()
-    deals.add_argument(
-        "--winnable",
-        action="store_true",
-        help="random new games are deals the solver has proven winnable (saved)",
-    )
-    deals.add_argument(
-        "--any-deal", action="store_true", help="random new games may be any deal (saved)"
-    )
-    aces = play.add_mutually_exclusive_group()
-    aces.add_argument(
-        "--auto-aces",
-        action="store_true",
-        help="play reserve Aces to the Ace pile after each move (the default; saved)",
-    )
-    aces.add_argument(
-        "--no-auto-aces", action="store_true", help="leave the Aces for you to play (saved)"
-    )
-    hints = play.add_mutually_exclusive_group()
-    hints.add_argument(
-        "--fair-hints",
-        action="store_true",
-        help="hints by a player who can't see the stock's order either (the default; saved)",
-    )
-    hints.add_argument(
-        "--solver-hints",
-        action="store_true",
-        help="hints by the solver, which knows the stock's order (saved)",
-    )
+    """``reel play``'s flags that change a saved setting (``SAVED``), each pair exclusive."""
+    for _, *flags in SAVED:
+        pair = play.add_mutually_exclusive_group()
+        for flag, text in flags:
+            pair.add_argument(flag, action="store_true", help=text)
+
+
+def saved_settings(args: argparse.Namespace) -> dict[str, bool | None]:
+    """The saved settings the flags change: True, False, or None when neither was given."""
+    return {setting: _choice(args, on, off) for setting, (on, _), (off, _) in SAVED}
 
 
 def run_play(args: argparse.Namespace, config: Config) -> int:
@@ -102,10 +107,7 @@ def run_play(args: argparse.Namespace, config: Config) -> int:
     return play(
         path,
         getattr(args, "deal", None),
-        _choice(args, "symbols", "ascii"),
-        winnable=_choice(args, "winnable", "any_deal"),
-        auto_aces=_choice(args, "auto_aces", "no_auto_aces"),
-        fair_hints=_choice(args, "fair_hints", "solver_hints"),
+        **saved_settings(args),
         daily=getattr(args, "daily", False),
         log_level=config.log_level,
         variant=_game_to_play(args),
@@ -117,10 +119,11 @@ def run_play(args: argparse.Namespace, config: Config) -> int:
 
 
 def _choice(args: argparse.Namespace, on: str, off: str) -> bool | None:
-    """A pair of opposite flags: True, False, or None when neither was given."""
-    if getattr(args, on, False):
+    """A pair of opposite flags (``--auto-aces``, ``--no-auto-aces``): True, False, or None
+    when neither was given."""
+    if getattr(args, on.removeprefix("--").replace("-", "_"), False):
         return True
-    return False if getattr(args, off, False) else None
+    return False if getattr(args, off.removeprefix("--").replace("-", "_"), False) else None
 
 
 def _game_to_play(args: argparse.Namespace) -> str | None:
