@@ -205,7 +205,7 @@ function start(kind: "new" | "daily"): void {
     return;
   }
   const deal = typed.deal;
-  const ending = board !== null && board.in_progress && !(kind === "daily" && board.daily !== null);
+  const ending = board?.in_progress === true && !(kind === "daily" && board.daily !== null);
   if (ending && !confirm("End the game in progress? It is recorded as abandoned.")) return;
   const variant = byId<HTMLSelectElement>("variant").value || "vr";
   const frame: Record<string, unknown> = { type: kind, version: board?.version ?? null, variant };
@@ -265,7 +265,7 @@ function noStorage(): void {
 }
 
 window.setInterval(() => {
-  if (board !== null && board.playing && board.elapsed_s !== null) figures.textContent = scoreLine(board);
+  if (board?.playing && board.elapsed_s !== null) figures.textContent = scoreLine(board);
 }, 1000);
 wire();
 

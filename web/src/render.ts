@@ -25,7 +25,9 @@ function rowPile(data: RowPile, look: Look): HTMLElement {
   const pile = pileElement(data.pile, "row-pile");
   pile.setAttribute("aria-label", `${data.pile}${data.space ? ", a space" : ""}`);
   const cards = data.cards.map((code) => cardElement(code, look));
-  cards.forEach((card, i) => card.style.setProperty("--i", String(i)));
+  cards.forEach((card, i) => {
+    card.style.setProperty("--i", String(i));
+  });
   pile.append(...cards);
   return pile;
 }
