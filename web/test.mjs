@@ -26,7 +26,9 @@ try {
     logLevel: "warning",
   });
   const files = tests.map((name) => join(out, name.replace(/\.ts$/, ".mjs")));
-  const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...process.argv.slice(2), ...files], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...process.argv.slice(2), ...files], {
+    stdio: "inherit",
+  });
   process.exitCode = run.status ?? 1;
 } finally {
   rmSync(out, { recursive: true, force: true });

@@ -96,7 +96,15 @@ export class Hands {
     this.dropped = null;
     const version = this.hooks.board()?.version ?? 0;
     const source = pile.dataset.pile ?? "";
-    this.held = { pointer: event.pointerId, version, source, card: card.dataset.card ?? "", x: event.clientX, y: event.clientY, ghost: null };
+    this.held = {
+      pointer: event.pointerId,
+      version,
+      source,
+      card: card.dataset.card ?? "",
+      x: event.clientX,
+      y: event.clientY,
+      ghost: null,
+    };
   }
 
   private move(event: PointerEvent): void {
@@ -119,7 +127,12 @@ export class Hands {
     ghost.classList.add("ghost");
     ghost.classList.remove("movable", "lifted");
     ghost.removeAttribute("data-card");
-    Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+    Object.assign(ghost.style, {
+      left: `${rect.left}px`,
+      top: `${rect.top}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+    });
     document.body.append(ghost);
     this.state.lifted = { pile: held.source, card: held.card };
     this.select(held.source);

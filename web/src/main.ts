@@ -109,7 +109,7 @@ function showScreen(b: Board): void {
   const racing = page.view !== "game";
   byId("screen-text").textContent = screenText(b, racing, page.readOnly);
   const share = byId("screen-share"); // a won daily's share line: selected whole by a click
-  share.textContent = b.status === "won" && !racing ? b.share ?? "" : "";
+  share.textContent = b.status === "won" && !racing ? (b.share ?? "") : "";
   share.hidden = share.textContent === "";
   byId<HTMLButtonElement>("screen-undo").hidden = !b.can.undo;
   screen.dataset.status = b.status;
@@ -162,7 +162,15 @@ connection.onLost = (ids) => {
   for (const id of waited) settle(id, LOST);
   if (waited.length > 0) say(LOST, "error");
 };
-const hands = new Hands(root, { board: () => board, state: page, redraw, play, deal: () => void command("deal"), say, calm });
+const hands = new Hands(root, {
+  board: () => board,
+  state: page,
+  redraw,
+  play,
+  deal: () => void command("deal"),
+  say,
+  calm,
+});
 
 function wire(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("[data-command]")) {
@@ -215,10 +223,17 @@ function start(kind: "new" | "daily"): void {
 }
 
 function wireSettings(): void {
-  const server: [string, string, boolean][] = [["set-letters", "symbols", true], ["set-auto", "auto_aces", false], ["set-winnable", "winnable", false]];
+  const server: [string, string, boolean][] = [
+    ["set-letters", "symbols", true],
+    ["set-auto", "auto_aces", false],
+    ["set-winnable", "winnable", false],
+  ];
   for (const [id, name, inverted] of server) {
     const box = byId<HTMLInputElement>(id);
-    box.addEventListener("change", () => void request({ type: "settings", [name]: inverted ? !box.checked : box.checked }));
+    box.addEventListener(
+      "change",
+      () => void request({ type: "settings", [name]: inverted ? !box.checked : box.checked }),
+    );
   }
   const four = byId<HTMLInputElement>("set-four");
   four.checked = kept("reel-four") === "1";
@@ -260,7 +275,8 @@ function keep(key: string, value: string): void {
 
 function noStorage(): void {
   const note = byId<HTMLParagraphElement>("storage-note");
-  note.textContent = "This browser lets the page keep nothing (its storage is blocked): four-colour suits and the theme last until the page is closed.";
+  note.textContent =
+    "This browser lets the page keep nothing (its storage is blocked): four-colour suits and the theme last until the page is closed.";
   note.hidden = false;
 }
 
@@ -273,7 +289,10 @@ wire();
  * outside Discord, with no local player, say where the board runs. */
 async function begin(): Promise<void> {
   say("Signing in…", "note");
-  const started = await boot((text) => say(text, "note")).catch((error: unknown) => ({ kind: "outside" as const, reason: `Sign-in failed: ${String(error)}` }));
+  const started = await boot((text) => say(text, "note")).catch((error: unknown) => ({
+    kind: "outside" as const,
+    reason: `Sign-in failed: ${String(error)}`,
+  }));
   if (started.kind === "outside") {
     document.body.classList.add("outside");
     byId("outside").textContent = started.reason;

@@ -128,7 +128,13 @@ function emptySlot(text: string): HTMLElement {
 /** The board's elements built into ``root`` (its children replaced; data-position set). */
 function build(root: HTMLElement, board: Board, look: Look): void {
   const width = board.rows[0].piles.length;
-  const halves = width >= HALF_AT ? [[0, width / 2], [width / 2, width]] : [[0, width]];
+  const halves =
+    width >= HALF_AT
+      ? [
+          [0, width / 2],
+          [width / 2, width],
+        ]
+      : [[0, width]];
   const parts = halves.map(([from, to]) => {
     const half = document.createElement("div");
     half.className = "half";

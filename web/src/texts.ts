@@ -19,7 +19,8 @@ export function boardNote(board: Board): { text: string; kind: Kind } {
 
 /** A hint's sentence, with what to type for a lost game that could still be won further back. */
 export function hintText(hint: Hint): string {
-  const back = hint.undo_to === null ? "" : ` Type 'undo to ${hint.undo_to}' in the Move box to go back to ${hint.back_to}.`;
+  const back =
+    hint.undo_to === null ? "" : ` Type 'undo to ${hint.undo_to}' in the Move box to go back to ${hint.back_to}.`;
   return hint.message + back;
 }
 

@@ -19,7 +19,10 @@ function having(marks: ReturnType<typeof boardMarks>, name: string, top = false)
 const BOARD = board({
   rowCards: { A1: ["2H", "5H"], A2: ["7D"], B4: [] },
   reserveCards: { R2: [] },
-  legal: { R3: [target("A2", "R3"), target("B4", "R3", "leaves a space no Three can fill")], A2: [target("ACE", "A2")] },
+  legal: {
+    R3: [target("A2", "R3"), target("B4", "R3", "leaves a space no Three can fill")],
+    A2: [target("ACE", "A2")],
+  },
   can: { deal: true, undo: true, redo: false, auto: false, restart: true },
 });
 

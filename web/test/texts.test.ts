@@ -35,7 +35,10 @@ describe("the score line", () => {
   });
   test("names the daily and its par", () => {
     assert.equal(figuresText(board({ daily: "2026-12-07" }), 0), "Score 5/104 · move 2 · daily 2026-12-07");
-    assert.equal(figuresText(board({ daily: "2026-12-07", par: 88 }), 0), "Score 5/104 · move 2 · daily 2026-12-07 (par 88)");
+    assert.equal(
+      figuresText(board({ daily: "2026-12-07", par: 88 }), 0),
+      "Score 5/104 · move 2 · daily 2026-12-07 (par 88)",
+    );
   });
   test("counts the clock in minutes, then hours", () => {
     assert.equal(clockText(0), "0:00");
