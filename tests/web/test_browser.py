@@ -152,6 +152,40 @@ async def test_a_stale_drop_from_a_second_tab_is_refused_and_the_tab_catches_up(
     assert (await service.show(LOCAL_USER_ID)).version == view.version + 1
 
 
+async def test_a_drag_whose_card_a_pushed_board_takes_away_is_cancelled(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    page = await opened(browser, await serve())
+    card = page.locator('[data-pile="R1"] .card.movable')
+    held = await card.get_attribute("data-card")
+    box = await card.bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + 5, box["y"] + 5)
+    await page.mouse.down()
+    await page.mouse.move(box["x"] + 30, box["y"] + 30, steps=3)
+    await page.locator(".ghost").wait_for()
+    assert await page.locator('[data-pile="R1"] .card.lifted').count() == 1
+    dealt = await service.deal(LOCAL_USER_ID, view.version)  # a chat move covers R1's card
+    await version_after(page, dealt.version, timeout=1000)
+    # let go at once: no ghost, nothing dimmed or marked, and the status line says why
+    assert await page.locator(".ghost").count() == 0
+    assert await page.locator(".lifted, .chosen, .target").count() == 0
+    assert "moved meanwhile" in await page.inner_text("#status.note")
+    assert await page.get_attribute('[data-pile="R1"] .card', "data-card") != held
+    # the release, on the stock, is no tap: nothing is sent (a tap there would deal)
+    stock = await page.locator('[data-pile="STOCK"]').bounding_box()
+    assert stock is not None
+    await page.mouse.move(stock["x"] + 10, stock["y"] + 10, steps=3)
+    await page.mouse.up()
+    await page.wait_for_timeout(300)
+    assert (await service.show(LOCAL_USER_ID)).version == dealt.version
+    assert await page.get_attribute("#board", "data-version") == str(dealt.version)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 async def test_a_phone_shows_the_whole_board_without_sideways_scrolling(
     browser: Browser,  # noqa: F811
     serve: Serve,

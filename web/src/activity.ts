@@ -24,8 +24,7 @@ export const OUTSIDE =
   "Virginia Reel's board runs inside Discord, as an Activity: open it from a voice channel's Activities, or with the Play on the board button under a board in chat. On your own computer, play it with reel web.";
 
 export const READY_WAIT_S = 15; // seconds Discord has to answer the SDK's ready()
-export const NO_READY =
-  `Discord did not answer the Activity's start within ${READY_WAIT_S} seconds (the Embedded App SDK's ready()), so nobody is signed in: close the Activity and open it again. If it keeps happening, the page is not in Discord's Activity frame, or Discord's client needs an update.`;
+export const NO_READY = `Discord did not answer the Activity's start within ${READY_WAIT_S} seconds (the Embedded App SDK's ready()), so nobody is signed in: close the Activity and open it again. If it keeps happening, the page is not in Discord's Activity frame, or Discord's client needs an update.`;
 
 /** ``work``, or a rejection with ``message`` if it is not done within ``seconds``. */
 function within<T>(work: Promise<T>, seconds: number, message: string): Promise<T> {

@@ -5,11 +5,23 @@
 // warning on the status line, before it is played; the page never judges a move itself:
 // a drop on any pile is sent to the server, and a refusal returns the card with the
 // server's reason.
+//
+// The hands change the page's state (the chosen card, the lifted one: marks.ts) and ask
+// for a redraw; render.ts alone writes the board's classes. What a tap or a drop does is
+// decided by taps.ts. A drag whose card a pushed board took away is cancelled: its ghost
+// removed, nothing sent.
 
+import { movableCard, type PageState } from "./marks";
+import { dropAction, type LastTap, NO_TAP, tapAction } from "./taps";
+import { carefulText, GONE, OFF_BOARD } from "./texts";
 import type { Board } from "./types";
 
 export interface Hooks {
   board(): Board | null;
+  /** The page's state, which the hands change (``selected``, ``lifted``). */
+  state: PageState;
+  /** Draw the board again, from the board and the state. */
+  redraw(): void;
   /** Send a move in the notation, made on the board of ``version``; resolves with the
    * refusal's reason, or null if played. */
   play(move: string, version: number): Promise<string | null>;
@@ -23,15 +35,13 @@ interface Held {
   pointer: number;
   version: number; // the board's when the card was picked up: a move crossed by another is stale
   source: string;
-  card: HTMLElement;
+  card: string; // its code (data-card): the drag goes on only while it is still there
   x: number;
   y: number;
   ghost: HTMLElement | null;
 }
 
 const DRAG_AFTER = 6; // pixels the pointer moves before a press becomes a drag
-const DOUBLE_TAP = 400; // ms between two taps of one card that send it to its place
-export const OFF_BOARD = "Dropped off the board: drop the card on a highlighted pile.";
 
 export function reducedMotion(): boolean {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -39,20 +49,38 @@ export function reducedMotion(): boolean {
 
 export class Hands {
   private held: Held | null = null;
-  private selected: string | null = null;
   private selectedAt = 0; // the board's version when the card was chosen
-  private lastTap = { pile: "", at: 0 };
+  private lastTap: LastTap = NO_TAP;
+  private dropped: number | null = null; // the pointer of a drag cancelled under it: its release is no tap
 
-  constructor(private readonly root: HTMLElement, private readonly hooks: Hooks) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly hooks: Hooks,
+  ) {
     root.addEventListener("pointerdown", (e) => this.down(e));
     window.addEventListener("pointermove", (e) => this.move(e));
     window.addEventListener("pointerup", (e) => void this.up(e));
     window.addEventListener("pointercancel", () => this.cancel());
   }
 
-  /** The board was drawn again: the highlights of the held or chosen card are redone. */
-  redrawn(): void {
-    if (this.selected !== null) this.highlight(this.selected);
+  private get state(): PageState {
+    return this.hooks.state;
+  }
+
+  /** A new board is about to be drawn: a held card no longer on its pile (another board's
+   * move took it, or the board became read-only) is let go, nothing sent. */
+  boardChanged(): void {
+    const held = this.held;
+    const board = this.hooks.board();
+    if (held === null || (board !== null && movableCard(board, held.source, this.state.readOnly) === held.card)) return;
+    this.held = null;
+    this.dropped = held.pointer;
+    this.state.selected = null;
+    this.state.lifted = null;
+    if (held.ghost !== null) {
+      held.ghost.remove();
+      this.hooks.say(GONE, "note");
+    }
   }
 
   private pileOf(target: EventTarget | null): HTMLElement | null {
@@ -65,8 +93,18 @@ export class Hands {
     const pile = this.pileOf(card);
     if (card === null || pile === null) return;
     event.preventDefault();
+    this.dropped = null;
     const version = this.hooks.board()?.version ?? 0;
-    this.held = { pointer: event.pointerId, version, source: pile.dataset.pile ?? "", card, x: event.clientX, y: event.clientY, ghost: null };
+    const source = pile.dataset.pile ?? "";
+    this.held = {
+      pointer: event.pointerId,
+      version,
+      source,
+      card: card.dataset.card ?? "",
+      x: event.clientX,
+      y: event.clientY,
+      ghost: null,
+    };
   }
 
   private move(event: PointerEvent): void {
@@ -81,14 +119,22 @@ export class Hands {
     held.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
   }
 
+  /** The ghost (a copy of the card, outside the board) that follows the pointer. */
   private lift(held: Held): HTMLElement {
-    const rect = held.card.getBoundingClientRect();
-    const ghost = held.card.cloneNode(true) as HTMLElement;
+    const card = this.root.querySelector<HTMLElement>(`[data-pile="${held.source}"] [data-card="${held.card}"]`);
+    const rect = card?.getBoundingClientRect() ?? new DOMRect(held.x, held.y, 0, 0);
+    const ghost = (card?.cloneNode(true) as HTMLElement | undefined) ?? document.createElement("div");
     ghost.classList.add("ghost");
+    ghost.classList.remove("movable", "lifted");
     ghost.removeAttribute("data-card");
-    Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+    Object.assign(ghost.style, {
+      left: `${rect.left}px`,
+      top: `${rect.top}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+    });
     document.body.append(ghost);
-    held.card.classList.add("lifted");
+    this.state.lifted = { pile: held.source, card: held.card };
     this.select(held.source);
     return ghost;
   }
@@ -96,6 +142,10 @@ export class Hands {
   private async up(event: PointerEvent): Promise<void> {
     const held = this.held;
     if (held === null || event.pointerId !== held.pointer) {
+      if (this.dropped === event.pointerId) {
+        this.dropped = null; // the release of a drag cancelled under it: nothing more
+        return;
+      }
       const inside = event.target instanceof Node && this.root.contains(event.target);
       if (held === null && event.button === 0 && inside) this.tap(this.pileOf(event.target), false);
       return;
@@ -106,85 +156,80 @@ export class Hands {
       return;
     }
     const ghost = held.ghost;
+    const lifted = this.state.lifted;
     const under = document.elementFromPoint(event.clientX, event.clientY);
-    const pile = this.pileOf(under);
-    const target = pile?.dataset.pile;
+    const drop = dropAction(held.source, this.pileOf(under)?.dataset.pile, OFF_BOARD);
     this.deselect();
-    if (target === undefined || target === "STOCK") {
-      this.giveBack(held, ghost, OFF_BOARD);
-    } else if (target === held.source) {
-      this.giveBack(held, ghost, null);
-    } else {
-      const reason = await this.hooks.play(`${held.source} ${target}`, held.version);
-      if (reason === null) ghost.remove();
-      else this.giveBack(held, ghost, reason);
+    if (drop.kind === "back") {
+      this.giveBack(ghost, lifted, drop.reason);
+      return;
     }
+    const reason = await this.hooks.play(drop.move, held.version);
+    if (reason === null) this.land(ghost, lifted);
+    else this.giveBack(ghost, lifted, reason);
   }
 
   private cancel(): void {
     const held = this.held;
     this.held = null;
-    if (held?.ghost) this.giveBack(held, held.ghost, null);
+    if (held?.ghost) this.giveBack(held.ghost, this.state.lifted, null);
     this.deselect();
   }
 
+  /** The ghost gone and its card no longer dimmed (unless another drag lifted one since). */
+  private land(ghost: HTMLElement, lifted: PageState["lifted"]): void {
+    ghost.remove();
+    if (lifted !== null && this.state.lifted === lifted) {
+      this.state.lifted = null;
+      this.hooks.redraw();
+    }
+  }
+
   /** The card flies back to its pile (at once with reduced motion); ``reason`` is shown. */
-  private giveBack(held: Held, ghost: HTMLElement, reason: string | null): void {
+  private giveBack(ghost: HTMLElement, lifted: PageState["lifted"], reason: string | null): void {
     if (reason !== null) this.hooks.say(reason, "error");
     else this.hooks.calm(); // put back where it was: the held card's warnings go
-    const done = () => {
-      ghost.remove();
-      held.card.classList.remove("lifted");
-    };
     if (reducedMotion()) {
-      done();
+      this.land(ghost, lifted);
       return;
     }
     ghost.classList.add("returning");
     ghost.style.transform = "translate(0px, 0px)";
-    window.setTimeout(done, 160);
+    window.setTimeout(() => this.land(ghost, lifted), 160);
   }
 
   /** A tap (or click) on ``pile``; ``onCard``: it began on a movable card of it. */
   private tap(pile: HTMLElement | null, onCard: boolean): void {
-    const name = pile?.dataset.pile;
-    if (name === undefined) {
-      if (this.selected !== null) this.hooks.calm();
-      this.deselect();
-      return;
+    const chosen = this.state.selected;
+    const legal = this.hooks.board()?.legal ?? {};
+    const tap = { pile: pile?.dataset.pile ?? null, onCard, now: performance.now(), chosen, last: this.lastTap, legal };
+    const { action, last } = tapAction(tap);
+    this.lastTap = last;
+    switch (action.kind) {
+      case "none":
+        return;
+      case "deselect":
+        this.deselect();
+        if (action.calm) this.hooks.calm();
+        return;
+      case "deal":
+        this.deselect();
+        this.hooks.deal();
+        return;
+      case "select":
+        this.select(action.pile);
+        return;
+      case "home":
+        this.deselect();
+        void this.hooks.play(action.pile, this.version()); // a card alone: its only place (or the server says which)
+        return;
+      case "play": {
+        const version = this.selectedAt;
+        this.deselect();
+        void this.hooks.play(action.move, version);
+        return;
+      }
     }
-    if (name === "STOCK") {
-      this.deselect();
-      this.hooks.deal();
-      return;
-    }
-    const now = performance.now();
-    const again = this.lastTap.pile === name && now - this.lastTap.at < DOUBLE_TAP;
-    this.lastTap = { pile: name, at: now };
-    if (again && onCard) {
-      this.deselect();
-      this.lastTap = { pile: "", at: 0 };
-      void this.hooks.play(name, this.version()); // a card alone: its only place (or the server says which)
-      return;
-    }
-    const chosen = this.selected;
-    if (chosen === null) {
-      if (onCard) this.select(name);
-      return;
-    }
-    if (chosen === name) {
-      this.deselect();
-      this.hooks.calm();
-      return;
-    }
-    const legal = (this.hooks.board()?.legal[chosen] ?? []).some((t) => t.to === name);
-    if (!legal && onCard) {
-      this.select(name);
-      return;
-    }
-    const version = this.selectedAt;
-    this.deselect();
-    void this.hooks.play(`${chosen} ${name}`, version);
   }
 
   private version(): number {
@@ -194,35 +239,17 @@ export class Hands {
   /** ``source``'s card chosen: its targets marked, and the status line says the warnings
    * of its moves (or goes back to the board's own words if none has one). */
   private select(source: string): void {
-    if (this.selected !== source) this.selectedAt = this.version();
-    this.selected = source;
-    this.highlight(source);
-    const warned = (this.hooks.board()?.legal[source] ?? []).filter((t) => t.note !== null);
-    if (warned.length === 0) this.hooks.calm();
-    else this.hooks.say(`Careful: ${warned.map((t) => `${t.label} ${t.note}`).join("; ")}.`, "note");
+    if (this.state.selected !== source) this.selectedAt = this.version();
+    this.state.selected = source;
+    this.hooks.redraw();
+    const careful = carefulText(this.hooks.board()?.legal[source] ?? []);
+    if (careful === null) this.hooks.calm();
+    else this.hooks.say(careful, "note");
   }
 
   private deselect(): void {
-    this.selected = null;
-    this.highlight(null);
-  }
-
-  private highlight(source: string | null): void {
-    for (const el of this.root.querySelectorAll<HTMLElement>(".target, .chosen")) {
-      el.classList.remove("target", "chosen", "warn");
-      delete el.dataset.warning;
-      el.removeAttribute("title");
-    }
-    if (source === null) return;
-    this.root.querySelector(`[data-pile="${source}"]`)?.classList.add("chosen");
-    for (const target of this.hooks.board()?.legal[source] ?? []) {
-      const pile = this.root.querySelector<HTMLElement>(`[data-pile="${target.to}"]`);
-      pile?.classList.add("target");
-      if (pile && target.note !== null) {
-        pile.classList.add("warn"); // a move that leaves a space no base can fill yet
-        pile.dataset.warning = target.note;
-        pile.title = `${target.label}: ${target.note}`;
-      }
-    }
+    if (this.state.selected === null) return;
+    this.state.selected = null;
+    this.hooks.redraw();
   }
 }

@@ -72,7 +72,8 @@ export class Connection {
   send(request: Request): number {
     const id = this.nextId++;
     const text = JSON.stringify({ ...request, id });
-    if (this.refused) queueMicrotask(() => this.lose([id])); // (once its caller waits)
+    if (this.refused)
+      queueMicrotask(() => this.lose([id])); // (once its caller waits)
     else if (this.ws !== null && this.ws.readyState === WebSocket.OPEN) this.put(this.ws, id, text);
     else this.queue.push({ id, text });
     return id;

@@ -1,8 +1,15 @@
 // The board drawn from the server's view: rows A-C, the reserve, the stock, the Ace pile.
 // Every pile element carries data-pile (A1, R5, ACE, STOCK), every card data-card, and
 // the board's root data-position (the engine's position string).
+//
+// The one writer of the board's DOM: ``draw`` takes the board and the page's state
+// (marks.ts) and writes every element, class and attribute of the board. Its elements are
+// built anew only when the board itself changes; the marks (the chosen card, targets,
+// warnings, the hint, the lifted card, what is movable) are computed by ``boardMarks`` in
+// one place and set on every draw, so none is left over from an earlier one.
 
 import { cardElement, type Look } from "./cards";
+import { boardMarks, type PageState } from "./marks";
 import type { Board, ReservePile, Row, RowPile } from "./types";
 
 const HALF_AT = 12; // games of 12 piles a row are drawn in two halves of 6 (as the text board)
@@ -16,14 +23,11 @@ function pileElement(name: string, kind: string): HTMLElement {
 
 function rowPile(data: RowPile, look: Look): HTMLElement {
   const pile = pileElement(data.pile, "row-pile");
-  pile.classList.toggle("space", data.space);
-  pile.classList.toggle("based", data.based);
-  pile.classList.toggle("misplaced", data.misplaced);
   pile.setAttribute("aria-label", `${data.pile}${data.space ? ", a space" : ""}`);
   const cards = data.cards.map((code) => cardElement(code, look));
-  cards.forEach((card, i) => card.style.setProperty("--i", String(i)));
-  const top = cards.length - 1;
-  if (data.misplaced && top >= 0) cards[top].classList.add("movable");
+  cards.forEach((card, i) => {
+    card.style.setProperty("--i", String(i));
+  });
   pile.append(...cards);
   return pile;
 }
@@ -31,13 +35,7 @@ function rowPile(data: RowPile, look: Look): HTMLElement {
 function reservePile(data: ReservePile, look: Look): HTMLElement {
   const pile = pileElement(data.pile, "reserve-pile");
   pile.setAttribute("aria-label", `${data.pile}, ${data.depth} card${data.depth === 1 ? "" : "s"}`);
-  if (data.cards.length > 0) {
-    const top = cardElement(data.cards[data.cards.length - 1], look);
-    top.classList.add("movable");
-    pile.append(top);
-  } else {
-    pile.classList.add("empty");
-  }
+  if (data.cards.length > 0) pile.append(cardElement(data.cards[data.cards.length - 1], look));
   const depth = document.createElement("span");
   depth.className = "depth";
   depth.textContent = String(data.depth);
@@ -99,7 +97,6 @@ function side(board: Board, look: Look): HTMLElement {
   const box = document.createElement("div");
   box.className = "side";
   const stock = pileElement("STOCK", "stock");
-  stock.classList.toggle("can-deal", board.can.deal);
   stock.setAttribute("role", "button");
   stock.setAttribute("aria-label", `Stock: ${board.stock.deals_left} deals left. Deal`);
   const back = document.createElement("div");
@@ -128,10 +125,16 @@ function emptySlot(text: string): HTMLElement {
   return slot;
 }
 
-/** Draw ``board`` into ``root`` (its children replaced; data-position set). */
-export function drawBoard(root: HTMLElement, board: Board, look: Look): void {
+/** The board's elements built into ``root`` (its children replaced; data-position set). */
+function build(root: HTMLElement, board: Board, look: Look): void {
   const width = board.rows[0].piles.length;
-  const halves = width >= HALF_AT ? [[0, width / 2], [width / 2, width]] : [[0, width]];
+  const halves =
+    width >= HALF_AT
+      ? [
+          [0, width / 2],
+          [width / 2, width],
+        ]
+      : [[0, width]];
   const parts = halves.map(([from, to]) => {
     const half = document.createElement("div");
     half.className = "half";
@@ -151,4 +154,43 @@ export function drawBoard(root: HTMLElement, board: Board, look: Look): void {
   root.dataset.version = String(board.version);
   root.dataset.status = board.status;
   root.dataset.variant = board.variant;
+}
+
+const built = new WeakMap<HTMLElement, Board>(); // the board each root's elements were built from
+
+/** Draw ``board`` into ``root`` with the page's ``state``: its elements built if the
+ * board is new, then every pile's classes, warning and title, and its top card's, set
+ * from ``boardMarks``. Null: no game (an empty board). */
+export function draw(root: HTMLElement, board: Board | null, state: PageState): void {
+  if (board === null) {
+    built.delete(root);
+    root.replaceChildren();
+    root.dataset.position = "";
+    return;
+  }
+  if (built.get(root) !== board) {
+    build(root, board, { symbols: board.settings.symbols });
+    built.set(root, board);
+  }
+  const marks = boardMarks(board, state);
+  for (const pile of root.querySelectorAll<HTMLElement>("[data-pile]")) {
+    const mark = marks.get(pile.dataset.pile ?? "");
+    if (mark === undefined) continue;
+    pile.className = mark.classes.join(" ");
+    attribute(pile, "data-warning", mark.warning);
+    attribute(pile, "title", mark.title);
+    const cards = pile.querySelectorAll<HTMLElement>(".card[data-card]");
+    cards.forEach((card, i) => {
+      for (const name of CARD_MARKS) card.classList.toggle(name, i === cards.length - 1 && mark.top.includes(name));
+    });
+  }
+  root.dataset.view = state.view;
+  root.dataset.readOnly = String(state.readOnly);
+}
+
+const CARD_MARKS = ["movable", "lifted"];
+
+function attribute(element: HTMLElement, name: string, value: string | null): void {
+  if (value === null) element.removeAttribute(name);
+  else element.setAttribute(name, value);
 }

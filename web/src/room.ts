@@ -46,7 +46,12 @@ function row(racer: RoomRacer, room: Room, total: number, ask: Ask): HTMLLIEleme
   return li;
 }
 
-function action(label: string, id: string, ask: Ask, frame: { type: string; [field: string]: unknown } = { type: id }): HTMLButtonElement {
+function action(
+  label: string,
+  id: string,
+  ask: Ask,
+  frame: { type: string; [field: string]: unknown } = { type: id },
+): HTMLButtonElement {
   const button = document.createElement("button");
   button.type = "button";
   button.id = id;
@@ -80,7 +85,8 @@ function actions(room: Room, ask: Ask): HTMLButtonElement[] {
   } else if (me?.status === "racing") {
     found.push(action("Leave race", "race-leave", ask));
   }
-  if (race !== null && race.state !== "lobby") found.push(action("My own game", "my-game", ask, { type: "watch", user: null }));
+  if (race !== null && race.state !== "lobby")
+    found.push(action("My own game", "my-game", ask, { type: "watch", user: null }));
   return found;
 }
 
@@ -94,7 +100,10 @@ export function drawRoom(box: HTMLElement, room: Room, ask: Ask): void {
   head.textContent = title(room);
   const who = document.createElement("p");
   who.className = "people";
-  who.textContent = `Here: ${room.people.filter((p) => p.here).map((p) => p.name).join(", ")}`;
+  who.textContent = `Here: ${room.people
+    .filter((p) => p.here)
+    .map((p) => p.name)
+    .join(", ")}`;
   const list = document.createElement("ol");
   list.id = "standings";
   if (race !== null) list.append(...race.racers.map((r) => row(r, room, race.card_total, ask)));
