@@ -38,11 +38,11 @@ from .limits import (
     client_address,
     too_many,
 )
-from .play import Frame
 from .protocol import Request, encode, error_frame
 from .rooms import OTHER_SHARD, Rooms, Seat
 from .sessions import COOKIE, Session, Sessions
 from .socket import OpenBoard, RoomRefused
+from .wire import Frame, SignedIn, SignedUser
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +117,12 @@ async def token_handler(request: web.Request) -> web.StreamResponse:
     found = activity.sessions.read(session)
     assert found is not None
     answer = web.json_response(
-        {
-            "access_token": token,
-            "session": session,
-            "user": {"id": str(user.user_id), "name": user.name},
-            "expires": int(found.expires),
-        },
+        SignedIn(
+            access_token=token,
+            session=session,
+            user=SignedUser(id=str(user.user_id), name=user.name),
+            expires=int(found.expires),
+        ),
         headers={"Cache-Control": "no-store"},
         dumps=encode,
     )
