@@ -16,8 +16,11 @@ seen when the classes are made, for ``__required_keys__``.)
 
 from typing import Final, Literal, NotRequired, TypedDict
 
-from engine import MAX_DEAL
+from engine import BAD_DEAL as BAD_DEAL  # (the page's too: SHARED)
+from engine import MAX_DEAL as MAX_DEAL
+from engine import MIN_DEAL as MIN_DEAL
 
+from ..service import CONFIRM_UNDO as CONFIRM_UNDO
 from ..service import HintSource, RacerStatus, RaceState
 
 # ---------------------------------------------------------------------- constants

@@ -6,7 +6,8 @@ import { Hands } from "./hands";
 import { Connection } from "./net";
 import { drawBoard } from "./render";
 import { drawRoom } from "./room";
-import type { Board, Frame, Hint } from "./types";
+import type { Board, Frame, Hint, RequestId } from "./types";
+import { BAD_DEAL, CONFIRM_UNDO, MAX_DEAL, MIN_DEAL, VERSIONED } from "./wire";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const root = byId<HTMLDivElement>("board");
@@ -19,20 +20,16 @@ const roomBox = byId<HTMLElement>("room");
 let board: Board | null = null;
 let clock = { seconds: 0, at: 0 };
 let hint: Hint | null = null; // the last hint, shown while the board is at its version
-let refused: number | null = null; // the id of the last request refused
+let refused: RequestId = null; // the id of the last request refused
 let dismissed = -1; // the version whose won/stuck screen the player closed
 let shown = "game"; // whose board: "game" (the player's own) or "race:<race>:<racer>"
 let readOnly = false; // another racer's board, or a race game that is over
 const waiting = new Map<number, (reason: string | null) => void>();
-const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
-const CONFIRM_UNDO = 10; // an undo of more moves than this asks first, as the terminal does
+const WORDS = new Set<string>(VERSIONED); // the commands the Move box takes (and their counts)
 const STEP_USAGE: Record<string, string> = {
   undo: "Type 'undo' to take back your last move, 'undo N' for the last N moves, or 'undo to N' to go back to move N.",
   redo: "Type 'redo' to play again the last move taken back, or 'redo N' for N of them.",
 };
-const MIN_DEAL = 1n;
-const MAX_DEAL = 9223372036854775807n; // 2**63 - 1 (engine/deal.py): past JavaScript's numbers
-const BAD_DEAL = `A deal number is a whole number from ${MIN_DEAL} to ${MAX_DEAL}, like 42`;
 const LOST =
   "The connection dropped before the server answered: once it is back, the board shows whether that was played.";
 
@@ -48,8 +45,8 @@ function calm(): void {
   say(note, board.warning === null ? "" : "note");
 }
 
-function settle(id: number | null, reason: string | null): void {
-  if (id === null) return;
+function settle(id: RequestId, reason: string | null): void {
+  if (typeof id !== "number") return; // (the page's ids are numbers)
   const done = waiting.get(id);
   waiting.delete(id);
   done?.(reason);
