@@ -42,7 +42,7 @@ from .protocol import Request, encode, error_frame
 from .rooms import OTHER_SHARD, Rooms, Seat
 from .sessions import COOKIE, Session, Sessions
 from .socket import OpenBoard, RoomRefused
-from .wire import Frame, SignedIn, SignedUser
+from .wire import Frame, SignedIn, SignedUser, SignInRequest
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ async def _sign_in_request(request: web.Request) -> tuple[str, str]:
         raise _BadRequest("A sign-in needs the Activity's instance id (the SDK's instanceId).")
     if not instance_id_ok(instance_id):
         raise _BadRequest("That is not an Activity instance id (the SDK's instanceId).")
-    extra = sorted(set(data) - {"code", "instance_id"})
+    extra = sorted(set(data) - set(SignInRequest.__annotations__))
     if extra:
         raise _BadRequest(f"A sign-in has no field {extra[0][:40]!r}: only code and instance_id.")
     return code, instance_id
