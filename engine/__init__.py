@@ -9,7 +9,7 @@ True
 """
 
 from .cards import card_name, parse_card
-from .deal import MAX_DEAL, MIN_DEAL, DealNumberError, deal_layout, shuffled_deck
+from .deal import BAD_DEAL, MAX_DEAL, MIN_DEAL, DealNumberError, deal_layout, shuffled_deck
 from .game import Game, SpaceWarning, Status
 from .moves import (
     ACE_PILE,
@@ -39,6 +39,7 @@ from .variant import VARIANTS, VIRGINIA_REEL, Variant, variant_by_code
 
 __all__ = [
     "ACE_PILE",
+    "BAD_DEAL",
     "DEAL",
     "MAX_DEAL",
     "MAX_WIDTH",

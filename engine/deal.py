@@ -34,6 +34,8 @@ from .variant import ROWS, VIRGINIA_REEL, Variant
 MASK64: Final = (1 << 64) - 1
 MIN_DEAL: Final = 1
 MAX_DEAL: Final = (1 << 63) - 1  # fits a signed 64-bit SQLite INTEGER
+BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42"
+"""What a front end says of a deal number it can't read (each ends the sentence its way)."""
 
 
 class DealNumberError(ValueError):

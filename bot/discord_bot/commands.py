@@ -24,6 +24,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
+from engine import BAD_DEAL as DEAL_WORDS
 from engine import MAX_DEAL, MIN_DEAL, VARIANTS, Status
 
 from ..service import (
@@ -74,7 +75,7 @@ AUTOCOMPLETE_WAIT: Final = 2.0
 CHOICE_TEXT_LIMIT: Final = 100
 DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
 
-BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
+BAD_DEAL: Final = f"{DEAL_WORDS}."
 
 BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 

@@ -32,6 +32,7 @@ from typing import Any, Final, Literal, get_args
 import discord
 from discord import app_commands
 
+from engine import BAD_DEAL as DEAL_WORDS
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, ServiceError, StaleVersionError
@@ -87,7 +88,7 @@ STALE_RACE_BOARD: Final = (
     "stands: click again if you still want to."
 )
 ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
-BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
+BAD_DEAL: Final = f"{DEAL_WORDS}."
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]

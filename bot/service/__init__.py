@@ -25,7 +25,9 @@ The daily challenge, the leaderboards and the figures are described in
 ``docs/daily.md``.
 """
 
-from ..store import MIN_GAMES_FOR_RATE
+from engine.solver.hints import HintSource
+
+from ..store import MIN_GAMES_FOR_RATE, RacerStatus, RaceState
 from .contract import (
     CONFIRM_UNDO,
     LOCAL_USER_ID,
@@ -80,6 +82,7 @@ __all__ = [
     "GameOverError",
     "GameService",
     "GameView",
+    "HintSource",
     "HintUnavailableError",
     "HintView",
     "LeaderboardKind",
@@ -90,6 +93,8 @@ __all__ = [
     "MoveError",
     "NoGameError",
     "PlayerStats",
+    "RaceState",
+    "RacerStatus",
     "ServiceError",
     "Settings",
     "SettingsChange",

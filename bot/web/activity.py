@@ -38,11 +38,11 @@ from .limits import (
     client_address,
     too_many,
 )
-from .play import Frame
 from .protocol import Request, encode, error_frame
 from .rooms import OTHER_SHARD, Rooms, Seat
 from .sessions import COOKIE, Session, Sessions
 from .socket import OpenBoard, RoomRefused
+from .wire import Frame, SignedIn, SignedUser, SignInRequest
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +117,12 @@ async def token_handler(request: web.Request) -> web.StreamResponse:
     found = activity.sessions.read(session)
     assert found is not None
     answer = web.json_response(
-        {
-            "access_token": token,
-            "session": session,
-            "user": {"id": str(user.user_id), "name": user.name},
-            "expires": int(found.expires),
-        },
+        SignedIn(
+            access_token=token,
+            session=session,
+            user=SignedUser(id=str(user.user_id), name=user.name),
+            expires=int(found.expires),
+        ),
         headers={"Cache-Control": "no-store"},
         dumps=encode,
     )
@@ -182,7 +182,7 @@ async def _sign_in_request(request: web.Request) -> tuple[str, str]:
         raise _BadRequest("A sign-in needs the Activity's instance id (the SDK's instanceId).")
     if not instance_id_ok(instance_id):
         raise _BadRequest("That is not an Activity instance id (the SDK's instanceId).")
-    extra = sorted(set(data) - {"code", "instance_id"})
+    extra = sorted(set(data) - set(SignInRequest.__annotations__))
     if extra:
         raise _BadRequest(f"A sign-in has no field {extra[0][:40]!r}: only code and instance_id.")
     return code, instance_id

@@ -40,6 +40,7 @@ from .play import current
 from .protocol import encode, error_frame
 from .sessions import NO_SESSION, Sessions
 from .socket import SOCKET_CAP, LiveBoards, first_frame, handle, serve_socket
+from .wire import ActivityConfig
 
 log = logging.getLogger(__name__)
 
@@ -277,11 +278,11 @@ async def config_handler(request: web.Request) -> web.StreamResponse:
     parts = request.app[PARTS]
     activity = parts.activity
     discord = None if activity is None else activity.discord
-    found = {
-        "client_id": None if discord is None else discord.client_id,
-        "mock": activity is not None and activity.mock,
-        "local": parts.sessions.local_user is not None,
-    }
+    found = ActivityConfig(
+        client_id=None if discord is None else discord.client_id,
+        mock=activity is not None and activity.mock,
+        local=parts.sessions.local_user is not None,
+    )
     return web.json_response(found, headers={"Cache-Control": "no-store"}, dumps=encode)
 
 
@@ -319,5 +320,6 @@ async def play_handler(request: web.Request) -> web.StreamResponse:
     if refusal is not None and refusal.status != 401:  # (no session: the frames say so)
         return refusal
     frames = await handle(body, parts.service, parts.cooldown, user_id)
-    status = 401 if frames[0].get("code") == "no-session" else 200
+    first = frames[0]
+    status = 401 if first["type"] == "error" and first["code"] == "no-session" else 200
     return web.json_response(first_frame(frames), status=status, dumps=encode)

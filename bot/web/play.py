@@ -10,7 +10,7 @@ sentence; a stale request is also answered with the current board, so the page c
 from __future__ import annotations
 
 import logging
-from typing import Any, Final
+from typing import Final
 
 from ..service import (
     Commands,
@@ -22,10 +22,10 @@ from ..service import (
 )
 from .board import board_json, hint_json
 from .protocol import Request, error_frame
+from .wire import BoardFrame, Frame, HintFrame, NoGameFrame, RequestId
 
 log = logging.getLogger(__name__)
 
-Frame = dict[str, Any]
 WEB_COMMANDS: Final = Commands(new="the New game button", resign="the Resign button")
 """How the service's sentences name the commands on the web board."""
 ROOM_TYPES: Final = frozenset(
@@ -35,21 +35,24 @@ NO_ROOM: Final = "That works in a Discord Activity's room only: open the board f
 
 
 async def board_frame(
-    service: GameService, user_id: int, view: GameView, request_id: Any = None
-) -> Frame:
+    service: GameService, user_id: int, view: GameView, request_id: RequestId = None
+) -> BoardFrame:
     """The whole board of ``view`` for ``user_id``'s page."""
     settings = await service.get_settings(user_id)
     board = board_json(view, settings)
-    return {"type": "board", "id": request_id, "version": view.version, "board": board}
+    return BoardFrame(type="board", id=request_id, version=view.version, board=board)
 
 
-async def current(service: GameService, user_id: int, request_id: Any = None) -> Frame:
+async def current(
+    service: GameService, user_id: int, request_id: RequestId = None
+) -> BoardFrame | NoGameFrame:
     """The player's board as it stands, or a no-game frame when they have none."""
     try:
         view = await service.show(user_id)
     except NoGameError as exc:
-        return {"type": "no-game", "id": request_id, "version": None,
-                "message": exc.text(WEB_COMMANDS)}  # fmt: skip
+        return NoGameFrame(
+            type="no-game", id=request_id, version=None, message=exc.text(WEB_COMMANDS)
+        )
     return await board_frame(service, user_id, view, request_id)
 
 
@@ -77,8 +80,8 @@ async def _carry_out(service: GameService, user_id: int, request: Request) -> li
         return [await current(service, user_id, rid)]
     if kind == "hint":
         hint = await service.hint(user_id, version)
-        frame = {"type": "hint", "id": rid, "version": hint.game.version, "hint": hint_json(hint)}
-        return [frame, await board_frame(service, user_id, hint.game, rid)]
+        shown = HintFrame(type="hint", id=rid, version=hint.game.version, hint=hint_json(hint))
+        return [shown, await board_frame(service, user_id, hint.game, rid)]
     if kind == "settings":
         chosen = request.settings
         await service.update_settings(

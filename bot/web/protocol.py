@@ -22,49 +22,52 @@ text of up to 40 characters) that the answer carries back. The server takes:
 
 Anything else (over ``MAX_FRAME`` bytes, not JSON, no type or an unknown one, a field the
 type does not take, a value of the wrong kind) is refused with an error frame that says
-which, and nothing is done. ``docs/web.md`` lists the frames the server sends back.
+which, and nothing is done. The requests and the frames the server sends back are
+defined once, in ``wire.py``: the fields each type takes, and which it needs, are read
+from there.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, get_args, get_type_hints
 
-from engine import MAX_DEAL, MIN_DEAL
+from engine import BAD_DEAL
 
-MAX_FRAME: Final = 2048
-"""Bytes in one message, at most: a move is a few dozen."""
-MAX_ID: Final = 40
-VERSIONED: Final = ("deal", "undo", "redo", "restart", "auto", "hint", "resign")
+from .wire import (
+    DEAL_DIGITS,
+    MAX_FRAME,
+    MAX_ID,
+    MAX_USERS,
+    REQUESTS,
+    SETTINGS,
+    VERSIONED,
+    ErrorFrame,
+    RequestId,
+)
+
+
+def _kinds(request: type) -> tuple[str, ...]:
+    """The types a request's definition (``wire.REQUESTS``) stands for."""
+    return get_args(get_type_hints(request)["type"])
+
+
+_DEFINED: Final = {kind: request for request in REQUESTS for kind in _kinds(request)}
+_ORDER: Final = ("board", "move", *VERSIONED)  # as the refusals list them, the rest after
 FIELDS: Final[dict[str, frozenset[str]]] = {
-    "board": frozenset(),
-    "move": frozenset({"move", "version"}),
-    **{kind: frozenset({"version"}) for kind in VERSIONED},
-    "undo": frozenset({"version", "count", "to"}),
-    "redo": frozenset({"version", "count"}),
-    "new": frozenset({"version", "variant", "deal"}),
-    "daily": frozenset({"version", "variant"}),
-    "settings": frozenset({"symbols", "auto_aces", "winnable"}),
-    "participants": frozenset({"users"}),
-    **{kind: frozenset() for kind in ("race-open", "race-join", "race-start", "race-leave")},
-    "watch": frozenset({"user"}),
+    kind: frozenset(_DEFINED[kind].__annotations__) - {"type", "id"}
+    for kind in sorted(_DEFINED, key=lambda k: _ORDER.index(k) if k in _ORDER else len(_ORDER))
 }
-"""The fields each type takes, besides ``type`` and ``id``."""
+"""The fields each type takes, besides ``type`` and ``id`` (``wire.py``'s definitions)."""
 REQUIRED: Final[dict[str, frozenset[str]]] = {
-    "move": frozenset({"move", "version"}),
-    **{kind: frozenset({"version"}) for kind in VERSIONED},
-    "participants": frozenset({"users"}),
+    kind: request.__required_keys__ - {"type"} for kind, request in _DEFINED.items()
 }
-SETTINGS: Final = ("symbols", "auto_aces", "winnable")
 TYPES_TEXT: Final = ", ".join(FIELDS)
 MAX_JSON_DEAL: Final = 2**53 - 1
 """The largest deal number taken as a JSON number: past it a page's number may have lost
 digits (JavaScript's numbers are doubles), so a larger deal comes as text."""
-DEAL_DIGITS: Final = len(str(MAX_DEAL))
-BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42"
-
-RequestId = int | str | None
 
 
 class FrameError(ValueError):
@@ -216,9 +219,6 @@ def _deal(value: Any, request_id: RequestId) -> int | None:
     return value
 
 
-MAX_USERS: Final = 50
-
-
 def _list(data: dict[str, Any], name: str, request_id: RequestId) -> list[Any]:
     value = data.get(name)
     if value is None:
@@ -251,12 +251,11 @@ def _user_id(value: Any, name: str, request_id: RequestId) -> int:
 
 def error_frame(
     code: str, message: str, request_id: RequestId = None, version: int | None = None
-) -> dict[str, Any]:
+) -> ErrorFrame:
     """A refusal: nothing was done. ``version``: the game's, when one is known."""
-    return {"type": "error", "id": request_id, "code": code, "message": message,
-            "version": version}  # fmt: skip
+    return ErrorFrame(type="error", id=request_id, code=code, message=message, version=version)
 
 
-def encode(frame: dict[str, Any]) -> str:
+def encode(frame: Mapping[str, object]) -> str:
     """A frame as the wire carries it (compact JSON, the card signs as they are)."""
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))

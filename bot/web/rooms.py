@@ -33,18 +33,19 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Final
 
 from ..service import GameService, ServiceError, StaleVersionError
 from ..service.race_views import RaceBoard, RaceView
 from ..service.races import RACE_SETTINGS
 from .board import board_json
 from .discord_api import DiscordApi, DiscordError, Instance
-from .play import WEB_COMMANDS, Frame, current
+from .play import WEB_COMMANDS, current
 from .play import answer as play_answer
 from .protocol import Request, error_frame
 from .sessions import Session
 from .socket import OpenBoard
+from .wire import BoardFrame, Frame, NoGameFrame, Person, Race, RequestId, RoomFrame, RoomRacer
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +279,7 @@ class Rooms:
         except StaleVersionError as exc:
             frame = await self.shown(room, seat, request.id)
             return [error_frame(exc.code.value, exc.text(WEB_COMMANDS), request.id,
-                                frame.get("version")), frame]  # fmt: skip
+                                frame["version"]), frame]  # fmt: skip
         except ServiceError as exc:
             return [error_frame(exc.code.value, exc.text(WEB_COMMANDS), request.id)]
 
@@ -313,7 +314,8 @@ class Rooms:
             return None
         if kind == "settings":  # the player's own settings; the race board stays shown
             frames = await play_answer(self._service, seat.user_id, request)
-            return [f for f in frames if f["type"] == "error"] + [await self.shown(room, seat, rid)]
+            refusals: list[Frame] = [f for f in frames if f["type"] == "error"]
+            return [*refusals, await self.shown(room, seat, rid)]
         if seat.watching == OWN_GAME:
             return None  # the player looks at their own game: the board's requests play it
         if seat.watching not in (None, seat.user_id):
@@ -360,49 +362,49 @@ class Rooms:
         return self.names.get(user_id) or f"player …{str(user_id)[-4:]}"
 
     def room_frame(
-        self, room: Room, seat: Seat, view: RaceView | None, request_id: Any = None
-    ) -> Frame:
+        self, room: Room, seat: Seat, view: RaceView | None, request_id: RequestId = None
+    ) -> RoomFrame:
         """Who is in the room, the race and its standings, whose board the seat shows."""
         people = list(dict.fromkeys([*self.players(room), *sorted(room.present)]))
-        return {
-            "type": "room",
-            "id": request_id,
-            "version": None,
-            "instance": room.instance.instance_id,
-            "you": user_text(seat.user_id),
-            "people": [
-                {"id": user_text(u), "name": self.name(u), "here": u in self.players(room)}
+        return RoomFrame(
+            type="room",
+            id=request_id,
+            version=None,
+            instance=room.instance.instance_id,
+            you=user_text(seat.user_id),
+            people=[
+                Person(id=user_text(u), name=self.name(u), here=u in self.players(room))
                 for u in people
             ],
-            "race": None if view is None else self.race_json(view),
-            "watching": None if not seat.watching else user_text(seat.watching),
-        }
+            race=None if view is None else self.race_json(view),
+            watching=None if not seat.watching else user_text(seat.watching),
+        )
 
-    def race_json(self, view: RaceView) -> dict[str, Any]:
-        return {
-            "id": str(view.race_id),
-            "deal": str(view.deal_number),
-            "state": view.state,
-            "host": user_text(view.host_id),
-            "starts_at": view.starts_at.isoformat(),
-            "ends_at": None if view.ends_at is None else view.ends_at.isoformat(),
-            "card_total": view.card_total,
-            "racers": [
-                {
-                    "id": user_text(line.user_id),
-                    "name": line.name or self.name(line.user_id),
-                    "status": line.status,
-                    "score": line.score,
-                    "moves": line.moves,
-                    "elapsed_s": round(line.elapsed_s, 1),
-                    "place": line.place,
-                    "version": line.version,
-                }
+    def race_json(self, view: RaceView) -> Race:
+        return Race(
+            id=str(view.race_id),
+            deal=str(view.deal_number),
+            state=view.state,
+            host=user_text(view.host_id),
+            starts_at=view.starts_at.isoformat(),
+            ends_at=None if view.ends_at is None else view.ends_at.isoformat(),
+            card_total=view.card_total,
+            racers=[
+                RoomRacer(
+                    id=user_text(line.user_id),
+                    name=line.name or self.name(line.user_id),
+                    status=line.status,
+                    score=line.score,
+                    moves=line.moves,
+                    elapsed_s=round(line.elapsed_s, 1),
+                    place=line.place,
+                    version=line.version,
+                )
                 for line in view.racers
             ],
-        }
+        )
 
-    def race_frame(self, board: RaceBoard, seat: Seat, request_id: Any = None) -> Frame:
+    def race_frame(self, board: RaceBoard, seat: Seat, request_id: RequestId = None) -> BoardFrame:
         """A racer's race board; read-only unless it is the seat's own and they race."""
         mine = board.game.user_id == seat.user_id
         view = board.game
@@ -411,18 +413,20 @@ class Rooms:
                            can_auto=False)  # fmt: skip
         drawn = board_json(view, RACE_SETTINGS)
         drawn["message"] = board.game.message if mine else None
-        return {
-            "type": "board",
-            "id": request_id,
-            "version": view.version,
-            "view": f"race:{board.race_id}:{view.user_id}",
-            "race": str(board.race_id),
-            "racer": user_text(view.user_id),
-            "read_only": not (mine and board.playing),
-            "board": drawn,
-        }
+        return BoardFrame(
+            type="board",
+            id=request_id,
+            version=view.version,
+            view=f"race:{board.race_id}:{view.user_id}",
+            race=str(board.race_id),
+            racer=user_text(view.user_id),
+            read_only=not (mine and board.playing),
+            board=drawn,
+        )
 
-    async def shown(self, room: Room, seat: Seat, request_id: Any = None) -> Frame:
+    async def shown(
+        self, room: Room, seat: Seat, request_id: RequestId = None
+    ) -> BoardFrame | NoGameFrame:
         """The board the seat shows: the racer it watches, or its own race game once the
         room's race has started (until the player asks for their game), or its own
         saved game."""

@@ -32,12 +32,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..service import LOCAL_USER_ID
+from .wire import TOKEN_PROTOCOL
 
 COOKIE: Final = "reel_session"
-PROTOCOL: Final = "reel"
-"""The WebSocket subprotocol the server speaks; ``session.<token>`` beside it carries a
-session."""
-TOKEN_PROTOCOL: Final = "session."
 LIFETIME: Final = 12 * 3600.0
 """Seconds a session lasts: a long evening of play; the page signs in again after."""
 MIN_SECRET: Final = 32

@@ -14,16 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..service import GameService
 from ..service.cooldown import Cooldown, slow_down
 from .board import games
-from .play import Frame, answer, current
-from .protocol import MAX_FRAME, FrameError, Request, encode, error_frame, parse_frame
-from .sessions import NO_SESSION, PROTOCOL
+from .play import answer, current
+from .protocol import FrameError, Request, encode, error_frame, parse_frame
+from .sessions import NO_SESSION
+from .wire import MAX_FRAME, PROTOCOL, REFUSED, ApiAnswer, BoardFrame, ErrorFrame, Frame, HelloFrame
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +32,6 @@ SOCKET_CAP: Final = 64 * 1024
 """Bytes aiohttp reads of one message before it closes the socket (1009, too big); a
 message between ``MAX_FRAME`` and this gets an error frame and the socket lives on."""
 HEARTBEAT: Final = 30.0
-REFUSED: Final = 4003
-"""The close code of a socket refused for good (no session, not in the room): the page
-does not reconnect."""
 
 
 class OpenBoard:
@@ -43,7 +41,7 @@ class OpenBoard:
         self.ws = ws
         self.user_id = user_id
         self.view = "game"  # whose board it shows: "game" (the player's), or a race game's
-        self.last: Frame | None = None  # the last board sent (of that view)
+        self.last: BoardFrame | None = None  # the last board sent (of that view)
         self.wanted = -1  # the newest version heard of for this player
         self.pushing = False
         self.heard = 0  # the changes heard of: a read begun before the latest may be old
@@ -52,20 +50,19 @@ class OpenBoard:
     @property
     def sent(self) -> int:
         """The version of the last board sent (of the view shown), -1 before any."""
-        return -1 if self.last is None else int(self.last["version"])
+        return -1 if self.last is None else self.last["version"]
 
     async def send(self, frame: Frame) -> None:
         """Send ``frame``; a board older than one already sent is not (a push and an
         answer may cross): a push is dropped, and an answer is the newer board sent
         again under the request's id, so that the page hears its request answered."""
         async with self._lock:
-            version = frame.get("version")
-            if frame["type"] == "board" and isinstance(version, int):
+            if frame["type"] == "board":
                 view = frame.get("view", "game")
                 if view != self.view:  # another game's board: its versions are its own
                     self.view, self.last = view, None
-                if version < self.sent:
-                    if frame.get("id") is None or self.last is None:
+                if frame["version"] < self.sent:
+                    if frame["id"] is None or self.last is None:
                         return
                     frame = {**self.last, "id": frame["id"]}
                 self.last = frame
@@ -124,7 +121,7 @@ class LiveBoards:
             while board.sent < board.wanted and not board.ws.closed and board.view == "game":
                 heard = board.heard
                 frame = await current(self._service, board.user_id)
-                if not isinstance(frame.get("version"), int) or frame["version"] <= board.sent:
+                if frame["type"] != "board" or frame["version"] <= board.sent:
                     if board.heard != heard:  # told of a change while reading: read again
                         continue
                     break
@@ -167,7 +164,7 @@ class Extra(Protocol):
 class RoomRefused(Exception):
     """The socket may not enter its room: ``frame`` says why, and it is closed."""
 
-    def __init__(self, frame: Frame) -> None:
+    def __init__(self, frame: ErrorFrame) -> None:
         super().__init__(frame["message"])
         self.frame = frame
 
@@ -184,8 +181,8 @@ async def serve_socket(
     ws = web.WebSocketResponse(max_msg_size=SOCKET_CAP, heartbeat=HEARTBEAT, protocols=(PROTOCOL,))
     await ws.prepare(request)
     board = OpenBoard(ws, user_id)
-    hello = {"type": "hello", "games": games(), "signed_in": user_id is not None,
-             "max_frame": MAX_FRAME, "version": None, "room": extra is not None}  # fmt: skip
+    hello = HelloFrame(type="hello", games=games(), signed_in=user_id is not None,
+                       max_frame=MAX_FRAME, version=None, room=extra is not None)  # fmt: skip
     await board.send(hello)
     live.add(board)
     try:
@@ -242,6 +239,6 @@ async def handle(
         return [error_frame("failed", message, request.id)]
 
 
-def first_frame(frames: list[Frame]) -> dict[str, Any]:
+def first_frame(frames: list[Frame]) -> ApiAnswer:
     """The JSON API's answer: the frames of a request, the first one's type on top."""
-    return {"type": frames[0]["type"], "frames": frames}
+    return ApiAnswer(type=frames[0]["type"], frames=frames)

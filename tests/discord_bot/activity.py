@@ -17,8 +17,8 @@ from harness import DEAL_NUMBER, Running
 from bot.discord_bot.app import announce_on
 from bot.web.app import PARTS
 from bot.web.local import ActivitySettings, activity_setup, beside_bot, bound_port, start
-from bot.web.sessions import PROTOCOL, TOKEN_PROTOCOL
 from bot.web.socket import LiveBoards
+from bot.web.wire import PROTOCOL, TOKEN_PROTOCOL
 from engine import Game, IllegalMoveError, Move, format_position
 from engine.solver import solve
 from tests.web.pages import Page

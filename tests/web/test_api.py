@@ -9,13 +9,13 @@ import json
 import aiohttp
 import pytest
 from aiohttp import WSCloseCode
-from pages import WAIT, Page
+from pages import WAIT, Page, answer_of
 from webserver import DEAL, Serve
 
 from bot.service import LOCAL_USER_ID, GameService
 from bot.service.cooldown import BURST, Cooldown
-from bot.web.protocol import MAX_FRAME
-from bot.web.socket import REFUSED, SOCKET_CAP
+from bot.web.socket import SOCKET_CAP
+from bot.web.wire import MAX_FRAME, REFUSED
 from engine import MAX_DEAL, Game, format_position, parse_move
 
 OTHER_USER = 4242
@@ -100,7 +100,7 @@ async def test_without_a_session_every_play_request_is_refused(
     assert message.type is aiohttp.WSMsgType.CLOSE  # socket is held open by nobody
     assert page.ws.close_code == REFUSED
     async with served.http.get(served.base + "/api/board") as got:
-        assert got.status == 401 and (await got.json())["code"] == "no-session"
+        assert got.status == 401 and (await answer_of(got))["code"] == "no-session"
     body = {"type": "move", "move": "R1 A2", "version": view.version}
     async with served.http.post(served.base + "/api/play", json=body) as got:
         assert got.status == 401
@@ -252,11 +252,11 @@ async def test_the_json_api_answers_as_the_socket_does(serve: Serve, service: Ga
     view = await service.new_game(LOCAL_USER_ID, None, DEAL)
     served = await serve()
     async with served.http.get(served.base + "/api/board") as got:
-        assert got.status == 200 and (await got.json())["version"] == view.version
+        assert got.status == 200 and (await answer_of(got))["version"] == view.version
     async with served.http.post(
         served.base + "/api/play", json={"type": "deal", "version": view.version}
     ) as got:
-        answer = await got.json()
+        answer = await answer_of(got)
     assert answer["type"] == "board" and answer["frames"][0]["version"] == view.version + 1
     async with served.http.post(served.base + "/api/play", data="deal") as got:
         assert got.status == 415
@@ -301,7 +301,9 @@ async def test_a_page_of_another_origin_or_host_is_refused(
         await Page.open(served.http, served.ws_url, origin="http://evil.example")
     assert refused.value.status == 403
     async with served.http.get(served.base + "/", headers={"Host": "evil.example"}) as got:
-        assert got.status == 403 and "not to host 'evil.example'" in (await got.json())["message"]
+        assert (
+            got.status == 403 and "not to host 'evil.example'" in (await answer_of(got))["message"]
+        )
     async with served.http.post(
         served.base + "/api/play", json={"type": "board"}, headers={"Origin": "http://x.test"}
     ) as got:

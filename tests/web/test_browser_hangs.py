@@ -117,3 +117,55 @@ async def test_a_frame_denied_storage_still_shows_the_board_and_says_so(
     await page.click("nav [data-command=deal]")  # and the board plays
     await version_after(page, view.version + 1)
     assert errors == []
+
+
+async def test_a_frame_the_wire_does_not_define_is_logged_and_ignored(
+    browser: Browser,  # noqa: F811
+    serve: Serve,
+    service: GameService,
+) -> None:
+    """The page checks every frame against the wire's definitions (``web/src/wire.ts``,
+    generated from ``bot/web/wire.py``) before it uses it: an unknown type, a frame
+    without a required field or with a field of the wrong kind, a message that is no
+    frame, is logged and ignored, and the board plays on."""
+    view = await service.new_game(LOCAL_USER_ID, None, DEAL)
+    served = await serve()
+    page = await browser.new_page()
+    errors = await errors_of(page)
+    warnings: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text))
+    sockets: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        ws.connect_to_server()  # both ways, as they come; the test adds its own frames
+
+    await page.route_web_socket("**/ws", route)
+    await page.goto(served.base + "/")
+    await version_after(page, view.version)
+    bogus = [
+        {"type": "surprise", "id": None},
+        {"type": "board", "id": None, "version": view.version + 5},  # no board
+        {"type": "error", "id": None, "code": "odd", "message": 7, "version": None},
+        ["type", "board"],
+    ]
+    for frame in bogus:
+        sockets[0].send(json.dumps(frame))
+    sockets[0].send("not JSON")
+    await page.click("nav [data-command=deal]")  # the board plays on
+    await version_after(page, view.version + 1)
+    for _ in range(50):  # (the console's messages come on their own)
+        if len([w for w in warnings if w.startswith("reel: a ")]) > len(bogus):
+            break
+        await asyncio.sleep(0.1)
+    ignored = [w for w in warnings if w.startswith("reel: a frame was ignored")]
+    assert [w.split(")")[0] for w in ignored] == [
+        'reel: a frame was ignored (no frame of type "surprise"',
+        "reel: a frame was ignored (board frame without its board",
+        "reel: a frame was ignored (error frame whose message is number, not string",
+        "reel: a frame was ignored (not an object but array",
+    ]
+    assert any(w.startswith("reel: a message that is not JSON was ignored") for w in warnings)
+    assert errors == []
+    assert await page.get_attribute("#board", "data-version") == str(view.version + 1)
+    assert "7" not in await page.inner_text("#status")

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
-from pages import Page
+from pages import Page, answer_of
 from webserver import Serve
 
 from bot.ops import Health, Metrics, add_routes
@@ -112,7 +112,7 @@ async def test_a_players_sockets_are_capped_and_a_flood_of_opens_is_refused(
     pages = [await served.page() for _ in range(PER_USER)]
     async with served.http.get(served.ws_url) as refused:
         assert refused.status == 503
-        assert f"{PER_USER} boards open" in (await refused.json())["message"]
+        assert f"{PER_USER} boards open" in (await answer_of(refused))["message"]
     await pages[0].close()
     assert await _until(lambda: served.runner.app[PARTS].caps.refusal(LOCAL_USER_ID) is None)
     pages[0] = await served.page()  # one closed: one may open
@@ -124,7 +124,7 @@ async def test_a_players_sockets_are_capped_and_a_flood_of_opens_is_refused(
             statuses.append(got.status)
             if got.status == 429:
                 assert int(got.headers["Retry-After"]) >= 1
-                assert "Too many boards opened" in (await got.json())["message"]
+                assert "Too many boards opened" in (await answer_of(got))["message"]
     assert statuses.count(429) >= 5
 
 
@@ -254,7 +254,7 @@ async def test_behind_a_proxy_that_passes_the_host_the_public_url_is_what_lets_i
                 async with http.get(base + "/", headers=proxied) as got:
                     assert got.status == status
                     if status == 403:
-                        assert "REEL_WEB_PUBLIC_URL" in (await got.json())["message"]
+                        assert "REEL_WEB_PUBLIC_URL" in (await answer_of(got))["message"]
                 if status == 200:
                     origin = {**proxied, "Origin": "https://reel.example.org"}
                     ws = base.replace("http", "ws") + "/ws"

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from bot.web import socket
 from bot.web.socket import LiveBoards, OpenBoard
+from bot.web.wire import BoardFrame
 
 USER = 7
 
@@ -61,7 +62,8 @@ async def test_a_change_heard_while_the_previous_ones_board_is_read_is_pushed_to
         reads += 1
         version = stored[0]
         if reads == 1:
-            await board.send({"type": "board", "version": 1, "id": 1})  # the page's answer
+            answer = {"type": "board", "version": 1, "id": 1}  # the page's answer (cut down)
+            await board.send(cast(BoardFrame, answer))
             stored[0] = 2  # the second write lands, and is told, while this read is out
             service.tell(USER, 2)
         await asyncio.sleep(0)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from pages import Page
+from pages import Page, answer_of
 from test_reel_web import ROOT, START_TIMEOUT, address_of, started
 from webserver import DEAL
 
@@ -105,7 +105,7 @@ async def board_at(page: Page, version: int) -> dict[str, Any]:
 async def board_of_api(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
     async with http.get(url + "api/board") as got:
         assert got.status == 200
-        frame = await got.json()
+        frame = await answer_of(got)
     assert frame["type"] == "board"
     return dict(frame)
 

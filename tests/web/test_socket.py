@@ -9,6 +9,7 @@ from typing import Any, cast
 from aiohttp import web
 
 from bot.web.socket import OpenBoard
+from bot.web.wire import BoardFrame
 
 
 class Socket:
@@ -23,9 +24,10 @@ class Socket:
         self.frames.append(json.loads(text))
 
 
-def board(version: int, request_id: int | None = None, view: str = "game") -> dict[str, Any]:
-    return {"type": "board", "id": request_id, "version": version, "view": view,
-            "board": {"version": version}}  # fmt: skip
+def board(version: int, request_id: int | None = None, view: str = "game") -> BoardFrame:
+    """A board frame of ``version`` (its board cut down to its version: not drawn here)."""
+    return cast(BoardFrame, {"type": "board", "id": request_id, "version": version,
+                             "view": view, "board": {"version": version}})  # fmt: skip
 
 
 async def test_an_answer_crossed_by_a_newer_push_is_the_newer_board_under_its_id() -> None:

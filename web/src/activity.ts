@@ -6,14 +6,11 @@
 // (reel web) plays with no sign-in; anywhere else the page says where it runs.
 
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import { type ActivityConfig, MAX_USERS, type SignedIn, type SignInRequest } from "./wire";
 
 type Sdk = DiscordSDK | DiscordSDKMock;
 
-export interface Config {
-  client_id: string | null;
-  mock: boolean;
-  local: boolean;
-}
+export type Config = ActivityConfig;
 
 export type Boot =
   | { kind: "local" } // reel web, or a local player named by the operator
@@ -90,14 +87,9 @@ export async function boot(progress: (text: string) => void = () => {}): Promise
   const answer = await fetch("/api/token", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, instance_id: sdk.instanceId }),
+    body: JSON.stringify({ code, instance_id: sdk.instanceId } satisfies SignInRequest),
   });
-  const signed = (await answer.json()) as {
-    message?: string;
-    access_token: string;
-    session: string;
-    user: { id: string; name: string };
-  };
+  const signed = (await answer.json()) as SignedIn & { message?: string }; // (refused: an error frame)
   if (!answer.ok) return { kind: "outside", reason: signed.message ?? `Sign-in failed (HTTP ${answer.status}).` };
   await sdk.commands.authenticate({ access_token: signed.access_token });
   return { kind: "signed", session: signed.session, user: signed.user, sdk };
@@ -106,7 +98,7 @@ export async function boot(progress: (text: string) => void = () => {}): Promise
 /** Tell the server who the SDK says is in the instance, now and at every change (it keeps
  * only those Discord's own lookup lists too). */
 export async function followParticipants(sdk: Sdk, send: (ids: string[]) => void): Promise<void> {
-  const report = (participants: { id: string }[]) => send(participants.map((p) => p.id).slice(0, 50));
+  const report = (participants: { id: string }[]) => send(participants.map((p) => p.id).slice(0, MAX_USERS));
   try {
     const { participants } = await sdk.commands.getInstanceConnectedParticipants();
     report(participants);

@@ -11,7 +11,7 @@ import { draw } from "./render";
 import { drawRoom } from "./room";
 import { boardNote, figuresText, hintText, LOST, screenText } from "./texts";
 import { asksFirst, dealNumber, movesBack, typedCommand } from "./typed";
-import type { Board, Frame } from "./types";
+import type { Board, Frame, RequestId } from "./types";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const root = byId<HTMLDivElement>("board");
@@ -24,7 +24,7 @@ const roomBox = byId<HTMLElement>("room");
 let board: Board | null = null;
 let clock = { seconds: 0, at: 0 };
 const page = pageState(); // the hint, read-only, whose board; the hands' chosen and lifted card
-let refused: number | null = null; // the id of the last request refused
+let refused: RequestId = null; // the id of the last request refused
 let dismissed = -1; // the version whose won/stuck screen the player closed
 const waiting = new Map<number, (reason: string | null) => void>();
 
@@ -45,8 +45,8 @@ function redraw(): void {
   draw(root, board, page);
 }
 
-function settle(id: number | null, reason: string | null): void {
-  if (id === null) return;
+function settle(id: RequestId, reason: string | null): void {
+  if (typeof id !== "number") return; // (the page's ids are numbers)
   const done = waiting.get(id);
   waiting.delete(id);
   done?.(reason);

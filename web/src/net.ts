@@ -3,13 +3,29 @@
 // the drop was played or not, and the board says which; one queued while offline carries
 // the version it was made on, so it is never played twice). A request sent on a socket
 // that closes before any frame answers it is given up (``onLost``): its answer can't come
-// on another socket, and whoever waits on it must not wait for ever.
+// on another socket, and whoever waits on it must not wait for ever. Every frame that
+// comes is checked against the wire's definitions (``frameProblem``, wire.ts) before the
+// page sees it: one that is not a frame the server defines is logged and ignored.
 
 import type { Frame, Request } from "./types";
+import { frameProblem, PROTOCOL, REFUSED, TOKEN_PROTOCOL } from "./wire";
 
 export type Listener = (frame: Frame) => void;
 
-const REFUSED = 4003; // the server's close when a socket may not enter its room
+/** The frame in a message's text, or null (logged) when it is no frame the server defines. */
+export function readFrame(text: string): Frame | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    console.warn(`reel: a message that is not JSON was ignored: ${text.slice(0, 200)}`);
+    return null;
+  }
+  const problem = frameProblem(parsed);
+  if (problem === null) return parsed as Frame;
+  console.warn(`reel: a frame was ignored (${problem}): ${text.slice(0, 200)}`);
+  return null;
+}
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -35,7 +51,7 @@ export class Connection {
   open(session: string | null = this.session): void {
     this.session = session;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const protocols = session === null ? ["reel"] : ["reel", `session.${session}`];
+    const protocols = session === null ? [PROTOCOL] : [PROTOCOL, `${TOKEN_PROTOCOL}${session}`];
     const ws = new WebSocket(`${scheme}//${location.host}/ws`, protocols);
     this.ws = ws;
     ws.onopen = () => {
@@ -46,7 +62,8 @@ export class Connection {
     };
     ws.onmessage = (event) => {
       if (typeof event.data !== "string") return;
-      const frame = JSON.parse(event.data) as Frame;
+      const frame = readFrame(event.data);
+      if (frame === null) return;
       if ("id" in frame && typeof frame.id === "number") this.pending.delete(frame.id);
       this.listener(frame);
     };
@@ -55,7 +72,7 @@ export class Connection {
       const lost = [...this.pending];
       this.pending.clear();
       if (event.code === REFUSED) {
-        // not in this room: the page says why, no retry, and nothing queued is ever sent
+        // refused for good (no session, or not in this room): the page says why, no retry, and nothing queued is ever sent
         this.refused = true;
         lost.push(...this.queue.splice(0).map((queued) => queued.id));
         this.lose(lost);

@@ -2,15 +2,15 @@
 // terminal takes them: ``undo 3``, ``undo to 12``, ``redo 2``) and the start form's deal
 // number. Pure (no DOM): tested without a browser (web/test/).
 
-const WORDS = new Set(["deal", "undo", "redo", "restart", "auto", "hint", "resign"]);
+import { BAD_DEAL, CONFIRM_UNDO, MAX_DEAL, MIN_DEAL, VERSIONED } from "./wire";
+
+export { CONFIRM_UNDO, MAX_DEAL, MIN_DEAL };
+
+const WORDS = new Set<string>(VERSIONED); // the commands the Move box takes (and their counts)
 const STEP_USAGE: Record<string, string> = {
   undo: "Type 'undo' to take back your last move, 'undo N' for the last N moves, or 'undo to N' to go back to move N.",
   redo: "Type 'redo' to play again the last move taken back, or 'redo N' for N of them.",
 };
-export const CONFIRM_UNDO = 10; // an undo of more moves than this asks first, as the terminal does
-export const MIN_DEAL = 1n;
-export const MAX_DEAL = 9223372036854775807n; // 2**63 - 1 (engine/deal.py): past JavaScript's numbers
-const BAD_DEAL = `A deal number is a whole number from ${MIN_DEAL} to ${MAX_DEAL}, like 42`;
 
 export type Typed = { kind: string; fields: Record<string, number> } | { refusal: string } | null;
 

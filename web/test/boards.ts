@@ -73,6 +73,7 @@ export function hint(fields: Partial<Hint> = {}): Hint {
     from: "R3",
     to: "A5",
     label: "R3 to A5",
+    source: "solver",
     message: "Try R3 to A5.",
     undo_to: null,
     back_to: null,
