@@ -210,7 +210,7 @@ def serve_race(settings: str) -> None:
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
         await stop.wait()
-        print(json.dumps({"pushes": len(parts.rooms.pushes)}), flush=True)
+        print(json.dumps({"pushes": parts.rooms.pushes}), flush=True)
         await runner.cleanup()
         await service.close()
 

@@ -15,7 +15,7 @@ a test or local mode only), and whether a local player plays with no sign-in
 (``reel web``). A page opened outside Discord, in production, says where it runs.
 
 A socket whose session came from an instance plays in the instance's room
-(``rooms.py``, ``RoomSocket``); the room is checked with Discord again when it opens.
+(``rooms/``, ``RoomSocket``); the room is checked with Discord again when it opens.
 """
 
 from __future__ import annotations

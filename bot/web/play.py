@@ -10,7 +10,8 @@ sentence; a stale request is also answered with the current board, so the page c
 from __future__ import annotations
 
 import logging
-from typing import Final
+from collections.abc import Awaitable, Callable
+from typing import Final, TypeAlias
 
 from ..service import (
     Commands,
@@ -25,6 +26,9 @@ from .protocol import Request, error_frame
 from .wire import BoardFrame, Frame, HintFrame, NoGameFrame, RequestId
 
 log = logging.getLogger(__name__)
+
+ShownFrame: TypeAlias = BoardFrame | NoGameFrame
+"""The board a page shows: a board, or the no-game frame."""
 
 WEB_COMMANDS: Final = Commands(new="the New game button", resign="the Resign button")
 """How the service's sentences name the commands on the web board."""
@@ -61,15 +65,26 @@ async def answer(service: GameService, user_id: int, request: Request) -> list[F
     and, when the page's board was stale, the current board)."""
     try:
         return await _carry_out(service, user_id, request)
-    except StaleVersionError as exc:
-        frame = await current(service, user_id, request.id)
-        return [
-            error_frame(exc.code.value, exc.text(WEB_COMMANDS), request.id, frame["version"]),
-            frame,
-        ]
     except ServiceError as exc:
-        version = await _version(service, user_id)
-        return [error_frame(exc.code.value, exc.text(WEB_COMMANDS), request.id, version)]
+        return await refused(exc, request.id, lambda: current(service, user_id, request.id))
+
+
+async def refused(
+    exc: ServiceError, request_id: RequestId, shown: Callable[[], Awaitable[ShownFrame]]
+) -> list[Frame]:
+    """The frames that answer a refused request, for the player's board and a room's
+    alike: an error frame with the service's code and sentence, and, when the page's board
+    was stale, the board it shows now (``shown()``), so that the page catches up. The
+    error frame carries the version of that board (None when it can't be read)."""
+    if isinstance(exc, StaleVersionError):
+        frame = await shown()
+        return [error_frame(exc.code.value, exc.text(WEB_COMMANDS), request_id, frame["version"]),
+                frame]  # fmt: skip
+    try:
+        version = (await shown())["version"]
+    except ServiceError:
+        version = None
+    return [error_frame(exc.code.value, exc.text(WEB_COMMANDS), request_id, version)]
 
 
 async def _carry_out(service: GameService, user_id: int, request: Request) -> list[Frame]:
@@ -120,11 +135,3 @@ async def _play(service: GameService, user_id: int, request: Request) -> GameVie
         "resign": service.resign,
     }
     return await calls[kind](user_id, version)
-
-
-async def _version(service: GameService, user_id: int) -> int | None:
-    """The version of the player's game, for a refusal's frame (None: no game)."""
-    try:
-        return (await service.show(user_id)).version
-    except ServiceError:
-        return None

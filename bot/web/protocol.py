@@ -16,7 +16,7 @@ text of up to 40 characters) that the answer carries back. The server takes:
 - ``{"type": "daily", "version": 12, "variant": "vr"}``: today's daily;
 - ``{"type": "settings", "symbols": true, "auto_aces": false, "winnable": true}``: any
   of the three;
-- in an Activity's room (``rooms.py``): ``{"type": "participants", "users": ["123",
+- in an Activity's room (``rooms/``): ``{"type": "participants", "users": ["123",
   ...]}`` (Discord ids, as text), ``race-open``, ``race-join``, ``race-start``,
   ``race-leave``, and ``{"type": "watch", "user": "123"}`` (null: your own game).
 

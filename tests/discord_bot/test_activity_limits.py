@@ -1,4 +1,4 @@
-"""The Activity's calls to Discord, throttled (bot/web/limits.py, discord_api.py, rooms.py):
+"""The Activity's calls to Discord, throttled (bot/web/limits.py, discord_api.py, rooms/):
 a flood of sign-ins or socket opens never becomes a flood of calls to Discord, Discord's
 429 is honoured, and a bad instance id or body is a 400 that calls nobody."""
 
@@ -134,7 +134,7 @@ async def test_a_session_ends_when_its_player_leaves_the_instance(board: Board) 
     async with http.get(url + "api/board", headers=bearer) as got:
         assert got.status == 200
     fake.activity_instances[board.instance]["users"] = [board.alice.id]  # bob left
-    await asyncio.sleep(5.1)  # past the lookup's freshness (rooms.LOOKUP_FRESH)
+    await asyncio.sleep(5.1)  # past the lookup's freshness (rooms/instances.py, LOOKUP_FRESH)
     async with http.get(url + "api/board", headers=bearer) as got:
         assert got.status == 403 and (await got.json())["code"] == "not-in-room"
     body = {"type": "new", "deal": 16}
