@@ -5,7 +5,7 @@ player launched from a chat button signs in and plays a move; two players in one
 instance race to a finish and both pages, the database and the channel's standings
 message agree; a third user not in the instance is refused; a socket dropped mid-race
 reconnects with nothing lost; a page opened outside Discord in production says where
-the board runs."""
+the board runs; a sign-in Discord or the server never answers is given up, saying so."""
 
 from __future__ import annotations
 
@@ -287,3 +287,37 @@ async def test_when_discord_never_answers_ready_the_page_says_so(
         assert "open it again" in text and await page.inner_text("#status") == text
         assert await page.locator("#board").is_hidden()
         assert errors == []
+
+
+async def test_when_the_sign_in_goes_unanswered_the_page_says_so(
+    fake_discord: FakeDiscord,
+    launch: Launch,
+    browser: Browser,  # noqa: F811
+) -> None:
+    """The SDK is ready, but the code's exchange (``POST /api/token``) is never answered
+    (held by the test): the page gives up after its wait and says what to do, instead of
+    "Signing in…" for ever. The page's clock is the test's: no real time is waited."""
+    alice = fake_discord.user("alice")
+    running: Running = await launch()
+    instance = fake_discord.add_activity_instance([alice])
+    async with serving(fake_discord, running) as served:
+        page = await browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        held: list[object] = []
+        await page.route("**/api/token", lambda route: held.append(route))  # never answered
+        await page.clock.install()
+        place = fake_discord.activity_instances[instance]
+        query = (
+            f"instance_id={instance}&mock_code={fake_discord.authorization_code(alice)}"
+            f"&guild_id={place['guild_id']}&channel_id={place['channel_id']}"
+        )
+        await page.goto(f"{served.url}?{query}")
+        await page.locator("#status", has_text="Signing in").wait_for()
+        await page.wait_for_function("() => true")  # the request is out
+        await page.clock.fast_forward("01:00")
+        note = page.locator("#outside")
+        await note.wait_for()
+        text = await note.inner_text()
+        assert "did not answer the sign-in" in text and "open it again" in text
+        assert held and errors == []

@@ -23,6 +23,10 @@ export const OUTSIDE =
 export const READY_WAIT_S = 15; // seconds Discord has to answer the SDK's ready()
 export const NO_READY = `Discord did not answer the Activity's start within ${READY_WAIT_S} seconds (the Embedded App SDK's ready()), so nobody is signed in: close the Activity and open it again. If it keeps happening, the page is not in Discord's Activity frame, or Discord's client needs an update.`;
 
+export const SIGN_IN_WAIT_S = 20; // seconds each step of the sign-in may take
+const AGAIN = "close the Activity and open it again.";
+const NO_SIGN_IN = `The sign-in failed: ${AGAIN}`;
+
 /** ``work``, or a rejection with ``message`` if it is not done within ``seconds``. */
 function within<T>(work: Promise<T>, seconds: number, message: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -77,21 +81,42 @@ export async function boot(progress: (text: string) => void = () => {}): Promise
     return { kind: "outside", reason: error instanceof Error ? error.message : NO_READY };
   }
   progress("Signing in…");
-  const { code } = await sdk.commands.authorize({
-    client_id: clientId,
-    response_type: "code",
-    state: "",
-    prompt: "none",
-    scope: ["identify"],
-  });
-  const answer = await fetch("/api/token", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, instance_id: sdk.instanceId } satisfies SignInRequest),
-  });
+  try {
+    return await signIn(sdk, clientId);
+  } catch (error) {
+    return { kind: "outside", reason: error instanceof Error ? error.message : NO_SIGN_IN };
+  }
+}
+
+/** The sign-in after ready(): each step bounded, so that the page never waits for ever. */
+async function signIn(sdk: Sdk, clientId: string): Promise<Boot> {
+  const { code } = await within(
+    sdk.commands.authorize({
+      client_id: clientId,
+      response_type: "code",
+      state: "",
+      prompt: "none",
+      scope: ["identify"],
+    }),
+    SIGN_IN_WAIT_S,
+    `Discord did not answer the sign-in within ${SIGN_IN_WAIT_S} seconds: ${AGAIN}`,
+  );
+  const answer = await within(
+    fetch("/api/token", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code, instance_id: sdk.instanceId } satisfies SignInRequest),
+    }),
+    SIGN_IN_WAIT_S,
+    `The board's server did not answer the sign-in within ${SIGN_IN_WAIT_S} seconds: ${AGAIN}`,
+  );
   const signed = (await answer.json()) as SignedIn & { message?: string }; // (refused: an error frame)
   if (!answer.ok) return { kind: "outside", reason: signed.message ?? `Sign-in failed (HTTP ${answer.status}).` };
-  await sdk.commands.authenticate({ access_token: signed.access_token });
+  await within(
+    sdk.commands.authenticate({ access_token: signed.access_token }),
+    SIGN_IN_WAIT_S,
+    `Discord did not confirm the sign-in within ${SIGN_IN_WAIT_S} seconds: ${AGAIN}`,
+  );
   return { kind: "signed", session: signed.session, user: signed.user, sdk };
 }
 
