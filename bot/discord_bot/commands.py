@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Coroutine
 from datetime import date
 from typing import Any, Final
@@ -24,7 +23,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from engine import MAX_DEAL, MIN_DEAL, VARIANTS, Status
+from engine import MAX_DEAL, MIN_DEAL, Status
 
 from ..service import (
     GameService,
@@ -48,6 +47,7 @@ from .items import UNEXPECTED
 from .launch import board_command
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .metering import answered, said
+from .options import Day, DealNumber, Game, OptionError
 from .practice import practise
 from .races import race_choices, race_command, routed
 from .replays import replay_command
@@ -72,11 +72,6 @@ NOTHING_VALUE: Final = "?"  # the value of those lines: sent, it names no move
 AUTOCOMPLETE_WAIT: Final = 2.0
 """Seconds an autocomplete may take (Discord drops one after 3, and it can't be deferred)."""
 CHOICE_TEXT_LIMIT: Final = 100
-DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
-
-BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
-
-BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 
 KIND_CHOICES: Final = [
     app_commands.Choice(name="Daily challenge", value="daily"),
@@ -103,37 +98,6 @@ HINT_CHOICES: Final = [
 ]
 
 
-def deal_number_from_text(text: str | int) -> int:
-    """The deal number typed in ``/reel new deal:``; ValueError with ``BAD_DEAL`` if it is not one.
-
-    The option is a string because Discord's integer options stop at 2**53 - 1,
-    and deal numbers run to 2**63 - 1.
-    """
-    cleaned = str(text).strip().replace(",", "").replace("_", "")
-    # ASCII digits only: isdigit() also takes "²", which int() refuses.
-    if not (cleaned.isascii() and cleaned.isdigit()):
-        raise ValueError(BAD_DEAL)
-    cleaned = cleaned.lstrip("0") or "0"
-    if len(cleaned) > DEAL_TEXT_LIMIT:
-        raise ValueError(BAD_DEAL)
-    return int(cleaned)
-
-
-def date_from_text(text: str) -> date:
-    """The date typed in ``/reel leaderboard date:``; ValueError with ``BAD_DATE`` if not one."""
-    cleaned = text.strip()
-    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned):
-        raise ValueError(BAD_DATE)
-    try:
-        return date.fromisoformat(cleaned)
-    except ValueError:
-        raise ValueError(BAD_DATE) from None
-
-
-GAME_CHOICES: Final = [
-    app_commands.Choice(name=f"{v.name}" + (" (default)" if v.code == "vr" else ""), value=v.code)
-    for v in VARIANTS.values()
-]
 PRACTICE_REEL_ONLY: Final = (
     "Practice of a past daily is of Virginia Reel's daily only. Leave out the game, or the date."
 )
@@ -142,13 +106,12 @@ PRACTICE_REEL_ONLY: Final = (
 def leaderboard_query(
     kind: str | None,
     scope: str | None,
-    day_text: str | None,
+    day: date | None,
     guild_id: int | None,
     variant: str = "vr",
 ) -> PageQuery:
-    """The first page ``/reel leaderboard`` asks for; ValueError with ``BAD_DATE`` for a
-    date that is not one. The service checks the rest (a server board in a DM, a date
-    with the all-time board).
+    """The first page ``/reel leaderboard`` asks for. The service checks what the options
+    ask for (a server board in a DM, a date with the all-time board).
 
     Kind defaults to daily; scope to this server in a server, global in a DM.
     The daily's date defaults to today (the service's clock decides).
@@ -159,7 +122,6 @@ def leaderboard_query(
         chosen_scope = "server" if guild_id is not None else "global"
     else:
         chosen_scope = "server" if scope == "server" else "global"
-    day = None if day_text is None else date_from_text(day_text)
     guild = guild_id if chosen_scope == "server" else None
     return PageQuery(chosen_kind, chosen_scope, guild, day, 0, variant)
 
@@ -324,23 +286,16 @@ class ReelCommands(app_commands.Group):
         deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random deal",
         variant="The game of the family (default: the game you are playing, else Virginia Reel)",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def new(
         self,
         interaction: Interaction,
-        deal: app_commands.Range[str, 1, 30] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        deal: app_commands.Transform[int, DealNumber] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            number = None if deal is None else deal_number_from_text(deal)
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
-        code = None if variant is None else variant.value
-        if await self._asked(interaction, "new", number or 0, code):
+        if await self._asked(interaction, "new", deal or 0, variant):
             return
         user, guild = interaction.user.id, interaction.guild_id
-        await self._board(interaction, self.service.new_game(user, guild, number, variant=code))
+        await self._board(interaction, self.service.new_game(user, guild, deal, variant=variant))
 
     @app_commands.command(
         name="daily",
@@ -351,24 +306,18 @@ class ReelCommands(app_commands.Group):
         day="A past date, YYYY-MM-DD, to practise its daily (not scored)",
         variant="The game whose daily to play (default: Virginia Reel); each has its own",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def daily(
         self,
         interaction: Interaction,
-        day: app_commands.Range[str, 1, 20] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        day: app_commands.Transform[date, Day] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            when = None if day is None else date_from_text(day)
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
-        code = "vr" if variant is None else variant.value
-        if when is not None and code != "vr":
+        code = variant or "vr"
+        if day is not None and code != "vr":
             await send_error(interaction, PRACTICE_REEL_ONLY)
             return
-        if when is not None:  # practice of a past daily (practice.py)
-            await practise(interaction, when)
+        if day is not None:  # practice of a past daily (practice.py)
+            await practise(interaction, day)
             return
         if await self._asked(interaction, "daily", variant=code):
             return
@@ -527,26 +476,22 @@ class ReelCommands(app_commands.Group):
         day="YYYY-MM-DD: that day's daily, or the week or month holding it (default: today, UTC)",
         variant="The game whose board to show (default: Virginia Reel); each has its own",
     )
-    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES, variant=GAME_CHOICES)
+    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(
         self,
         interaction: Interaction,
         kind: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
-        day: app_commands.Range[str, 1, 20] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        day: app_commands.Transform[date, Day] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            query = leaderboard_query(
-                kind.value if kind else None,
-                scope.value if scope else None,
-                day,
-                interaction.guild_id,
-                "vr" if variant is None else variant.value,
-            )
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
+        query = leaderboard_query(
+            kind.value if kind else None,
+            scope.value if scope else None,
+            day,
+            interaction.guild_id,
+            variant or "vr",
+        )
         await send_leaderboard(interaction, query)
 
     @app_commands.command(name="stats", description="Games, wins, daily streak and best score")
@@ -554,20 +499,18 @@ class ReelCommands(app_commands.Group):
         user="Whose stats (default: yours)",
         variant="The game (default: the game of the current game, else Virginia Reel)",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def stats(
         self,
         interaction: Interaction,
         user: discord.User | discord.Member | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
         # Private: stats are a look-up for the one who asks. Posting them would put a
         # player's record in front of the channel without their say (someone else's
         # included); the share line of the daily is how a player shows off, by choice.
         target = user or interaction.user
         try:
-            code = None if variant is None else variant.value
-            stats = await within_deadline(interaction, self.service.stats(target.id, code))
+            stats = await within_deadline(interaction, self.service.stats(target.id, variant))
         except ServiceError as exc:
             await send_error(interaction, refusal(exc))
             return
@@ -653,7 +596,9 @@ def command_summaries(group: app_commands.Group) -> list[tuple[str, str]]:
 
 async def on_tree_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
     """A command failed outside the service's own refusals: log it, tell the player privately."""
-    if isinstance(error, app_commands.TransformerError):
+    if isinstance(error, OptionError):  # an option that is no value (options.py)
+        message = str(error)
+    elif isinstance(error, app_commands.TransformerError):
         message = f"I couldn't read {error.value!r} there. See /reel help."
     elif isinstance(error, app_commands.CheckFailure):
         message = "You can't use that command here."

@@ -61,6 +61,7 @@ from .embeds import (
     info_embed,
 )
 from .items import ReelItem
+from .options import DealNumber
 from .replies import (
     NO_PINGS,
     Interaction,
@@ -87,7 +88,6 @@ STALE_RACE_BOARD: Final = (
     "stands: click again if you still want to."
 )
 ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
-BAD_DEAL: Final = f"A deal number is a whole number from {MIN_DEAL} to {MAX_DEAL}, like 42."
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
@@ -460,7 +460,7 @@ async def race_choices(
 )
 async def race(
     interaction: Interaction,
-    deal: app_commands.Range[str, 1, 30] | None = None,
+    deal: app_commands.Transform[int, DealNumber] | None = None,
     minutes: app_commands.Range[int, MIN_LIMIT_MINUTES, MAX_LIMIT_MINUTES] = DEFAULT_LIMIT_MINUTES,
     players: app_commands.Range[int, MIN_RACERS, MAX_RACERS] = MAX_RACERS,
     starts_in: app_commands.Range[
@@ -469,13 +469,6 @@ async def race(
     computer: bool = False,
     computer_pace: app_commands.Range[int, MIN_PACE_S, MAX_PACE_S] = DEFAULT_PACE_S,
 ) -> None:
-    number = None
-    if deal is not None:
-        cleaned = deal.strip().replace(",", "").replace("_", "")
-        if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_DEAL)):
-            await send_error(interaction, BAD_DEAL)
-            return
-        number = int(cleaned)
     channel = interaction.channel_id
     if channel is None or interaction.guild_id is None:
         await send_error(interaction, "Races are run in a server's channel, not in DMs.")
@@ -485,7 +478,7 @@ async def race(
         interaction.user.id,
         interaction.guild_id,
         channel,
-        number,
+        deal,
         limit_minutes=minutes,
         capacity=players,
         lobby_minutes=starts_in,
