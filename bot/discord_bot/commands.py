@@ -2,8 +2,10 @@
 
 Board answers are public, so others in the channel can watch; refusals and
 errors (a ``ServiceError``'s message), settings, rules and help are private
-(ephemeral). ``/reel move`` autocompletes its ``from`` option with the legal
-moves in words (the value is the move itself, like ``R3 A5``, so picking one
+(ephemeral). A handler receives its options read (``options.py``) and lets the
+service's refusal go up: ``on_tree_error``, the tree's error handler, answers every
+one in one place (``replies.refuse``). ``/reel move`` autocompletes its ``from``
+option with the legal moves in words (the value is the move itself, like ``R3 A5``, so picking one
 and sending plays it) and its ``to`` option with the places the chosen card
 can go. ``/reel hint`` answers privately, after deferring at once (the
 solver may think for a few seconds); in a scored daily not yet assisted it
@@ -15,6 +17,7 @@ other; ``/reel leaderboard`` posts a public page with paging buttons
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Coroutine
 from datetime import date
@@ -54,8 +57,10 @@ from .replays import replay_command
 from .replies import (
     Interaction,
     refusal,
+    refuse,
     send_error,
     send_private,
+    service_of,
     within_deadline,
 )
 from .views import hint_or_warning, send_board, show_current
@@ -203,7 +208,7 @@ async def in_time(
         return [
             app_commands.Choice(name=clip(refusal(exc), CHOICE_TEXT_LIMIT), value=NOTHING_VALUE)
         ]
-    except ServiceError:
+    except ServiceError:  # (an autocomplete can't be refused: its list stays empty)
         return []
 
 
@@ -258,26 +263,17 @@ class ReelCommands(app_commands.Group):
                 current = current if current is not None and large_undo(current, arg) else None
             else:
                 current = await within_deadline(interaction, service.would_end(user, what, variant))
-        except ServiceError:
-            return False  # the call itself says why it can't be done
+        except ServiceError:  # not refused here: the call itself says why it can't be done
+            return False
         if current is None:
             return False
         await ask(interaction, what, current, arg, variant)
         return True
 
     async def _board(self, interaction: Interaction, work: Coroutine[Any, Any, GameView]) -> None:
-        """Run a service call; post the board it returns, or the refusal privately."""
-        try:
-            view = await within_deadline(interaction, work)
-        except StaleVersionError as exc:
-            # The game changed under this call (another process on the same database):
-            # nothing was played; show the game as it now stands, and say why privately.
-            await show_current(interaction, self.service, interaction.user.id, refusal(exc))
-            return
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await send_board(interaction, view)
+        """Run a service call; post the board it returns (its refusal is answered by
+        ``on_tree_error``)."""
+        await send_board(interaction, await within_deadline(interaction, work))
 
     @app_commands.command(
         name="new", description="Start a new game: a random deal or the one you name"
@@ -345,10 +341,7 @@ class ReelCommands(app_commands.Group):
         to: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if from_.strip() == NOTHING_VALUE and not to:  # a line of the list that is no move
-            try:
-                why = await within_deadline(interaction, self._why_no_move(interaction.user.id))
-            except ServiceError as exc:
-                why = refusal(exc).rstrip(".")
+            why = await within_deadline(interaction, self._why_no_move(interaction.user.id))
             await send_error(interaction, f"{why or 'Pick a move from the list'}.")
             return
         if await routed(interaction, "move", move_text(from_, to)):
@@ -454,8 +447,8 @@ class ReelCommands(app_commands.Group):
         user = interaction.user.id
         try:
             current = await self.service.show(user)
-        except ServiceError:
-            current = None  # the hint call says why there is none
+        except ServiceError:  # not refused here: the hint call says why there is none
+            current = None
         await hint_or_warning(interaction, current, user)
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
@@ -509,11 +502,7 @@ class ReelCommands(app_commands.Group):
         # player's record in front of the channel without their say (someone else's
         # included); the share line of the daily is how a player shows off, by choice.
         target = user or interaction.user
-        try:
-            stats = await within_deadline(interaction, self.service.stats(target.id, variant))
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
+        stats = await within_deadline(interaction, self.service.stats(target.id, variant))
         await send_private(interaction, stats_embed(stats))
 
     @app_commands.command(
@@ -564,11 +553,8 @@ class ReelCommands(app_commands.Group):
             )
             return before, saved
 
-        try:  # (deferred if the database is slow, as every command is)
-            before, saved = await within_deadline(interaction, change())
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
+        # (deferred if the database is slow, as every command is)
+        before, saved = await within_deadline(interaction, change())
         await send_private(interaction, settings_embed(saved, saved != before))
 
     @app_commands.command(name="rules", description="A short summary of the rules of Virginia Reel")
@@ -595,7 +581,31 @@ def command_summaries(group: app_commands.Group) -> list[tuple[str, str]]:
 
 
 async def on_tree_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
-    """A command failed outside the service's own refusals: log it, tell the player privately."""
+    """Every slash command's refusal and failure, answered privately in this one place.
+
+    A ``ServiceError`` raised by a handler (discord.py wraps it in ``CommandInvokeError``)
+    is the service's refusal: its sentence (``replies.refuse``), or, for a game that
+    changed under the call (another process on the same database; nothing was played),
+    the game as it now stands and why. An option that is no value (``options.py``) gets
+    its sentence. Anything else failed: logged, and the player told."""
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    try:
+        if isinstance(cause, ServiceError):
+            await refuse(interaction, cause, functools.partial(_redraw_current, interaction))
+        else:
+            await send_error(interaction, _failure(interaction, error))
+    except discord.HTTPException:
+        log.warning("could not tell the player about the error", exc_info=True)
+
+
+async def _redraw_current(interaction: Interaction, exc: StaleVersionError) -> None:
+    user = interaction.user.id
+    await show_current(interaction, service_of(interaction), user, refusal(exc))
+
+
+def _failure(interaction: Interaction, error: app_commands.AppCommandError) -> str:
+    """What the player is told of a command that failed for another reason than a
+    refusal (logged, and metered as an error, when it is none of the known ones)."""
     if isinstance(error, OptionError):  # an option that is no value (options.py)
         message = str(error)
     elif isinstance(error, app_commands.TransformerError):
@@ -607,7 +617,4 @@ async def on_tree_error(interaction: Interaction, error: app_commands.AppCommand
         log.error("command %s failed", name, exc_info=error)
         said(interaction, "error")
         message = UNEXPECTED
-    try:
-        await send_error(interaction, message)
-    except discord.HTTPException:
-        log.warning("could not tell the player about the error", exc_info=True)
+    return message

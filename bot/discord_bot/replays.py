@@ -39,7 +39,6 @@ from .items import ReelItem
 from .options import Day, FinishedGame
 from .replies import (
     Interaction,
-    refusal,
     send_error,
     send_private,
     send_public,
@@ -126,12 +125,7 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
                 return here
             return await replays.position(self.viewer, self.kind, self.key, wanted)
 
-        try:
-            view = await within_deadline(interaction, step())
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await show_replay(interaction, view)
+        await show_replay(interaction, await within_deadline(interaction, step()))
 
 
 def replay_buttons(view: ReplayView) -> discord.ui.View:
@@ -245,12 +239,7 @@ async def replay(
         found = await replays.find(viewer, whose, day, game)
         return await replays.position(viewer, found.kind, found.key, move)
 
-    try:
-        view = await within_deadline(interaction, opened())
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
-    await show_replay(interaction, view)
+    await show_replay(interaction, await within_deadline(interaction, opened()))
 
 
 async def game_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -259,7 +248,7 @@ async def game_choices(interaction: Interaction, current: str) -> list[app_comma
     whose = interaction.user.id if player is None else int(player.id)
     try:
         lines = await service_of(interaction).replays.choices(interaction.user.id, whose, current)
-    except ServiceError:
+    except ServiceError:  # an autocomplete can't be refused: its list stays empty
         return []
     return [app_commands.Choice(name=clip(c.label, 100), value=str(c.key)) for c in lines[:25]]
 
