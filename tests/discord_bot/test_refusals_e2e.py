@@ -134,6 +134,25 @@ async def test_a_game_changed_under_a_command_is_shown_as_it_stands_and_why(
     await metered(fake, running, "reel deal", ok=1)  # answered with the board, as before
 
 
+async def test_a_game_changed_under_a_command_and_then_unreadable_says_why_it_isnt_shown(
+    fake: FakeDiscord, launch: Launch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+
+    async def stale(*args: Any, **kwargs: Any) -> Any:
+        raise StaleVersionError()
+
+    monkeypatch.setattr(running.service, "deal", stale)
+    monkeypatch.setattr(running.service, "show", busy)  # the redraw's read is refused too
+    result = await fake.slash(alice, "reel", sub="deal")
+    message = await result.wait_message()
+    assert message.ephemeral and description(message) == BUSY  # that refusal, once
+    await metered(fake, running, "reel deal", refused=1)
+    assert result.followups == []
+
+
 async def test_a_click_on_an_out_of_date_race_board_redraws_it_and_says_why(
     fake: FakeDiscord, launch: Launch
 ) -> None:
