@@ -5,9 +5,9 @@ errors (a ``ServiceError``'s message), settings, rules and help are private
 (ephemeral). A handler receives its options read (``options.py``) and lets the
 service's refusal go up: ``on_tree_error``, the tree's error handler, answers every
 one in one place (``replies.refuse``). ``/reel move`` autocompletes its ``from``
-option with the legal moves in words (the value is the move itself, like ``R3 A5``, so picking one
-and sending plays it) and its ``to`` option with the places the chosen card
-can go. ``/reel hint`` answers privately, after deferring at once (the
+option with the legal moves in words (the value is the move itself, like
+``R3 A5``, so picking one and sending plays it) and its ``to`` option with the
+places the chosen card can go. ``/reel hint`` answers privately, after deferring at once (the
 solver may think for a few seconds); in a scored daily not yet assisted it
 first warns, with the board's "Show the hint anyway" button. ``/reel daily`` is a board like any
 other; ``/reel leaderboard`` posts a public page with paging buttons
