@@ -2,10 +2,12 @@
 
 Board answers are public, so others in the channel can watch; refusals and
 errors (a ``ServiceError``'s message), settings, rules and help are private
-(ephemeral). ``/reel move`` autocompletes its ``from`` option with the legal
-moves in words (the value is the move itself, like ``R3 A5``, so picking one
-and sending plays it) and its ``to`` option with the places the chosen card
-can go. ``/reel hint`` answers privately, after deferring at once (the
+(ephemeral). A handler receives its options read (``options.py``) and lets the
+service's refusal go up: ``on_tree_error``, the tree's error handler, answers every
+one in one place (``replies.refuse``). ``/reel move`` autocompletes its ``from``
+option with the legal moves in words (the value is the move itself, like
+``R3 A5``, so picking one and sending plays it) and its ``to`` option with the
+places the chosen card can go. ``/reel hint`` answers privately, after deferring at once (the
 solver may think for a few seconds); in a scored daily not yet assisted it
 first warns, with the board's "Show the hint anyway" button. ``/reel daily`` is a board like any
 other; ``/reel leaderboard`` posts a public page with paging buttons
@@ -15,8 +17,8 @@ other; ``/reel leaderboard`` posts a public page with paging buttons
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-import re
 from collections.abc import Coroutine
 from datetime import date
 from typing import Any, Final
@@ -24,8 +26,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from engine import BAD_DEAL as DEAL_WORDS
-from engine import MAX_DEAL, MIN_DEAL, VARIANTS, Status
+from engine import MAX_DEAL, MIN_DEAL, Status
 
 from ..service import (
     GameService,
@@ -49,14 +50,17 @@ from .items import UNEXPECTED
 from .launch import board_command
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .metering import answered, said
+from .options import Day, DealNumber, Game, OptionError
 from .practice import practise
 from .races import race_choices, race_command, routed
 from .replays import replay_command
 from .replies import (
     Interaction,
     refusal,
+    refuse,
     send_error,
     send_private,
+    service_of,
     within_deadline,
 )
 from .views import hint_or_warning, send_board, show_current
@@ -73,11 +77,6 @@ NOTHING_VALUE: Final = "?"  # the value of those lines: sent, it names no move
 AUTOCOMPLETE_WAIT: Final = 2.0
 """Seconds an autocomplete may take (Discord drops one after 3, and it can't be deferred)."""
 CHOICE_TEXT_LIMIT: Final = 100
-DEAL_TEXT_LIMIT: Final = len(str(MAX_DEAL))
-
-BAD_DEAL: Final = f"{DEAL_WORDS}."
-
-BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
 
 KIND_CHOICES: Final = [
     app_commands.Choice(name="Daily challenge", value="daily"),
@@ -104,37 +103,6 @@ HINT_CHOICES: Final = [
 ]
 
 
-def deal_number_from_text(text: str | int) -> int:
-    """The deal number typed in ``/reel new deal:``; ValueError with ``BAD_DEAL`` if it is not one.
-
-    The option is a string because Discord's integer options stop at 2**53 - 1,
-    and deal numbers run to 2**63 - 1.
-    """
-    cleaned = str(text).strip().replace(",", "").replace("_", "")
-    # ASCII digits only: isdigit() also takes "²", which int() refuses.
-    if not (cleaned.isascii() and cleaned.isdigit()):
-        raise ValueError(BAD_DEAL)
-    cleaned = cleaned.lstrip("0") or "0"
-    if len(cleaned) > DEAL_TEXT_LIMIT:
-        raise ValueError(BAD_DEAL)
-    return int(cleaned)
-
-
-def date_from_text(text: str) -> date:
-    """The date typed in ``/reel leaderboard date:``; ValueError with ``BAD_DATE`` if not one."""
-    cleaned = text.strip()
-    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned):
-        raise ValueError(BAD_DATE)
-    try:
-        return date.fromisoformat(cleaned)
-    except ValueError:
-        raise ValueError(BAD_DATE) from None
-
-
-GAME_CHOICES: Final = [
-    app_commands.Choice(name=f"{v.name}" + (" (default)" if v.code == "vr" else ""), value=v.code)
-    for v in VARIANTS.values()
-]
 PRACTICE_REEL_ONLY: Final = (
     "Practice of a past daily is of Virginia Reel's daily only. Leave out the game, or the date."
 )
@@ -143,13 +111,12 @@ PRACTICE_REEL_ONLY: Final = (
 def leaderboard_query(
     kind: str | None,
     scope: str | None,
-    day_text: str | None,
+    day: date | None,
     guild_id: int | None,
     variant: str = "vr",
 ) -> PageQuery:
-    """The first page ``/reel leaderboard`` asks for; ValueError with ``BAD_DATE`` for a
-    date that is not one. The service checks the rest (a server board in a DM, a date
-    with the all-time board).
+    """The first page ``/reel leaderboard`` asks for. The service checks what the options
+    ask for (a server board in a DM, a date with the all-time board).
 
     Kind defaults to daily; scope to this server in a server, global in a DM.
     The daily's date defaults to today (the service's clock decides).
@@ -160,7 +127,6 @@ def leaderboard_query(
         chosen_scope = "server" if guild_id is not None else "global"
     else:
         chosen_scope = "server" if scope == "server" else "global"
-    day = None if day_text is None else date_from_text(day_text)
     guild = guild_id if chosen_scope == "server" else None
     return PageQuery(chosen_kind, chosen_scope, guild, day, 0, variant)
 
@@ -242,7 +208,7 @@ async def in_time(
         return [
             app_commands.Choice(name=clip(refusal(exc), CHOICE_TEXT_LIMIT), value=NOTHING_VALUE)
         ]
-    except ServiceError:
+    except ServiceError:  # (an autocomplete can't be refused: its list stays empty)
         return []
 
 
@@ -297,26 +263,17 @@ class ReelCommands(app_commands.Group):
                 current = current if current is not None and large_undo(current, arg) else None
             else:
                 current = await within_deadline(interaction, service.would_end(user, what, variant))
-        except ServiceError:
-            return False  # the call itself says why it can't be done
+        except ServiceError:  # not refused here: the call itself says why it can't be done
+            return False
         if current is None:
             return False
         await ask(interaction, what, current, arg, variant)
         return True
 
     async def _board(self, interaction: Interaction, work: Coroutine[Any, Any, GameView]) -> None:
-        """Run a service call; post the board it returns, or the refusal privately."""
-        try:
-            view = await within_deadline(interaction, work)
-        except StaleVersionError as exc:
-            # The game changed under this call (another process on the same database):
-            # nothing was played; show the game as it now stands, and say why privately.
-            await show_current(interaction, self.service, interaction.user.id, refusal(exc))
-            return
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await send_board(interaction, view)
+        """Run a service call; post the board it returns (its refusal is answered by
+        ``on_tree_error``)."""
+        await send_board(interaction, await within_deadline(interaction, work))
 
     @app_commands.command(
         name="new", description="Start a new game: a random deal or the one you name"
@@ -325,23 +282,16 @@ class ReelCommands(app_commands.Group):
         deal=f"Deal number, {MIN_DEAL} to {MAX_DEAL}; empty for a random deal",
         variant="The game of the family (default: the game you are playing, else Virginia Reel)",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def new(
         self,
         interaction: Interaction,
-        deal: app_commands.Range[str, 1, 30] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        deal: app_commands.Transform[int, DealNumber] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            number = None if deal is None else deal_number_from_text(deal)
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
-        code = None if variant is None else variant.value
-        if await self._asked(interaction, "new", number or 0, code):
+        if await self._asked(interaction, "new", deal or 0, variant):
             return
         user, guild = interaction.user.id, interaction.guild_id
-        await self._board(interaction, self.service.new_game(user, guild, number, variant=code))
+        await self._board(interaction, self.service.new_game(user, guild, deal, variant=variant))
 
     @app_commands.command(
         name="daily",
@@ -352,24 +302,18 @@ class ReelCommands(app_commands.Group):
         day="A past date, YYYY-MM-DD, to practise its daily (not scored)",
         variant="The game whose daily to play (default: Virginia Reel); each has its own",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def daily(
         self,
         interaction: Interaction,
-        day: app_commands.Range[str, 1, 20] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        day: app_commands.Transform[date, Day] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            when = None if day is None else date_from_text(day)
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
-        code = "vr" if variant is None else variant.value
-        if when is not None and code != "vr":
+        code = variant or "vr"
+        if day is not None and code != "vr":
             await send_error(interaction, PRACTICE_REEL_ONLY)
             return
-        if when is not None:  # practice of a past daily (practice.py)
-            await practise(interaction, when)
+        if day is not None:  # practice of a past daily (practice.py)
+            await practise(interaction, day)
             return
         if await self._asked(interaction, "daily", variant=code):
             return
@@ -397,10 +341,7 @@ class ReelCommands(app_commands.Group):
         to: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         if from_.strip() == NOTHING_VALUE and not to:  # a line of the list that is no move
-            try:
-                why = await within_deadline(interaction, self._why_no_move(interaction.user.id))
-            except ServiceError as exc:
-                why = refusal(exc).rstrip(".")
+            why = await within_deadline(interaction, self._why_no_move(interaction.user.id))
             await send_error(interaction, f"{why or 'Pick a move from the list'}.")
             return
         if await routed(interaction, "move", move_text(from_, to)):
@@ -506,8 +447,8 @@ class ReelCommands(app_commands.Group):
         user = interaction.user.id
         try:
             current = await self.service.show(user)
-        except ServiceError:
-            current = None  # the hint call says why there is none
+        except ServiceError:  # not refused here: the hint call says why there is none
+            current = None
         await hint_or_warning(interaction, current, user)
 
     @app_commands.command(name="resign", description="Give up this game (it counts as lost)")
@@ -528,26 +469,22 @@ class ReelCommands(app_commands.Group):
         day="YYYY-MM-DD: that day's daily, or the week or month holding it (default: today, UTC)",
         variant="The game whose board to show (default: Virginia Reel); each has its own",
     )
-    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES, variant=GAME_CHOICES)
+    @app_commands.choices(kind=KIND_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(
         self,
         interaction: Interaction,
         kind: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
-        day: app_commands.Range[str, 1, 20] | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        day: app_commands.Transform[date, Day] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
-        try:
-            query = leaderboard_query(
-                kind.value if kind else None,
-                scope.value if scope else None,
-                day,
-                interaction.guild_id,
-                "vr" if variant is None else variant.value,
-            )
-        except ValueError as exc:
-            await send_error(interaction, str(exc))
-            return
+        query = leaderboard_query(
+            kind.value if kind else None,
+            scope.value if scope else None,
+            day,
+            interaction.guild_id,
+            variant or "vr",
+        )
         await send_leaderboard(interaction, query)
 
     @app_commands.command(name="stats", description="Games, wins, daily streak and best score")
@@ -555,23 +492,17 @@ class ReelCommands(app_commands.Group):
         user="Whose stats (default: yours)",
         variant="The game (default: the game of the current game, else Virginia Reel)",
     )
-    @app_commands.choices(variant=GAME_CHOICES)
     async def stats(
         self,
         interaction: Interaction,
         user: discord.User | discord.Member | None = None,
-        variant: app_commands.Choice[str] | None = None,
+        variant: app_commands.Transform[str, Game] | None = None,
     ) -> None:
         # Private: stats are a look-up for the one who asks. Posting them would put a
         # player's record in front of the channel without their say (someone else's
         # included); the share line of the daily is how a player shows off, by choice.
         target = user or interaction.user
-        try:
-            code = None if variant is None else variant.value
-            stats = await within_deadline(interaction, self.service.stats(target.id, code))
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
+        stats = await within_deadline(interaction, self.service.stats(target.id, variant))
         await send_private(interaction, stats_embed(stats))
 
     @app_commands.command(
@@ -622,11 +553,8 @@ class ReelCommands(app_commands.Group):
             )
             return before, saved
 
-        try:  # (deferred if the database is slow, as every command is)
-            before, saved = await within_deadline(interaction, change())
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
+        # (deferred if the database is slow, as every command is)
+        before, saved = await within_deadline(interaction, change())
         await send_private(interaction, settings_embed(saved, saved != before))
 
     @app_commands.command(name="rules", description="A short summary of the rules of Virginia Reel")
@@ -653,8 +581,34 @@ def command_summaries(group: app_commands.Group) -> list[tuple[str, str]]:
 
 
 async def on_tree_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
-    """A command failed outside the service's own refusals: log it, tell the player privately."""
-    if isinstance(error, app_commands.TransformerError):
+    """Every slash command's refusal and failure, answered privately in this one place.
+
+    A ``ServiceError`` raised by a handler (discord.py wraps it in ``CommandInvokeError``)
+    is the service's refusal: its sentence (``replies.refuse``), or, for a game that
+    changed under the call (another process on the same database; nothing was played),
+    the game as it now stands and why. An option that is no value (``options.py``) gets
+    its sentence. Anything else failed: logged, and the player told."""
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    try:
+        if isinstance(cause, ServiceError):
+            await refuse(interaction, cause, functools.partial(_redraw_current, interaction))
+        else:
+            await send_error(interaction, _failure(interaction, error))
+    except discord.HTTPException:
+        log.warning("could not tell the player about the error", exc_info=True)
+
+
+async def _redraw_current(interaction: Interaction, exc: StaleVersionError) -> None:
+    user = interaction.user.id
+    await show_current(interaction, service_of(interaction), user, refusal(exc))
+
+
+def _failure(interaction: Interaction, error: app_commands.AppCommandError) -> str:
+    """What the player is told of a command that failed for another reason than a
+    refusal (logged, and metered as an error, when it is none of the known ones)."""
+    if isinstance(error, OptionError):  # an option that is no value (options.py)
+        message = str(error)
+    elif isinstance(error, app_commands.TransformerError):
         message = f"I couldn't read {error.value!r} there. See /reel help."
     elif isinstance(error, app_commands.CheckFailure):
         message = "You can't use that command here."
@@ -663,7 +617,4 @@ async def on_tree_error(interaction: Interaction, error: app_commands.AppCommand
         log.error("command %s failed", name, exc_info=error)
         said(interaction, "error")
         message = UNEXPECTED
-    try:
-        await send_error(interaction, message)
-    except discord.HTTPException:
-        log.warning("could not tell the player about the error", exc_info=True)
+    return message

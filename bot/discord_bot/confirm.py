@@ -18,11 +18,12 @@ from typing import Final, Literal
 
 import discord
 
-from ..service import CONFIRM_UNDO, GameView
+from ..service import CONFIRM_UNDO, GameView, StaleVersionError
 from .embeds import info_embed
 from .items import ReelItem
 from .replies import (
     Interaction,
+    send_error,
     send_private,
     service_of,
 )
@@ -94,7 +95,10 @@ class SureButton(ReelItem[discord.ui.Button[discord.ui.View]], template=SURE_TEM
             work = service.restart(owner, expected_version=version)
         else:
             work = service.undo(owner, expected_version=version, count=self.arg)
-        await board_as_new_message(interaction, work, CHANGED)
+        await board_as_new_message(interaction, work)
+
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await send_error(interaction, CHANGED)  # the question is old: nothing to redraw
 
 
 def large_undo(current: GameView, count: int) -> bool:

@@ -12,19 +12,24 @@ the subclasses). ``ReelItem`` makes the parts they have in common once:
 - the owner check: an item that acts on a player's game (``owner`` set)
   refuses anyone else, privately, in ``interaction_check``: discord.py drops
   a refused click without answering it, so the refusal is sent there;
-- the callback: the subclass's ``click``, run so that an unexpected failure
-  is logged and the clicker told privately (a button never fails silently).
+- the callback: the subclass's ``click``, run by ``replies.run_click``: a refusal of the
+  service (a ``ServiceError``) reaches the clicker privately, a click on an out-of-date
+  board or question is answered by the item's ``stale`` (a board's redraws the board as
+  the game now stands), and an unexpected failure is logged and the clicker told
+  privately (a button never fails silently). ``click`` itself only does the work.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 import discord
 
-from .replies import Interaction, run_click, send_error, stopping, too_fast
+from ..service import StaleVersionError
+from .replies import Interaction, refusal, run_click, send_error, stopping, too_fast
 
 NOT_YOUR_GAME: Final = "This is not your game — start your own with /reel new."
 UNEXPECTED: Final = "Something went wrong on my side and I couldn't do that. Please try again."
@@ -76,5 +81,13 @@ class ReelItem(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
         """What a click (or a pick in a menu) does, once the clicker is known to be allowed."""
         raise NotImplementedError
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        """A click the service refused because the game changed since the item was drawn
+        (nothing was done): its sentence privately, unless the item says better (a
+        board's redraws the board as the game now stands)."""
+        await send_error(interaction, refusal(exc))
+
     async def callback(self, interaction: Interaction) -> None:
-        await run_click(interaction, self.click(interaction), self.custom_id, self.unexpected)
+        stale = functools.partial(self.stale, interaction)
+        work = self.click(interaction)
+        await run_click(interaction, work, self.custom_id, self.unexpected, stale)

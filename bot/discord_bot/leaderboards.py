@@ -23,7 +23,7 @@ import discord
 
 from engine import VARIANTS
 
-from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope, ServiceError
+from ..service import LeaderboardKind, LeaderboardPage, LeaderboardScope
 from ..service.periods import period_name
 from .embeds import (
     ASSISTED_MARK,
@@ -40,8 +40,6 @@ from .items import ReelItem
 from .replies import (
     Interaction,
     page_size_of,
-    refusal,
-    send_error,
     send_public,
     service_of,
     within_deadline,
@@ -160,12 +158,9 @@ async def fetch_page(interaction: Interaction, query: PageQuery) -> LeaderboardP
 
 async def send_leaderboard(interaction: Interaction, query: PageQuery) -> None:
     """Show the page publicly: ``/reel leaderboard``'s answer, or the same message for a
-    paging button (clicked by anyone); a refusal privately."""
-    try:
-        page = await fetch_page(interaction, query)
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    paging button (clicked by anyone); its refusal (a server board in a DM...) is answered
+    where every refusal is (``commands.on_tree_error``, ``replies.run_click``)."""
+    page = await fetch_page(interaction, query)
     embed = period_embed(page) if page.last_day is not None else leaderboard_embed(page)
     await send_public(interaction, embed, leaderboard_view(page))
 

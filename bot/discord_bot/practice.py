@@ -23,13 +23,12 @@ from .embeds import info_embed
 from .items import ReelItem
 from .replies import (
     Interaction,
-    refusal,
     send_error,
     send_private,
     service_of,
     within_deadline,
 )
-from .views import CUSTOM_ID_PREFIX, board_as_new_message, send_board, show_current
+from .views import CUSTOM_ID_PREFIX, board_as_new_message, send_board
 
 PRACTICE_TEMPLATE: Final = (
     rf"{CUSTOM_ID_PREFIX}:practice:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
@@ -74,7 +73,10 @@ class PracticeButton(ReelItem[discord.ui.Button[discord.ui.View]], template=PRAC
         work = service.practice.start(
             self.owner, interaction.guild_id, self.day, replaces_version=self.version
         )
-        await board_as_new_message(interaction, work, CHANGED)
+        await board_as_new_message(interaction, work)
+
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await send_error(interaction, CHANGED)  # the question is old: nothing to redraw
 
 
 def question(current: GameView, day: date) -> str | None:
@@ -95,29 +97,18 @@ async def practise(interaction: Interaction, day: date) -> None:
     """``/reel daily date:``: refuse a date that can't be practised, ask over a game in
     progress, else deal (or resume) the practice and post its board."""
     service, user = service_of(interaction), interaction.user.id
-    try:
-        service.practice.check(day)
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    service.practice.check(day)  # (a refusal goes to the player: commands.on_tree_error)
     try:
         current: GameView | None = await within_deadline(interaction, service.show(user))
-    except ServiceError:
-        current = None  # no game (or none readable): the start says what it must
+    except ServiceError:  # not refused here: the start says what it must
+        current = None  # no game (or none readable)
     asked = None if current is None else question(current, day)
     if current is not None and asked is not None:
         buttons = discord.ui.View(timeout=None)
         buttons.add_item(PracticeButton(user, current.version, day))
         await send_private(interaction, info_embed(asked), buttons)
         return
-    try:
-        view = await within_deadline(
-            interaction, service.practice.start(user, interaction.guild_id, day)
-        )
-    except StaleVersionError as exc:
-        await show_current(interaction, service, user, refusal(exc))
-        return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    view = await within_deadline(
+        interaction, service.practice.start(user, interaction.guild_id, day)
+    )
     await send_board(interaction, view)

@@ -32,7 +32,6 @@ from typing import Any, Final, Literal, get_args
 import discord
 from discord import app_commands
 
-from engine import BAD_DEAL as DEAL_WORDS
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, ServiceError, StaleVersionError
@@ -62,10 +61,10 @@ from .embeds import (
     info_embed,
 )
 from .items import ReelItem
+from .options import DealNumber
 from .replies import (
     NO_PINGS,
     Interaction,
-    refusal,
     send_error,
     send_private,
     send_public,
@@ -88,7 +87,6 @@ STALE_RACE_BOARD: Final = (
     "stands: click again if you still want to."
 )
 ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
-BAD_DEAL: Final = f"{DEAL_WORDS}."
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
@@ -290,6 +288,9 @@ class RaceBoardButton(ReelItem[Button], template=_BOARD_TEMPLATE):
     async def click(self, interaction: Interaction) -> None:
         await board_click(interaction, self.race_id, user_of(self), self.version, self.action)
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await redraw_stale(interaction, self.race_id, user_of(self))
+
 
 class RaceMenu(
     ReelItem[Select], template=rf"{PREFIX}:play:(?P<race>{_ID}):(?P<user>{_ID}):(?P<ver>{_ID})"
@@ -324,6 +325,9 @@ class RaceMenu(
         picked = self.item.values[0] if self.item.values else ""
         await board_click(interaction, self.race_id, user_of(self), self.version, "move", picked)
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await redraw_stale(interaction, self.race_id, user_of(self))
+
 
 # --------------------------------------------------------------------------- acting
 
@@ -336,35 +340,32 @@ def user_of(item: ReelItem[Any]) -> int:
 
 async def lobby_click(interaction: Interaction, action: LobbyAction, race_id: int) -> None:
     """Join, Leave, Start or My board: done, then confirmed privately (the board itself
-    for My board and for the host's Start); the message is redrawn by the standings."""
+    for My board and for the host's Start); the message is redrawn by the standings. A
+    refusal (full, not the host...) reaches the clicker privately: ``replies.run_click``."""
     races = service_of(interaction).races
     user = interaction.user.id
-    try:
-        if action == "board":
-            board = await within_deadline(interaction, races.board(race_id, user))
-            await send_private(interaction, race_board_embed(board), race_board_view(board))
-            return
-        if action == "join":
-            view = await within_deadline(interaction, races.join(race_id, user))
-            desk_of(interaction).joined(race_id, interaction)
-            when = discord_timestamp(view.starts_at)
-            note = f"You joined race {race_id}: it starts {when}; your board comes here then."
-        elif action == "leave":
-            view = await within_deadline(interaction, races.leave(race_id, user))
-            mine = view.racer(user)
-            note = f"You left race {race_id}."
-            if mine is not None and view.state != "cancelled":
-                note += f" You keep {mine.score} cards home."
-            if view.state == "cancelled":
-                note += " The race is cancelled: you were its host."
-        else:
-            await within_deadline(interaction, races.start(race_id, user))
-            board = await races.board(race_id, user)
-            await send_private(interaction, race_board_embed(board), race_board_view(board))
-            await desk_of(interaction).send_boards(races, race_id, skip=user)
-            return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
+    if action == "board":
+        board = await within_deadline(interaction, races.board(race_id, user))
+        await send_private(interaction, race_board_embed(board), race_board_view(board))
+        return
+    if action == "join":
+        view = await within_deadline(interaction, races.join(race_id, user))
+        desk_of(interaction).joined(race_id, interaction)
+        when = discord_timestamp(view.starts_at)
+        note = f"You joined race {race_id}: it starts {when}; your board comes here then."
+    elif action == "leave":
+        view = await within_deadline(interaction, races.leave(race_id, user))
+        mine = view.racer(user)
+        note = f"You left race {race_id}."
+        if mine is not None and view.state != "cancelled":
+            note += f" You keep {mine.score} cards home."
+        if view.state == "cancelled":
+            note += " The race is cancelled: you were its host."
+    else:
+        await within_deadline(interaction, races.start(race_id, user))
+        board = await races.board(race_id, user)
+        await send_private(interaction, race_board_embed(board), race_board_view(board))
+        await desk_of(interaction).send_boards(races, race_id, skip=user)
         return
     await send_private(interaction, info_embed(note))
 
@@ -377,56 +378,49 @@ async def board_click(
     action: str,
     text: str = "",
 ) -> None:
-    """A racer's board button or menu: played, and the board redrawn in place."""
+    """A racer's board button or menu: played, and the board redrawn in place (an
+    out-of-date board is refused, and redrawn as the race game stands: ``redraw_stale``)."""
     races = service_of(interaction).races
-    try:
-        if action == "refresh":
-            board = await within_deadline(interaction, races.board(race_id, owner))
-        elif action == "quit":
-            await within_deadline(interaction, races.leave(race_id, owner))
-            board = await races.board(race_id, owner)
-        else:
-            work = races.play(race_id, owner, action, text, version)
-            board = await within_deadline(interaction, work)
-    except StaleVersionError:
-        try:
-            board = await races.board(race_id, owner)
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await send_public(interaction, race_board_embed(board), race_board_view(board))
-        await send_private(interaction, info_embed(STALE_RACE_BOARD))
-        return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    if action == "refresh":
+        board = await within_deadline(interaction, races.board(race_id, owner))
+    elif action == "quit":
+        await within_deadline(interaction, races.leave(race_id, owner))
+        board = await races.board(race_id, owner)
+    else:
+        work = races.play(race_id, owner, action, text, version)
+        board = await within_deadline(interaction, work)
     await send_public(interaction, race_board_embed(board), race_board_view(board))
+
+
+async def redraw_stale(interaction: Interaction, race_id: int, owner: int) -> None:
+    """A click on an out-of-date race board: the board redrawn as the race game stands,
+    and the racer told why privately (``replies.refuse``)."""
+    board = await service_of(interaction).races.board(race_id, owner)
+    await send_public(interaction, race_board_embed(board), race_board_view(board))
+    await send_private(interaction, info_embed(STALE_RACE_BOARD))
 
 
 async def routed(interaction: Interaction, action: str, text: str = "") -> bool:
     """Whether the player is racing, and ``/reel <action>`` was answered with their race
-    game (privately: their board is private) instead of their main game."""
+    game (privately: their board is private) instead of their main game; a refusal of the
+    race game is raised, for ``commands.on_tree_error``."""
     races = service_of(interaction).races
     user = interaction.user.id
     try:
         race_id = await within_deadline(interaction, races.race_of(user))
-    except ServiceError:
+    except ServiceError:  # not refused: the main game's command says what it must
         return False
     if race_id is None:
         return False
     if action == "hint":
         await send_error(interaction, HINTS_OFF)
         return True
-    try:
-        if action == "show":
-            board = await within_deadline(interaction, races.board(race_id, user))
-        elif action in ("move", "deal", "undo", "auto"):
-            board = await within_deadline(interaction, races.play(race_id, user, action, text))
-        else:
-            await send_error(interaction, NOT_IN_RACE)
-            return True
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
+    if action == "show":
+        board = await within_deadline(interaction, races.board(race_id, user))
+    elif action in ("move", "deal", "undo", "auto"):
+        board = await within_deadline(interaction, races.play(race_id, user, action, text))
+    else:
+        await send_error(interaction, NOT_IN_RACE)
         return True
     await send_private(interaction, race_board_embed(board), race_board_view(board))
     return True
@@ -461,7 +455,7 @@ async def race_choices(
 )
 async def race(
     interaction: Interaction,
-    deal: app_commands.Range[str, 1, 30] | None = None,
+    deal: app_commands.Transform[int, DealNumber] | None = None,
     minutes: app_commands.Range[int, MIN_LIMIT_MINUTES, MAX_LIMIT_MINUTES] = DEFAULT_LIMIT_MINUTES,
     players: app_commands.Range[int, MIN_RACERS, MAX_RACERS] = MAX_RACERS,
     starts_in: app_commands.Range[
@@ -470,13 +464,6 @@ async def race(
     computer: bool = False,
     computer_pace: app_commands.Range[int, MIN_PACE_S, MAX_PACE_S] = DEFAULT_PACE_S,
 ) -> None:
-    number = None
-    if deal is not None:
-        cleaned = deal.strip().replace(",", "").replace("_", "")
-        if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_DEAL)):
-            await send_error(interaction, BAD_DEAL)
-            return
-        number = int(cleaned)
     channel = interaction.channel_id
     if channel is None or interaction.guild_id is None:
         await send_error(interaction, "Races are run in a server's channel, not in DMs.")
@@ -486,17 +473,13 @@ async def race(
         interaction.user.id,
         interaction.guild_id,
         channel,
-        number,
+        deal,
         limit_minutes=minutes,
         capacity=players,
         lobby_minutes=starts_in,
         computer_pace_s=computer_pace if computer else None,
     )
-    try:
-        view = await within_deadline(interaction, opening, new_message=True)
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    view = await within_deadline(interaction, opening, new_message=True)
     await send_public(interaction, race_embed(view), race_view(view), new_message=True)
     message = await interaction.original_response()
     desk_of(interaction).joined(view.race_id, interaction)
@@ -597,7 +580,7 @@ class RaceDesk:
     async def _mark(self, race_id: int) -> None:
         try:
             view = await self.service.races.standings(race_id)
-        except ServiceError:
+        except ServiceError:  # (no interaction here, so no one to refuse: not redrawn)
             return
         channel = self.channels.setdefault(view.channel_id, _Channel())
         channel.dirty[race_id] = None
@@ -620,7 +603,7 @@ class RaceDesk:
     async def _draw(self, channel_id: int, race_id: int) -> None:
         try:
             view = await self.service.races.standings(race_id)
-        except ServiceError:
+        except ServiceError:  # (no interaction here, so no one to refuse: not redrawn)
             return
         if view.message_id is None:
             return
@@ -642,7 +625,7 @@ class RaceDesk:
             try:
                 for race_id in await races.due():
                     await self.send_boards(races, race_id)
-            except ServiceError as exc:
+            except ServiceError as exc:  # (no one to refuse: logged, and tried next tick)
                 log.warning("races could not be checked: %s", exc)
             except Exception:
                 log.exception("the race ticker failed; it goes on")

@@ -36,9 +36,9 @@ from .embeds import (
     game_name,
 )
 from .items import ReelItem
+from .options import Day, FinishedGame
 from .replies import (
     Interaction,
-    refusal,
     send_error,
     send_private,
     send_public,
@@ -60,8 +60,6 @@ NOT_YOURS: Final = (
     "This replay is someone else's: ask for your own with /reel replay "
     "(the same game: its number is in the footer)."
 )
-BAD_DATE: Final = "A date is written YYYY-MM-DD, like 2026-11-29."
-BAD_GAME: Final = "Pick a game from the list (its number, like 42)."
 ONE_CHOICE: Final = "Name a race, or a date or a game: not a race and one of the others."
 # A race's number: races are numbered from 1 as they open (the store's row id), far below
 # the largest integer option Discord takes, 2**53 - 1 (the OpenAPI spec's Int53Type).
@@ -127,12 +125,7 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
                 return here
             return await replays.position(self.viewer, self.kind, self.key, wanted)
 
-        try:
-            view = await within_deadline(interaction, step())
-        except ServiceError as exc:
-            await send_error(interaction, refusal(exc))
-            return
-        await show_replay(interaction, view)
+        await show_replay(interaction, await within_deadline(interaction, step()))
 
 
 def replay_buttons(view: ReplayView) -> discord.ui.View:
@@ -214,23 +207,6 @@ async def show_replay(interaction: Interaction, view: ReplayView) -> None:
     await send_public(interaction, embed, buttons)
 
 
-def parse_date(text: str) -> date:
-    cleaned = text.strip()
-    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned):
-        raise ValueError(BAD_DATE)
-    try:
-        return date.fromisoformat(cleaned)
-    except ValueError:
-        raise ValueError(BAD_DATE) from None
-
-
-def parse_game(text: str) -> int:
-    cleaned = text.strip().lstrip("#").split(" ", 1)[0]
-    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 18:
-        raise ValueError(BAD_GAME)
-    return int(cleaned)
-
-
 @app_commands.rename(day="date")
 @app_commands.describe(
     player="Whose game (default: yours)",
@@ -242,19 +218,14 @@ def parse_game(text: str) -> int:
 async def replay(
     interaction: Interaction,
     player: discord.User | discord.Member | None = None,
-    day: app_commands.Range[str, 1, 20] | None = None,
-    game: app_commands.Range[str, 1, 100] | None = None,
+    day: app_commands.Transform[date, Day] | None = None,
+    game: app_commands.Transform[int, FinishedGame] | None = None,
     race: app_commands.Range[int, 1, MAX_RACE] | None = None,
     move: app_commands.Range[int, 0, MAX_MOVE] = 0,
 ) -> None:
     viewer = interaction.user.id
-    try:
-        if race is not None and (day is not None or game is not None):
-            raise ValueError(ONE_CHOICE)
-        when = None if day is None else parse_date(day)
-        key = None if game is None else parse_game(game)
-    except ValueError as exc:
-        await send_error(interaction, str(exc))
+    if race is not None and (day is not None or game is not None):
+        await send_error(interaction, ONE_CHOICE)
         return
     service = service_of(interaction)
     replays = service.replays
@@ -265,15 +236,10 @@ async def replay(
             own = whose in (None, viewer)
             raced = await service.race_replays.key(race, whose or viewer, own=own)
             return await replays.position(viewer, RACE_KIND, raced, move)
-        found = await replays.find(viewer, whose, when, key)
+        found = await replays.find(viewer, whose, day, game)
         return await replays.position(viewer, found.kind, found.key, move)
 
-    try:
-        view = await within_deadline(interaction, opened())
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
-    await show_replay(interaction, view)
+    await show_replay(interaction, await within_deadline(interaction, opened()))
 
 
 async def game_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -282,7 +248,7 @@ async def game_choices(interaction: Interaction, current: str) -> list[app_comma
     whose = interaction.user.id if player is None else int(player.id)
     try:
         lines = await service_of(interaction).replays.choices(interaction.user.id, whose, current)
-    except ServiceError:
+    except ServiceError:  # an autocomplete can't be refused: its list stays empty
         return []
     return [app_commands.Choice(name=clip(c.label, 100), value=str(c.key)) for c in lines[:25]]
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final, TypeVar
 
 import discord
 
-from ..service import Commands, GameService, ServiceError
+from ..service import Commands, GameService, ServiceError, StaleVersionError
 from ..service.cooldown import Cooldown, slow_down
 from .embeds import error_embed
 from .gate import RESTARTING, Gate
@@ -39,6 +39,9 @@ DEFER_AFTER: Final = 1.5
 """Seconds a service call may take before the interaction is deferred (Discord allows 3)."""
 
 Interaction = discord.Interaction[discord.Client]
+
+Redraw = Callable[[StaleVersionError], Awaitable[None]]
+"""What answers a call refused because the game changed since it was shown (``refuse``)."""
 
 NO_PINGS: Final = discord.AllowedMentions.none()
 """Sent with every message: a mention shows a name and pings nobody."""
@@ -162,13 +165,38 @@ async def send_public(
         answered(interaction)
 
 
+async def refuse(interaction: Interaction, exc: ServiceError, stale: Redraw | None = None) -> None:
+    """Answer a call the service refused, as every command and click is answered: its
+    sentence, privately. A ``StaleVersionError`` (the game changed since the board or the
+    question was shown; nothing was done) goes to ``stale`` instead, when given: it
+    redraws the board as the game now stands (``views.show_current``), or says what the
+    item's stale click means; if the game can't even be read for that, that refusal is
+    sent. The one place a slash command's refusal (``commands.on_tree_error``) and a
+    click's (``run_click``) are answered."""
+    if stale is not None and isinstance(exc, StaleVersionError):
+        try:
+            await stale(exc)
+            return
+        except ServiceError as again:  # the game as it stands can't be read either
+            exc = again
+    await send_error(interaction, refusal(exc))
+
+
 async def run_click(
-    interaction: Interaction, work: Awaitable[None], custom_id: str, unexpected: str
+    interaction: Interaction,
+    work: Awaitable[None],
+    custom_id: str,
+    unexpected: str,
+    stale: Redraw | None = None,
 ) -> None:
-    """A button's callback: run ``work``; if it fails unexpectedly, log it and tell the
-    clicker ``unexpected`` privately (a button must never fail silently)."""
+    """A button's callback: run ``work``; a refusal goes to its clicker privately, a stale
+    board to ``stale`` (``refuse``); if it fails unexpectedly, log it and tell the clicker
+    ``unexpected`` privately (a button must never fail silently)."""
     try:
-        await work
+        try:
+            await work
+        except ServiceError as exc:
+            await refuse(interaction, exc, stale)
     except Exception:
         log.exception("button %s failed", custom_id)
         said(interaction, "error")

@@ -183,6 +183,10 @@ class BoardButton(ReelItem[Button], template=CUSTOM_ID_TEMPLATE):
     async def click(self, interaction: Interaction) -> None:
         await handle_click(interaction, self.action, self.owner, self.version)
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        notice = ABANDON_GUARD if self.action == "new" else STALE_BOARD
+        await show_current(interaction, service_of(interaction), self.owner, notice)
+
 
 PLAY_TEMPLATE: Final = (
     rf"{CUSTOM_ID_PREFIX}:play:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
@@ -235,19 +239,14 @@ class MoveMenu(ReelItem[Select], template=PLAY_TEMPLATE):
         picked = self.item.values[0] if self.item.values else ""
         await play_picked(interaction, self.owner, self.version, picked)
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await show_current(interaction, service_of(interaction), self.owner, STALE_MOVE)
+
 
 async def play_picked(interaction: Interaction, owner: int, version: int, move: str) -> None:
     """A move picked in a board's menu by its owner: played, and the board redrawn in
-    place; refused on an out-of-date board (redrawn as it stands)."""
-    service = service_of(interaction)
-    try:
-        view = await within_deadline(interaction, service.move(owner, move, version))
-    except StaleVersionError:
-        await show_current(interaction, service, owner, STALE_MOVE)
-        return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    place (an out-of-date board is refused, and redrawn as it stands: ``MoveMenu.stale``)."""
+    view = await within_deadline(interaction, service_of(interaction).move(owner, move, version))
     await send_board(interaction, view)
 
 
@@ -279,27 +278,24 @@ class RewindButton(ReelItem[Button], template=REWIND_TEMPLATE):
     async def click(self, interaction: Interaction) -> None:
         await rewind(interaction, self.owner, self.version, self.target)
 
+    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
+        await send_error(interaction, REWIND_STALE)
+
 
 async def rewind(interaction: Interaction, owner: int, version: int, target: int) -> None:
     """The hint's "Undo back to move N": the moves taken back, the board shown publicly
-    as a new message; refused privately if the game changed since."""
+    as a new message (refused privately if the game changed since: ``RewindButton.stale``)."""
     undo = service_of(interaction).undo_to(owner, target, expected_version=version)
-    await board_as_new_message(interaction, undo, REWIND_STALE)
+    await board_as_new_message(interaction, undo)
 
 
 async def board_as_new_message(
-    interaction: Interaction, work: Coroutine[Any, Any, GameView], stale: str
+    interaction: Interaction, work: Coroutine[Any, Any, GameView]
 ) -> None:
     """A private message's button: run ``work`` and show its board publicly, as a new
-    message; a refusal privately (``stale`` if the game changed since the message)."""
-    try:
-        view = await within_deadline(interaction, work, new_message=True)
-    except StaleVersionError:
-        await send_error(interaction, stale)
-        return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    message (its refusal goes to the clicker privately: ``replies.run_click``; the item's
+    ``stale`` says what a game changed since the message means)."""
+    view = await within_deadline(interaction, work, new_message=True)
     embed, picture = await board_message(view)
     files = [] if picture is None else [picture]
     await send_public(interaction, embed, board_view(view), new_message=True, attachments=files)
@@ -326,6 +322,9 @@ async def hint_answer(
     since gets no hint and is not marked. Within ``HINT_PATIENCE`` seconds, whatever
     happens: then an apology.
     """
+    # Not left to the central refusal (``replies.refuse``): a hint's answer fills the
+    # message deferred for it (or the warning it replaces), and a stale hint is no board
+    # to redraw (nothing was shown or marked).
     try:
         async with asyncio.timeout(HINT_PATIENCE):
             answer = await service.hint(user_id, expected_version)
@@ -539,7 +538,8 @@ async def _patiently(call: Coroutine[Any, Any, Any]) -> None:
 
 
 async def handle_click(interaction: Interaction, action: Action, owner: int, version: int) -> None:
-    """A board button was clicked by its owner: call the service, redraw the board."""
+    """A board button was clicked by its owner: call the service, redraw the board (a
+    stale board is redrawn as the game stands: ``BoardButton.stale``)."""
     service = service_of(interaction)
     if action == "hint":
         await _hint(interaction, service, owner, version)
@@ -547,39 +547,27 @@ async def handle_click(interaction: Interaction, action: Action, owner: int, ver
     if action == "hint-yes":
         await _hint_confirmed(interaction, service, owner, version)
         return
-    try:
-        if action == "refresh":
-            view = await within_deadline(interaction, service.show(owner))
-        elif action == "new":
-            # Not over a game the board never showed (a second click, another board).
-            new_game = service.new_game(owner, interaction.guild_id, replaces_version=version)
-            view = await within_deadline(interaction, new_game)
-        else:
-            act = {
-                "deal": service.deal,
-                "undo": service.undo,
-                "redo": service.redo,
-                "auto": service.auto,
-            }[action]
-            view = await within_deadline(interaction, act(owner, expected_version=version))
-    except StaleVersionError:
-        notice = ABANDON_GUARD if action == "new" else STALE_BOARD
-        await show_current(interaction, service, owner, notice)
-        return
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    if action == "refresh":
+        view = await within_deadline(interaction, service.show(owner))
+    elif action == "new":
+        # Not over a game the board never showed (a second click, another board).
+        new_game = service.new_game(owner, interaction.guild_id, replaces_version=version)
+        view = await within_deadline(interaction, new_game)
+    else:
+        act = {
+            "deal": service.deal,
+            "undo": service.undo,
+            "redo": service.redo,
+            "auto": service.auto,
+        }[action]
+        view = await within_deadline(interaction, act(owner, expected_version=version))
     await send_board(interaction, view)
 
 
 async def _hint(interaction: Interaction, service: GameService, owner: int, version: int) -> None:
     """Hint under a board: refused like any button on an out-of-date board; in a scored
     daily not yet assisted, a warning first; else the hint, as ``/reel hint`` gives it."""
-    try:
-        current = await within_deadline(interaction, service.show(owner))
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    current = await within_deadline(interaction, service.show(owner))
     if current.version != version:
         await _redraw(interaction, current, STALE_BOARD)
         return
@@ -612,12 +600,10 @@ async def _hint_confirmed(
 async def show_current(
     interaction: Interaction, service: GameService, owner: int, notice: str
 ) -> None:
-    """Redraw the clicked board as the game now stands, and tell the owner why privately."""
-    try:
-        current = await within_deadline(interaction, service.show(owner))
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    """Redraw the clicked board (or post it, for a slash command) as the game now stands,
+    and tell the owner why privately: what a refusal for a stale version gets
+    (``replies.refuse``; a ``ServiceError`` reading the game goes back there)."""
+    current = await within_deadline(interaction, service.show(owner))
     await _redraw(interaction, current, notice)
 
 

@@ -41,7 +41,6 @@ from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
-    refusal,
     send_error,
     send_public,
     service_of,
@@ -186,7 +185,7 @@ class Watch:
             self.pending = False
             try:
                 look = await self.watches.service.watching.look(self.player, self.started_at)
-            except ServiceError:
+            except ServiceError:  # no one to refuse: the watch ends, saying the game is gone
                 look = WatchView(None, ENDED_GONE)
             if self.ended is not None:
                 return  # stopped meanwhile
@@ -278,11 +277,7 @@ def watches_of(service: GameService, client: discord.Client) -> Watches:
 async def watch(interaction: Interaction, player: discord.User | discord.Member) -> None:
     service = service_of(interaction)
     watcher = interaction.user.id
-    try:
-        view = await within_deadline(interaction, service.watching.start(watcher, player.id))
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    view = await within_deadline(interaction, service.watching.start(watcher, player.id))
     embed = watch_embed(view)
     watches = watches_of(service, interaction.client)
     watches.starting[(watcher, player.id)] = None
@@ -301,11 +296,7 @@ async def watch(interaction: Interaction, player: discord.User | discord.Member)
 @app_commands.describe(on="On or off (default: the other way from now)")
 async def ghost(interaction: Interaction, on: bool | None = None) -> None:
     service = service_of(interaction)
-    try:
-        view = await within_deadline(interaction, service.ghosts.toggle(interaction.user.id, on))
-    except ServiceError as exc:
-        await send_error(interaction, refusal(exc))
-        return
+    view = await within_deadline(interaction, service.ghosts.toggle(interaction.user.id, on))
     await send_board(interaction, view)
 
 

@@ -136,6 +136,10 @@ class BadInputError(ServiceError):
     default_message = "That input isn't valid."
 
 
+class RaceError(ServiceError):
+    """A race call refused (full, not in it, already racing, not the host...)."""
+
+
 class HintUnavailableError(ServiceError):
     """The solver's worker processes failed: logged; nothing was marked."""
 

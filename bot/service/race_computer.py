@@ -22,9 +22,8 @@ from typing import Final
 from engine import Game
 
 from . import jobs
-from .errors import ServiceError
+from .errors import RaceError, ServiceError
 from .pool import POOL_FAILURES, SolverPool
-from .race_views import RaceError
 
 log = logging.getLogger(__name__)
 

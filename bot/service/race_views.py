@@ -1,6 +1,7 @@
-"""What the front ends see of a race (``RaceView``, ``RaceBoard``), its refusals, and the
-ranking (``docs/races.md``): won first, then more cards home, then less time, then
-fewer moves; racers equal on all four share a place."""
+"""What the front ends see of a race (``RaceView``, ``RaceBoard``), the bounds of a new
+race's options (refused with ``errors.RaceError``), and the ranking (``docs/races.md``):
+won first, then more cards home, then less time, then fewer moves; racers equal on all
+four share a place."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Final
 
 from ..store import RacerStatus, RaceState
 from .contract import GameView
-from .errors import ServiceError
+from .errors import RaceError
 
 MIN_LIMIT_MINUTES: Final = 2
 MAX_LIMIT_MINUTES: Final = 60
@@ -21,10 +22,6 @@ MAX_RACERS: Final = 25
 MIN_LOBBY_MINUTES: Final = 1
 MAX_LOBBY_MINUTES: Final = 10
 DEFAULT_LOBBY_MINUTES: Final = 2
-
-
-class RaceError(ServiceError):
-    """A race call refused (full, not in it, already racing, not the host...)."""
 
 
 @dataclass(frozen=True, slots=True)

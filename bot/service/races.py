@@ -52,7 +52,7 @@ from ..store import (
 from .cache import PlayerLocks
 from .contract import Settings
 from .entry import Entry, dealt, stored_status
-from .errors import BadInputError, StaleVersionError, StorageError, storage_reason
+from .errors import BadInputError, RaceError, StaleVersionError, StorageError, storage_reason
 from .movelist import DEFAULT_VARIANT
 from .pool import SolverPool
 from .proofs import DealProofs
@@ -64,7 +64,6 @@ from .race_views import (
     MAX_RACERS,
     MIN_RACERS,
     RaceBoard,
-    RaceError,
     RaceStats,
     RaceView,
     check_options,

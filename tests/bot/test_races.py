@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from known_win import WINNING_DEAL, WINNING_TEXT
 
 from bot.service import GameService
-from bot.service.race_views import RaceError, RacerLine, rank_key, ranked
+from bot.service.errors import RaceError
+from bot.service.race_views import RacerLine, rank_key, ranked
 from bot.store import Store
 from bot.store.open import open_store
 

@@ -12,12 +12,8 @@ import pytest
 from discord import app_commands
 
 from bot.discord_bot.commands import (
-    BAD_DATE,
-    BAD_DEAL,
     ReelCommands,
     command_summaries,
-    date_from_text,
-    deal_number_from_text,
     destination_choices,
     leaderboard_query,
     move_choices,
@@ -31,6 +27,7 @@ from bot.discord_bot.leaderboards import (
     leaderboard_view,
     make_page_custom_id,
 )
+from bot.discord_bot.options import BAD_DATE, BAD_DEAL, date_from_text, deal_number_from_text
 from bot.discord_bot.views import (
     ACTIONS,
     CUSTOM_ID_LIMIT,
@@ -620,7 +617,7 @@ def test_leaderboard_defaults_daily_today_here_or_global_in_a_dm() -> None:
     assert leaderboard_query("all-time", "global", None, 42) == PageQuery(
         "all-time", "global", None, None, 0
     )
-    assert leaderboard_query("daily", None, "2026-11-28", 42) == PageQuery(
+    assert leaderboard_query("daily", None, date(2026, 11, 28), 42) == PageQuery(
         "daily", "server", 42, date(2026, 11, 28), 0
     )
 
@@ -631,7 +628,7 @@ def test_the_service_checks_what_the_options_ask_for() -> None:
     assert leaderboard_query("daily", "server", None, None) == PageQuery(
         "daily", "server", None, None, 0
     )
-    assert leaderboard_query("all-time", "server", "2026-11-28", 42) == PageQuery(
+    assert leaderboard_query("all-time", "server", date(2026, 11, 28), 42) == PageQuery(
         "all-time", "server", 42, date(2026, 11, 28), 0
     )
 
