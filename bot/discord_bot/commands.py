@@ -591,9 +591,19 @@ async def on_tree_error(interaction: Interaction, error: app_commands.AppCommand
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     try:
         if isinstance(cause, ServiceError):
-            await refuse(interaction, cause, functools.partial(_redraw_current, interaction))
+            try:
+                await refuse(interaction, cause, functools.partial(_redraw_current, interaction))
+                return
+            except discord.HTTPException:
+                raise
+            except Exception:  # the stale game's redraw failed: the player is still told
+                name = getattr(interaction.command, "qualified_name", "?")
+                log.exception("the refusal of command %s could not be answered", name)
+                said(interaction, "error")
+                message = UNEXPECTED
         else:
-            await send_error(interaction, _failure(interaction, error))
+            message = _failure(interaction, error)
+        await send_error(interaction, message)
     except discord.HTTPException:
         log.warning("could not tell the player about the error", exc_info=True)
 

@@ -23,6 +23,7 @@ from harness import Launch, Running, description, footer, new_game, public_board
 
 import bot.discord_bot.replies as replies_module
 from bot.discord_bot.app import ReelBot
+from bot.discord_bot.items import UNEXPECTED
 from bot.discord_bot.options import BAD_DATE, BAD_DEAL, BAD_GAME
 from bot.discord_bot.races import STALE_RACE_BOARD
 from bot.ops.metrics import samples
@@ -151,6 +152,27 @@ async def test_a_game_changed_under_a_command_and_then_unreadable_says_why_it_is
     assert message.ephemeral and description(message) == BUSY  # that refusal, once
     await metered(fake, running, "reel deal", refused=1)
     assert result.followups == []
+
+
+async def test_a_game_changed_under_a_command_whose_redraw_fails_still_answers_its_player(
+    fake: FakeDiscord, launch: Launch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running = await launch()
+    alice = fake.user("alice")
+    await new_game(fake, alice)
+
+    async def stale(*args: Any, **kwargs: Any) -> Any:
+        raise StaleVersionError()
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the redraw")
+
+    monkeypatch.setattr(running.service, "deal", stale)
+    monkeypatch.setattr(running.service, "show", broken)  # the redraw fails unexpectedly
+    result = await fake.slash(alice, "reel", sub="deal")
+    message = await result.wait_message()
+    assert message.ephemeral and description(message) == UNEXPECTED
+    await metered(fake, running, "reel deal", error=1)
 
 
 async def test_a_click_on_an_out_of_date_race_board_redraws_it_and_says_why(
