@@ -1930,8 +1930,15 @@ class FakeDiscord:
         }
         return found
 
-    def add_entry_point(self, name: str = "launch") -> dict[str, Any]:
-        """The Entry Point command (type 4) Discord makes when Activities are enabled."""
+    def add_entry_point(
+        self,
+        name: str = "launch",
+        *,
+        integration_types: Sequence[int] = (0, 1),
+        contexts: Sequence[int] = (0, 1, 2),
+    ) -> dict[str, Any]:
+        """The Entry Point command (type 4) Discord makes when Activities are enabled
+        (where it is offered: as Discord makes it, unless an operator narrowed it)."""
         command = {
             "id": str(snowflake()),
             "application_id": str(self.application_id),
@@ -1942,8 +1949,8 @@ class FakeDiscord:
             "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord launches it, no interaction
             "default_member_permissions": None,
             "nsfw": False,
-            "integration_types": [0, 1],
-            "contexts": [0, 1, 2],
+            "integration_types": list(integration_types),
+            "contexts": list(contexts),
         }
         self.global_commands.append(command)
         return command
