@@ -219,10 +219,12 @@ def _consume(task: asyncio.Future[Any]) -> None:
 
 
 # Where /reel may be installed and used, said explicitly (Discord's `integration_types`
-# and `contexts`): installed to a server (0), used in its channels (0) and in the bot's
-# own DM (1), as the deprecated `dm_permission: true` said before.
-INSTALLS: Final = app_commands.AppInstallationType(guild=True, user=False)
-CONTEXTS: Final = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
+# and `contexts`; issue 61): installed to a server (0) or to a player's own account (1),
+# used in a server's channels (0), in the bot's own DM (1) and in other DMs and group DMs
+# (2). Where the bot is not a member (a user install in a server it is not in, a group
+# DM) it answers only through the interaction (docs/operations.md, "Two ways to add the game").
+INSTALLS: Final = app_commands.AppInstallationType(guild=True, user=True)
+CONTEXTS: Final = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 
 class ReelCommands(app_commands.Group):

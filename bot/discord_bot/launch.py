@@ -8,7 +8,8 @@
   refusal from Discord: the clicker is told so, privately.
 - Enabling Activities makes Discord add an Entry Point command (application command type
   4) to the global commands. discord.py does not model it, and a bulk overwrite without
-  it is refused (error 50240), so ``sync_global_commands`` sends it back with the tree's.
+  it is refused (error 50240), so ``sync_global_commands`` sends it back with the tree's,
+  offered wherever ``/reel`` is: the same installation types and contexts (issue 61).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ CUSTOM_ID: Final = "activity:launch"
 LABEL: Final = "Play on the board"
 ENTRY_POINT: Final = 4
 """Discord's application command type of an Activity's Entry Point command."""
+PLACES: Final = ("integration_types", "contexts")
+"""What says where a command is offered: the Entry Point copies them from ``/reel``."""
 NOT_ENABLED: Final = (
     "The board can't open here: this bot's Activity is not enabled (its operator turns "
     "Activities on in the Discord Developer Portal: docs/activity.md). Play in chat with "
@@ -82,10 +85,14 @@ async def sync_global_commands(
 ) -> list[dict[str, Any]]:
     """Publish the tree's global commands, keeping Discord's Entry Point command (type
     4, made when Activities are enabled), which a plain ``tree.sync()`` would drop and
-    Discord then refuses (50240). The commands as Discord stored them."""
+    Discord then refuses (50240); it is declared where the tree's commands are (their
+    ``integration_types`` and ``contexts``), so the Activity opens wherever ``/reel``
+    is offered. The commands as Discord stored them."""
     existing = await http.get_global_commands(application_id)
-    entry = [command for command in existing if command.get("type") == ENTRY_POINT]
-    payload = [command.to_dict(tree) for command in tree.get_commands()] + entry
+    commands = [command.to_dict(tree) for command in tree.get_commands()]
+    places = {key: value for c in commands for key, value in c.items() if key in PLACES}
+    entry = [{**c, **places} for c in existing if c.get("type") == ENTRY_POINT]
+    payload = commands + entry
     stored: list[dict[str, Any]] = await http.bulk_upsert_global_commands(
         application_id, payload=payload
     )

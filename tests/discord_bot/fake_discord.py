@@ -57,6 +57,19 @@ import discord
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 from discord_spec import SpecCheck, log_wire, spec_check
+from fake_places import (
+    BOT_DM_CONTEXT,
+    GUILD_CONTEXT,
+    GUILD_INSTALL,
+    MISSING_ACCESS,
+    PRIVATE_CHANNEL_CONTEXT,
+    TOO_MANY_FOLLOWUPS,
+    TOO_MANY_FOLLOWUPS_MESSAGE,
+    USER_INSTALL,
+    USER_INSTALL_FOLLOWUPS_MAX,
+    Place,
+    group_dm_channel,
+)
 
 API_VERSION = 10
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -718,6 +731,7 @@ class FakeMessage:
     version: int = 0  # +1 on every edit
     deleted: bool = False
     edits: list[dict[str, Any]] = field(default_factory=list)  # as each edit left it, in order
+    made_ephemeral: bool = False  # public as sent, private as Discord showed it (fake_places)
 
     @property
     def ephemeral(self) -> bool:
@@ -877,9 +891,17 @@ class InteractionResult:
     first callback arrived. For a deferred answer, ``await result.wait_message()``.
     """
 
-    def __init__(self, fake: FakeDiscord, payload: dict[str, Any], user: FakeUser) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        payload: dict[str, Any],
+        user: FakeUser,
+        place: Place | None = None,
+    ) -> None:
         self.fake = fake
         self.payload = payload
+        self.place = place  # where it was made, when a test said (fake_places.py)
+        self.followup_posts = 0  # follow-ups accepted (a user install's limit: 5)
         self.id = int(payload["id"])
         self.token: str = payload["token"]
         self.type: int = payload["type"]
@@ -1055,6 +1077,10 @@ class FakeDiscord:
         self.spec_refusals: list[tuple[str, str, object]] = []
         self.sessions: dict[str, Session] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        # Servers the bot is not in (players use it there through a user install), and
+        # the places tests made, by channel id: a click on a message there is made there
+        self.foreign_guilds: list[FakeGuild] = []
+        self.places: dict[int, Place] = {}
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call handled
         self.attempts: list[Attempt] = []  # every REST request that arrived, faults included
         self.faults: list[Fault] = []  # armed by fail() and hang(), spent ones included
@@ -1658,8 +1684,9 @@ class FakeDiscord:
         text = await request.text()
         return json.loads(text) if text else {}
 
-    def _guild(self, guild_id: int) -> FakeGuild:
-        for guild in self.guilds:
+    def _guild(self, guild_id: int, *, foreign: bool = False) -> FakeGuild:
+        """The bot's server ``guild_id`` (``foreign``: or a server it is not in)."""
+        for guild in [*self.guilds, *(self.foreign_guilds if foreign else [])]:
             if guild.id == guild_id:
                 return guild
         raise LookupError(f"no guild {guild_id}")
@@ -1714,14 +1741,16 @@ class FakeDiscord:
         message.apply(payload)
         message.attachments = self._attachments(message.files) or message.attachments
         if interaction is not None:
+            place = interaction.place
+            if place is not None and place.forces_ephemeral and not message.ephemeral:
+                message.flags |= EPHEMERAL  # no Use External Apps: the player alone sees it
+                message.made_ephemeral = True
             message.interaction_metadata = {
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.to_dict(),
-                "authorizing_integration_owners": (
-                    {"0": str(interaction.guild_id)}
-                    if interaction.guild_id
-                    else {"1": str(interaction.user.id)}
+                "authorizing_integration_owners": dict(
+                    interaction.payload["authorizing_integration_owners"]
                 ),
             }
             if interaction.type == MESSAGE_COMPONENT and interaction.message_id is not None:
@@ -1930,8 +1959,15 @@ class FakeDiscord:
         }
         return found
 
-    def add_entry_point(self, name: str = "launch") -> dict[str, Any]:
-        """The Entry Point command (type 4) Discord makes when Activities are enabled."""
+    def add_entry_point(
+        self,
+        name: str = "launch",
+        *,
+        integration_types: Sequence[int] = (0, 1),
+        contexts: Sequence[int] = (0, 1, 2),
+    ) -> dict[str, Any]:
+        """The Entry Point command (type 4) Discord makes when Activities are enabled
+        (where it is offered: as Discord makes it, unless an operator narrowed it)."""
         command = {
             "id": str(snowflake()),
             "application_id": str(self.application_id),
@@ -1942,8 +1978,8 @@ class FakeDiscord:
             "handler": 2,  # DISCORD_LAUNCH_ACTIVITY: Discord launches it, no interaction
             "default_member_permissions": None,
             "nsfw": False,
-            "integration_types": [0, 1],
-            "contexts": [0, 1, 2],
+            "integration_types": list(integration_types),
+            "contexts": list(contexts),
         }
         self.global_commands.append(command)
         return command
@@ -2144,7 +2180,9 @@ class FakeDiscord:
             instance = self.add_activity_instance(
                 [interaction.user],
                 channel_id=interaction.channel_id,
-                guild=self._guild(interaction.guild_id) if interaction.guild_id else None,
+                guild=self._guild(interaction.guild_id, foreign=True)
+                if interaction.guild_id
+                else None,
             )
             interaction.activity_instance_id = instance
             body["interaction"]["activity_instance_id"] = instance
@@ -2201,6 +2239,21 @@ class FakeDiscord:
         if refusal is not None:
             return refusal
         assert interaction is not None
+        place = interaction.place
+        if (
+            place is not None
+            and place.limits_followups
+            and interaction.followup_posts >= USER_INSTALL_FOLLOWUPS_MAX
+        ):
+            self.record(
+                "followup-limit",
+                f"follow-up {interaction.followup_posts + 1} of a user-installed app's "
+                f"interaction where it is not installed: Discord takes "
+                f"{USER_INSTALL_FOLLOWUPS_MAX}",
+                interaction,
+            )
+            return self._error(400, TOO_MANY_FOLLOWUPS, TOO_MANY_FOLLOWUPS_MESSAGE)
+        interaction.followup_posts += 1
         original = interaction.message
         if (
             interaction.callback_type == DEFERRED_CHANNEL_MESSAGE
@@ -2275,8 +2328,23 @@ class FakeDiscord:
                 return self._dm_channel_dict(user)
         return None
 
+    def _no_access(self, request: web.Request) -> web.Response | None:
+        """403 Missing Access for a channel the bot is not a member of (a server it is
+        not in, a group DM): a player's user install answers there only through the
+        interaction; a violation too, so a bot that swallows the 403 still fails a test."""
+        place = self.places.get(int(request.match_info["channel"]))
+        if place is None or place.bot_is_member:
+            return None
+        self.record(
+            "missing-access",
+            f"{request.method} {request.path}: the bot is not a member of {place.name}",
+        )
+        return self._error(403, MISSING_ACCESS, "Missing Access")
+
     async def _get_channel(self, request: web.Request) -> web.Response:
         self.requests.append((request.method, request.path))
+        if (refused := self._no_access(request)) is not None:
+            return refused
         channel = self._channel_dict(int(request.match_info["channel"]))
         if channel is None:
             return self._error(404, 10003, "Unknown Channel")
@@ -2294,6 +2362,8 @@ class FakeDiscord:
     async def _channel_post(self, request: web.Request) -> web.Response:
         self.requests.append((request.method, request.path))
         payload = await self._payload(request)
+        if (refused := self._no_access(request)) is not None:
+            return refused
         channel_id = int(request.match_info["channel"])
         if self._channel_dict(channel_id) is None:
             return self._error(404, 10003, "Unknown Channel")
@@ -2310,6 +2380,8 @@ class FakeDiscord:
     async def _channel_message(self, request: web.Request) -> web.Response:
         self.requests.append((request.method, request.path))
         payload = await self._payload(request) if request.method == "PATCH" else {}
+        if (refused := self._no_access(request)) is not None:
+            return refused
         message = self.messages.get(int(request.match_info["message"]))
         if (
             message is None
@@ -2335,7 +2407,110 @@ class FakeDiscord:
         self._edit(message, payload)
         return self._json(message.to_dict())
 
+    # ---------------------------------------------------------------- test side: places
+
+    def _placed(self, place: Place) -> Place:
+        self.places[place.channel_id] = place
+        return place
+
+    def server(self, guild: FakeGuild | None = None, *, user_install: bool = False) -> Place:
+        """A channel of a server the bot is in, where the game is installed to the server
+        (``user_install``: and to the player's account too): as ``slash(guild=...)``."""
+        target = guild or self.guild
+        installs = {GUILD_INSTALL, USER_INSTALL} if user_install else {GUILD_INSTALL}
+        return Place(
+            GUILD_CONTEXT,
+            frozenset(installs),
+            target.channel_dict(),
+            target.members,
+            guild=target,
+            name=target.name,
+        )
+
+    def foreign_server(
+        self,
+        name: str = "Elsewhere",
+        *,
+        members: Sequence[FakeUser] | None = None,
+        external_apps: bool = True,
+    ) -> Place:
+        """A server the bot is not in (no GUILD_CREATE, no access to its channel), where
+        players use the game through their own install (every user by default)."""
+        guild = FakeGuild(
+            snowflake(),
+            name,
+            snowflake(),
+            members=list(self.users.values() if members is None else members),
+        )
+        self.foreign_guilds.append(guild)
+        return self._placed(
+            Place(
+                GUILD_CONTEXT,
+                frozenset({USER_INSTALL}),
+                guild.channel_dict(),
+                guild.members,
+                guild=guild,
+                bot_is_member=False,
+                external_apps=external_apps,
+                name=name,
+            )
+        )
+
+    def group_dm(self, *users: FakeUser, external_apps: bool = True) -> Place:
+        """A group DM of ``users`` (the first its owner), the bot not in it: the game is
+        used there through a player's own install (context 2, channel type 3)."""
+        if not users:
+            raise ValueError("a group DM needs its users")
+        channel = group_dm_channel(snowflake(), users[0], list(users))
+        return self._placed(
+            Place(
+                PRIVATE_CHANNEL_CONTEXT,
+                frozenset({USER_INSTALL}),
+                channel,
+                list(users),
+                bot_is_member=False,
+                external_apps=external_apps,
+                name="a group DM",
+            )
+        )
+
+    def bot_dm(self, user: FakeUser, *, installs: Sequence[int] = (USER_INSTALL,)) -> Place:
+        """``user``'s DM with the bot (context 1), through their own install by default
+        (``installs=(GUILD_INSTALL,)``: a server's install, owners ``{"0": "0"}``)."""
+        return self._placed(
+            Place(
+                BOT_DM_CONTEXT,
+                frozenset(installs),
+                self._dm_channel_dict(user),
+                [user],
+                name=f"{user.name}'s DM with the bot",
+            )
+        )
+
+    def find_command_at(self, name: str, place: Place) -> dict[str, Any]:
+        """The command ``/name`` as a player sees it there: a server's own commands where
+        the game is installed to it, else a global one that declares that install and
+        context (the Discord client offers no other)."""
+        if place.guild is not None and GUILD_INSTALL in place.installs:
+            for command in self.guild_commands.get(place.guild.id, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command
+        for command in self.global_commands:
+            if command["name"] == name and command.get("type", 1) == 1 and place.offers(command):
+                return command
+        raise LookupError(f"no /{name} command is offered in {place.name}")
+
     # ---------------------------------------------------------------- test side: act as users
+
+    def _where(
+        self, user: FakeUser, guild: Any, dm: bool, place: Place | None
+    ) -> tuple[FakeGuild | None, dict[str, Any]]:
+        if place is None:
+            return self._context(user, guild, dm)
+        if guild is not _DEFAULT or dm:
+            raise ValueError("say where with place=, or with guild=/dm=, not both")
+        place.admit(user)
+        return place.guild, place.channel
 
     def _context(
         self, user: FakeUser, guild: Any, dm: bool
@@ -2410,8 +2585,11 @@ class FakeDiscord:
         options: Mapping[str, Any],
         guild: FakeGuild | None,
         focused: str | None,
+        place: Place | None = None,
     ) -> dict[str, Any]:
-        command = self.find_command(name, guild)
+        command = (
+            self.find_command(name, guild) if place is None else self.find_command_at(name, place)
+        )
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
@@ -2529,8 +2707,12 @@ class FakeDiscord:
             raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}")
         return value
 
-    async def _send_interaction(self, payload: dict[str, Any], user: FakeUser) -> InteractionResult:
-        result = InteractionResult(self, payload, user)
+    async def _send_interaction(
+        self, payload: dict[str, Any], user: FakeUser, place: Place | None = None
+    ) -> InteractionResult:
+        if place is not None:
+            payload.update(place.envelope(user))
+        result = InteractionResult(self, payload, user, place)
         self.interactions[result.id] = result
         await self.dispatch("INTERACTION_CREATE", payload)
         return result
@@ -2544,18 +2726,20 @@ class FakeDiscord:
         *,
         guild: FakeGuild | int | None = _DEFAULT,
         dm: bool = False,
+        place: Place | None = None,
         wait: bool = True,
     ) -> InteractionResult:
-        """Run ``/name sub option:value…`` as ``user`` (in the default guild, or in DMs).
+        """Run ``/name sub option:value…`` as ``user`` (in the default guild, or in DMs;
+        ``place``: where a test made, fake_places.py).
 
         ``sub`` is a subcommand, or "group subcommand". Option values are checked and
         typed from the registered command, as the Discord client does. Returns once the
         bot's first callback arrived (``wait=False``: at once).
         """
-        where, channel = self._context(user, guild, dm)
-        data = self._command_data(name, sub, options or {}, where, None)
+        where, channel = self._where(user, guild, dm, place)
+        data = self._command_data(name, sub, options or {}, where, None, place)
         result = await self._send_interaction(
-            self._envelope(APPLICATION_COMMAND, user, where, channel, data), user
+            self._envelope(APPLICATION_COMMAND, user, where, channel, data), user, place
         )
         if wait:
             await result.wait_response()
@@ -2571,12 +2755,13 @@ class FakeDiscord:
         focused: str,
         guild: FakeGuild | int | None = _DEFAULT,
         dm: bool = False,
+        place: Place | None = None,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (its text in ``options``); return the bot's choices."""
-        where, channel = self._context(user, guild, dm)
-        data = self._command_data(name, sub, options or {}, where, focused)
+        where, channel = self._where(user, guild, dm, place)
+        data = self._command_data(name, sub, options or {}, where, focused, place)
         result = await self._send_interaction(
-            self._envelope(AUTOCOMPLETE, user, where, channel, data), user
+            self._envelope(AUTOCOMPLETE, user, where, channel, data), user, place
         )
         await result.wait_response()
         assert result.choices is not None
@@ -2590,9 +2775,11 @@ class FakeDiscord:
         *,
         label: str | None = None,
         values: Sequence[str] | None = None,
+        place: Place | None = None,
         wait: bool = True,
     ) -> InteractionResult:
-        """Click a button (or pick ``values`` in a select menu) on a message the bot sent."""
+        """Click a button (or pick ``values`` in a select menu) on a message the bot sent
+        (made where its channel is: a place a test made, or ``place=``)."""
         if isinstance(message, int):
             message = self.messages[message]
         if custom_id is None and label is None:
@@ -2622,14 +2809,17 @@ class FakeDiscord:
             data["values"] = chosen
         elif values is not None:
             raise ValueError("values are only for select menus")
-        if message.guild_id is None:
+        place = place or self.places.get(message.channel_id)
+        if place is not None:
+            where, channel = place.guild, place.channel
+        elif message.guild_id is None:
             where, channel = None, self._dm_channel_dict(user)
         else:
             where = self._guild(message.guild_id)
             channel = where.channel_dict()
         payload = self._envelope(MESSAGE_COMPONENT, user, where, channel, data)
         payload["message"] = message.to_dict()
-        result = await self._send_interaction(payload, user)
+        result = await self._send_interaction(payload, user, place)
         if wait:
             await result.wait_response()
         return result

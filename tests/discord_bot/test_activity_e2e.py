@@ -85,11 +85,15 @@ async def test_the_global_sync_keeps_the_entry_point_command(
     fake_discord: FakeDiscord, launch: Launch
 ) -> None:
     fake = fake_discord
-    entry = fake.add_entry_point()
+    # narrowed (to servers only) in the Developer Portal: the sync offers it where /reel is
+    entry = fake.add_entry_point(integration_types=[0], contexts=[0])
     running = await launch(sync_global=True)  # reel bot --sync-global
     stored = {c["name"]: c for c in fake.global_commands}
     assert stored["launch"]["type"] == PRIMARY_ENTRY_POINT and stored["launch"]["id"] == entry["id"]
     assert stored["reel"]["type"] == 1
+    for name in ("launch", "reel"):  # issue 61: installed to a server or an account, anywhere
+        assert stored[name]["integration_types"] == [0, 1]
+        assert stored[name]["contexts"] == [0, 1, 2]
     assert isinstance(running.bot, ReelBot)
     synced = await running.bot.tree.sync()  # what the owner's @bot sync does
     assert [c.name for c in synced] == ["reel"]

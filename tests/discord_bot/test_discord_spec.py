@@ -84,7 +84,10 @@ def test_the_reel_command_conforms_and_says_where_it_is_offered(digest: SpecChec
     payload = reel_payload()
     assert digest.errors("PUT", COMMANDS, [payload]) == []
     assert "dm_permission" not in payload  # deprecated: contexts say it
-    assert payload["contexts"] == [0, 1] and payload["integration_types"] == [0]
+    # installed to a server or to a player's account; in servers, the bot's DM, other
+    # DMs and group DMs (issue 61)
+    assert payload["integration_types"] == [0, 1]
+    assert payload["contexts"] == [0, 1, 2]
     races = [o for o in payload["options"] if o["name"] == "replay"]
     [race] = [o for o in races[0]["options"] if o["name"] == "race"]
     assert race["max_value"] == MAX_RACE == 2**53 - 1
