@@ -84,8 +84,8 @@ from .outside import Outside
 from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
-from .race_replays import RACE_KIND, RaceReplays
 from .races import Races
+from .races.replays import RACE_KIND, RaceReplays
 from .rankings import Rankings
 from .reminders import Reminders
 from .remote import Following, Listeners, RemoteChanges

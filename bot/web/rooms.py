@@ -36,8 +36,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ..service import GameService, ServiceError, StaleVersionError
-from ..service.race_views import RaceBoard, RaceView
 from ..service.races import RACE_SETTINGS
+from ..service.races.contract import RaceBoard, RaceView
 from .board import board_json
 from .discord_api import DiscordApi, DiscordError, Instance
 from .play import WEB_COMMANDS, Frame, current

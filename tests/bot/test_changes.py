@@ -23,7 +23,7 @@ from pg_server import PgServer
 
 from bot.discord_bot.app import shard_filter
 from bot.service import GameService
-from bot.service.race_views import RaceError
+from bot.service.races.contract import RaceError
 from bot.store.open import open_store
 from bot.store.postgres import PostgresStore
 from bot.store.postgres.changes import MAX_PAYLOAD, payloads

@@ -21,10 +21,10 @@ from typing import Final
 
 from engine import Game
 
-from . import jobs
-from .errors import ServiceError
-from .pool import POOL_FAILURES, SolverPool
-from .race_views import RaceError
+from .. import jobs
+from ..errors import ServiceError
+from ..pool import POOL_FAILURES, SolverPool
+from .contract import RaceError
 
 log = logging.getLogger(__name__)
 

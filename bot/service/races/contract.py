@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from ..store import RacerStatus, RaceState
-from .contract import GameView
-from .errors import ServiceError
+from ...store import RacerStatus, RaceState
+from ..contract import GameView
+from ..errors import ServiceError
 
 MIN_LIMIT_MINUTES: Final = 2
 MAX_LIMIT_MINUTES: Final = 60

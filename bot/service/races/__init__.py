@@ -7,7 +7,7 @@ in memory), stored in the race's tables and never in ``current_games``: a race n
 touches a player's current game or their daily. A player is in at most one race at a
 time (lobbies included). The race ends when no one is racing any more (everyone won
 or left) or at its time limit; racers still playing then keep their score ("timed
-out"). Places: ``race_views.ranked``.
+out"). Places: ``contract.ranked``.
 
 Everything of an open race is kept in memory and written before a call answers; after
 a restart, the open races are read back (lazily, at the first call) and their games
@@ -41,7 +41,7 @@ from engine import (
 )
 from engine.deal import DealNumberError, check_deal_number
 
-from ..store import (
+from ...store import (
     RaceRow,
     RacerStatus,
     RaceState,
@@ -49,16 +49,17 @@ from ..store import (
     StoreError,
     computer_id,
 )
-from .cache import PlayerLocks
-from .contract import Settings
-from .entry import Entry, dealt, stored_status
-from .errors import BadInputError, StaleVersionError, StorageError, storage_reason
-from .movelist import DEFAULT_VARIANT
-from .pool import SolverPool
-from .proofs import DealProofs
-from .race_computer import ComputerRacers, check_pace
-from .race_state import Race, Racer, adopt, entry_of_row, newer, race_of_rows, racer_of_row
-from .race_views import (
+from ..cache import PlayerLocks
+from ..contract import Settings
+from ..entry import Entry, dealt, stored_status
+from ..errors import BadInputError, StaleVersionError, StorageError, storage_reason
+from ..movelist import DEFAULT_VARIANT
+from ..pool import SolverPool
+from ..proofs import DealProofs
+from ..views import game_view
+from ..wording import no_safe_move, played, sentence
+from .computer import ComputerRacers, check_pace
+from .contract import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
     MAX_RACERS,
@@ -70,8 +71,7 @@ from .race_views import (
     check_options,
     ranked,
 )
-from .views import game_view
-from .wording import no_safe_move, played, sentence
+from .state import Race, Racer, adopt, entry_of_row, newer, race_of_rows, racer_of_row
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -172,7 +172,7 @@ class Races:
     ) -> RaceView:
         """Open a race in ``channel_id`` with ``host_id`` as its first racer, and the
         computer as the second if ``computer_pace_s`` is given (a move every that many
-        seconds: race_computer.py). A random deal is the first the solver proves winnable
+        seconds: computer.py). A random deal is the first the solver proves winnable
         from a random number (unproven if the search fails)."""
         check_options(limit_minutes, capacity, lobby_minutes)
         check_pace(computer_pace_s, self.computers is not None)

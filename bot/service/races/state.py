@@ -1,5 +1,5 @@
 """A race in memory: its racers, each with their game once it has started, and how a
-race and its racers are rebuilt from their stored rows (``races.Races`` keeps them)."""
+race and its racers are rebuilt from their stored rows (``Races`` keeps them)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Final
 
-from ..store import RaceRow, RacerRow, RacerStatus, RaceState
-from .entry import Entry, stored_status
-from .movelist import DEFAULT_VARIANT, ReplayError, replay
-from .race_computer import COMPUTER_NAME
-from .race_views import RacerLine
+from ...store import RaceRow, RacerRow, RacerStatus, RaceState
+from ..entry import Entry, stored_status
+from ..movelist import DEFAULT_VARIANT, ReplayError, replay
+from .computer import COMPUTER_NAME
+from .contract import RacerLine
 
 log = logging.getLogger(__name__)
 
