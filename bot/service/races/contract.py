@@ -1,5 +1,5 @@
-"""What the front ends see of a race (``RaceView``, ``RaceBoard``), its refusals, and the
-ranking (``docs/races.md``): won first, then more cards home, then less time, then
+"""What the front ends see of a race (``RaceView``, ``RaceBoard``), its settings and
+refusals, and the ranking (``docs/races.md``): won first, then more cards home, then less time, then
 fewer moves; racers equal on all four share a place."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Final
 
 from ...store import RacerStatus, RaceState
-from ..contract import GameView
+from ..contract import GameView, Settings
 from ..errors import ServiceError
 
 MIN_LIMIT_MINUTES: Final = 2
@@ -21,6 +21,12 @@ MAX_RACERS: Final = 25
 MIN_LOBBY_MINUTES: Final = 1
 MAX_LOBBY_MINUTES: Final = 10
 DEFAULT_LOBBY_MINUTES: Final = 2
+RACE_SETTINGS: Final = Settings(auto_aces=True)  # the same for everyone (docs/races.md)
+NOT_RACING: Final = "You are not racing now: join a race with its Join button, or open one."
+HINTS_OFF: Final = "Hints are off in races: every racer plays on their own."
+NOT_IN_RACE: Final = (
+    "That is not available in a race: your race board has Deal, Undo, Auto and Leave race."
+)
 
 
 class RaceError(ServiceError):
