@@ -139,7 +139,9 @@ class RaceLobby:
             if user_id in race.racers and race.open:
                 raise RaceError(f"You are in race {race_id} already.")
             if race.state != "lobby":
-                raise RaceError(f"Race {race_id} has {_gone(race)}: it can't be joined now.")
+                raise RaceError(
+                    f"Race {race_id} has {_why_not_in_lobby(race)}: it can't be joined now."
+                )
             memory.check_free(user_id)
             if len(race.racers) >= race.row.capacity:
                 raise RaceError(f"Race {race_id} is full ({race.row.capacity} racers).")
@@ -189,7 +191,7 @@ class RaceLobby:
             if user_id is not None and user_id != race.row.host_id:
                 raise RaceError(f"Only the host, <@{race.row.host_id}>, can start this race.")
             if race.state != "lobby":
-                raise RaceError(f"Race {race_id} has {_gone(race)}.")
+                raise RaceError(f"Race {race_id} has {_why_not_in_lobby(race)}.")
             if len(race.racers) < MIN_RACERS and user_id is not None:
                 raise RaceError(f"A race needs {MIN_RACERS} racers at least: wait for one.")
             message = await self._clock.kick_off(race)
@@ -197,7 +199,8 @@ class RaceLobby:
         return view_of(race, message)
 
 
-def _gone(race: Race) -> str:
+def _why_not_in_lobby(race: Race) -> str:
+    """What became of ``race``, which is no longer in its lobby ("Race 3 has ...")."""
     return {
         "running": "started already",
         "over": "ended",

@@ -106,7 +106,7 @@ class RaceGames:
             raise StaleVersionError()
         ends = race.ends_at
         if racer.status != "racing" or race.state != "running":
-            raise RaceError(f"Your race is over for you: {_how(racer.status)}.")
+            raise RaceError(f"Your race is over for you: {_why_not_racing(racer.status)}.")
         if ends is not None and self._now() >= ends:
             raise RaceError("Time is up: the race is over.")
         return await self._act(race, racer, entry, action, text)
@@ -199,7 +199,8 @@ def _parsed(entry: Entry, text: str) -> Move:
     return move
 
 
-def _how(status: RacerStatus) -> str:
+def _why_not_racing(status: RacerStatus) -> str:
+    """Why a racer of ``status`` no longer races ("Your race is over for you: ...")."""
     return {
         "won": "you finished the deal",
         "left": "you left it",
