@@ -77,6 +77,7 @@ from .errors import (
     storage_reason,
 )
 from .family import game_code
+from .game_views import game_view, matching_choices
 from .ghosts import Ghosts
 from .hints import HINT_DEADLINE, HINT_NODES, HINT_SECONDS, Found, Hints, Question, answer
 from .movelist import DEFAULT_VARIANT
@@ -91,7 +92,6 @@ from .reminders import Reminders
 from .remote import Following, Listeners, RemoteChanges
 from .replays import Replays
 from .starts import NewGames
-from .views import game_view, matching_choices
 from .watching import Watching
 from .wording import no_safe_move, played, sentence, too_many, with_aces
 

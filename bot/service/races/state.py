@@ -13,8 +13,8 @@ from engine import variant_by_code
 
 from ...store import RaceRow, RacerRow, RacerStatus, RaceState
 from ..entry import Entry, stored_status
+from ..game_views import game_view
 from ..movelist import DEFAULT_VARIANT, ReplayError, replay
-from ..views import game_view
 from .computer import COMPUTER_NAME
 from .contract import RACE_SETTINGS, RaceBoard, RacerLine, RaceView, ranked
 
