@@ -1,5 +1,5 @@
-"""What the service keeps in memory per player: a bounded cache, and the locks that put
-one player's calls in line."""
+"""What the service keeps in memory per player: a bounded cache (``LruCache``), and the
+locks that put one player's calls in line."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ V = TypeVar("V")
 _HOLDS = itertools.count(1)  # numbers each hold of a player's lock, process-wide
 
 
-class Recent(Generic[V]):
-    """At most ``size`` values by player, the least recently used dropped first."""
+class LruCache(Generic[V]):
+    """A least-recently-used cache: at most ``size`` values by player, the least recently
+    used dropped first."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -95,7 +96,7 @@ class Remembered(Generic[V]):
     that the call's write checks (``FreshSettings.guess``)."""
 
     def __init__(self, size: int, locks: PlayerLocks) -> None:
-        self._recent: Recent[tuple[int | None, int, V]] = Recent(size)  # (hold, seen, value)
+        self._recent: LruCache[tuple[int | None, int, V]] = LruCache(size)  # (hold, seen, value)
         self._locks = locks
 
     def get(self, user_id: int) -> V | None:
@@ -135,7 +136,7 @@ class FreshSettings(Remembered[Settings]):
         self._store = store
         self._new_player = new_player
         self._guessed: dict[int, int] = {}  # player -> the hold of the call guessing
-        self._versions: Recent[tuple[int, int | None]] = Recent(size)  # (hold, version read)
+        self._versions: LruCache[tuple[int, int | None]] = LruCache(size)  # (hold, version read)
 
     def put(self, user_id: int, value: Settings, seen: int) -> None:
         self._guessed.pop(user_id, None)

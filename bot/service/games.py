@@ -49,7 +49,7 @@ from ..store import (
     UserSettings,
 )
 from . import jobs
-from .cache import FreshSettings, PlayerLocks, Recent
+from .cache import FreshSettings, LruCache, PlayerLocks
 from .contract import (
     GameView,
     HintView,
@@ -151,7 +151,7 @@ class GameService(NewGames):
         self._clock = clock
         self._rng = rng or random.Random()
         self._new_player = new_player or DEFAULT_SETTINGS
-        self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
+        self.games: LruCache[Entry] = LruCache(cache_size)  # current games in memory
         self.locks = PlayerLocks()
         self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
         self._new_stored = stored(self._new_player)

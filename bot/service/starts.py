@@ -21,7 +21,7 @@ from engine.daily import utc_date
 from engine.deal import check_deal_number
 
 from ..store import DailyDeal, FinishedGame, GameStart, GameStore, Outcome, StoreError
-from .cache import PlayerLocks, Recent
+from .cache import LruCache, PlayerLocks
 from .contract import GameView, Settings
 from .dailies import DailyDeals
 from .entry import Entry, check_replace, dealt, proof_of
@@ -55,7 +55,7 @@ class NewGames(ABC):
     _proofs: DealProofs
     _dailies: DailyDeals
     locks: PlayerLocks
-    games: Recent[Entry]
+    games: LruCache[Entry]
     _outside: Outside
 
     @abstractmethod
