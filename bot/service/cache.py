@@ -93,7 +93,7 @@ class Remembered(Generic[V]):
     read it, the player's lock held (one read per command, however many times the command
     looks at it); or, on an SQLite file, while no other process has written since it was
     read (``seen``: the count of such writes read before, ``outside.py``); or as a guess
-    that the call's write checks (``FreshSettings.guess``)."""
+    that the call's write checks (``SettingsCache.guess``)."""
 
     def __init__(self, size: int, locks: PlayerLocks) -> None:
         self._recent: LruCache[tuple[int | None, int, V]] = LruCache(size)  # (hold, seen, value)
@@ -123,8 +123,8 @@ class Remembered(Generic[V]):
         self._recent.clear()
 
 
-class FreshSettings(Remembered[Settings]):
-    """The players' settings as remembered (``Remembered``), with the read a command on a
+class SettingsCache(Remembered[Settings]):
+    """The players' settings kept in memory (``Remembered``), with the read a command on a
     shared database starts with: its game's stored version, which says whether the game
     in memory may be used, and the player's settings in the same round trip, remembered
     for the rest of the call (research/scale_profile.md)."""

@@ -49,7 +49,7 @@ from ..store import (
     UserSettings,
 )
 from . import jobs
-from .cache import FreshSettings, LruCache, PlayerLocks
+from .cache import LruCache, PlayerLocks, SettingsCache
 from .contract import (
     GameView,
     HintView,
@@ -153,7 +153,7 @@ class GameService(NewGames):
         self._new_player = new_player or DEFAULT_SETTINGS
         self.games: LruCache[Entry] = LruCache(cache_size)  # current games in memory
         self.locks = PlayerLocks()
-        self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
+        self._settings = SettingsCache(cache_size, self.locks, store, self._new_player)
         self._new_stored = stored(self._new_player)
         self._pool = SolverPool(executor, solver_workers)
         rating = DAILY_RATING_GAMES if daily_rating_games is None else daily_rating_games
