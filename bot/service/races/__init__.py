@@ -2,8 +2,8 @@
 
 A race is opened in a channel by its host, with a deal, a time limit and a capacity;
 players join its lobby; it starts when the host says so or at the time set. Each
-racer then plays the deal as a game of their own (an ``Entry``, as a current game is
-in memory), stored in the race's tables and never in ``current_games``: a race never
+racer then plays the deal as a game of their own (a ``GameInMemory``, as a current game
+is), stored in the race's tables and never in ``current_games``: a race never
 touches a player's current game or their daily. A player is in at most one race at a
 time (lobbies included). The race ends when no one is racing any more (everyone won
 or left) or at its time limit; racers still playing then keep their score ("timed

@@ -19,7 +19,7 @@ from engine import (
 )
 
 from ...store import RacerStatus, StoreError
-from ..entry import Entry, stored_status
+from ..entry import GameInMemory, stored_status
 from ..errors import StaleVersionError
 from ..wording import no_safe_move, played, sentence
 from .clock import RaceClock
@@ -111,7 +111,9 @@ class RaceGames:
             raise RaceError("Time is up: the race is over.")
         return await self._act(race, racer, entry, action, text)
 
-    async def _act(self, race: Race, racer: Racer, entry: Entry, action: str, text: str) -> str:
+    async def _act(
+        self, race: Race, racer: Racer, entry: GameInMemory, action: str, text: str
+    ) -> str:
         game = entry.game
         if action == "undo":
             point = entry.undo_point()
@@ -188,7 +190,7 @@ class _Stale(Exception):
     or the race no longer running: nothing was written."""
 
 
-def _parsed(entry: Entry, text: str) -> Move:
+def _parsed(entry: GameInMemory, text: str) -> Move:
     if len(text) > 100:
         raise RaceError("That is too long for a move: type FROM TO, like 'r3 a5'.")
     try:

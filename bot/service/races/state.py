@@ -12,7 +12,7 @@ from typing import Final
 from engine import variant_by_code
 
 from ...store import RaceRow, RacerRow, RacerStatus, RaceState
-from ..entry import Entry, stored_status
+from ..entry import GameInMemory, stored_status
 from ..game_views import game_view
 from ..movelist import DEFAULT_VARIANT, ReplayError, replay
 from .computer import COMPUTER_NAME
@@ -26,7 +26,7 @@ class Racer:
     user_id: int
     joined_at: datetime
     status: RacerStatus = "joined"
-    entry: Entry | None = None  # the racer's game, once the race has started
+    entry: GameInMemory | None = None  # the racer's game, once the race has started
     elapsed_s: float = 0.0
     place: int | None = None
     saved: RacerRow | None = None  # as last stored (to fall back to if a write fails)
@@ -132,10 +132,12 @@ def newer(stored: RacerRow, racer: Racer) -> bool:
     return stored.version > (0 if racer.saved is None else racer.saved.version)
 
 
-def entry_of_row(row: RacerRow, deal_number: int, started_at: datetime, guild: int | None) -> Entry:
+def entry_of_row(
+    row: RacerRow, deal_number: int, started_at: datetime, guild: int | None
+) -> GameInMemory:
     """A racer's game as stored, replayed from the deal (``ReplayError`` if it does not)."""
     game, chained = replay(DEFAULT_VARIANT, deal_number, row.moves)
-    entry = Entry(
+    entry = GameInMemory(
         game=game,
         chained=chained,
         variant=DEFAULT_VARIANT,
