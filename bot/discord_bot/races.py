@@ -35,8 +35,9 @@ from discord import app_commands
 from engine import MAX_DEAL, MIN_DEAL
 
 from ..service import GameService, GameView, ServiceError, StaleVersionError
-from ..service.race_computer import DEFAULT_PACE_S, MAX_PACE_S, MIN_PACE_S
-from ..service.race_views import (
+from ..service.races import HINTS_OFF, NOT_IN_RACE
+from ..service.races.computer import DEFAULT_PACE_S, MAX_PACE_S, MIN_PACE_S
+from ..service.races.contract import (
     DEFAULT_LIMIT_MINUTES,
     DEFAULT_LOBBY_MINUTES,
     MAX_LIMIT_MINUTES,
@@ -49,7 +50,6 @@ from ..service.race_views import (
     RacerLine,
     RaceView,
 )
-from ..service.races import HINTS_OFF, NOT_IN_RACE
 from .embeds import (
     DESCRIPTION_LIMIT,
     INFO_COLOUR,

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from ..service import ServiceError
-from ..service.race_replays import RACE_KIND
+from ..service.races.replays import RACE_KIND
 from ..service.replays import ReplayView
 from .embeds import (
     CARD_TOTAL,

@@ -8,7 +8,7 @@ Its rooms, one job each:
 - ``starts``: its new games and dailies, and whether one would end a game in progress;
 - ``entry``: a current game in memory, dealt or rebuilt from its stored row;
 - ``movelist``: the stored move list, to text and back;
-- ``views``: a game as the front ends show it;
+- ``game_views``: a game as the front ends show it (its ``GameView``);
 - ``hints``: hints from the solver, and what they teach the game;
 - ``dailies``: the daily deal of each date;
 - ``proofs``: the solver's word on a new game's deal (winnable, or proven lost);

@@ -1,5 +1,5 @@
-"""What the service keeps in memory per player: a bounded cache, and the locks that put
-one player's calls in line."""
+"""What the service keeps in memory per player: a bounded cache (``LruCache``), and the
+locks that put one player's calls in line."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ V = TypeVar("V")
 _HOLDS = itertools.count(1)  # numbers each hold of a player's lock, process-wide
 
 
-class Recent(Generic[V]):
-    """At most ``size`` values by player, the least recently used dropped first."""
+class LruCache(Generic[V]):
+    """A least-recently-used cache: at most ``size`` values by player, the least recently
+    used dropped first."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -92,10 +93,10 @@ class Remembered(Generic[V]):
     read it, the player's lock held (one read per command, however many times the command
     looks at it); or, on an SQLite file, while no other process has written since it was
     read (``seen``: the count of such writes read before, ``outside.py``); or as a guess
-    that the call's write checks (``FreshSettings.guess``)."""
+    that the call's write checks (``SettingsCache.guess``)."""
 
     def __init__(self, size: int, locks: PlayerLocks) -> None:
-        self._recent: Recent[tuple[int | None, int, V]] = Recent(size)  # (hold, seen, value)
+        self._recent: LruCache[tuple[int | None, int, V]] = LruCache(size)  # (hold, seen, value)
         self._locks = locks
 
     def get(self, user_id: int) -> V | None:
@@ -122,8 +123,8 @@ class Remembered(Generic[V]):
         self._recent.clear()
 
 
-class FreshSettings(Remembered[Settings]):
-    """The players' settings as remembered (``Remembered``), with the read a command on a
+class SettingsCache(Remembered[Settings]):
+    """The players' settings kept in memory (``Remembered``), with the read a command on a
     shared database starts with: its game's stored version, which says whether the game
     in memory may be used, and the player's settings in the same round trip, remembered
     for the rest of the call (research/scale_profile.md)."""
@@ -135,7 +136,7 @@ class FreshSettings(Remembered[Settings]):
         self._store = store
         self._new_player = new_player
         self._guessed: dict[int, int] = {}  # player -> the hold of the call guessing
-        self._versions: Recent[tuple[int, int | None]] = Recent(size)  # (hold, version read)
+        self._versions: LruCache[tuple[int, int | None]] = LruCache(size)  # (hold, version read)
 
     def put(self, user_id: int, value: Settings, seen: int) -> None:
         self._guessed.pop(user_id, None)

@@ -1,4 +1,4 @@
-"""A current game in memory (``Entry``): the engine's game and what the service keeps
+"""A game in memory (``GameInMemory``): the engine's game and what the service keeps
 with it, dealt new or rebuilt from its stored row."""
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ LostAfter = tuple[tuple[Move, ...], int | None]
 
 
 @dataclass(slots=True)
-class Entry:
-    """A current game in memory, as it stands on disk."""
+class GameInMemory:
+    """A game in memory, as it stands on disk: a player's current game, or a racer's game
+    in a race (``races/state.py``)."""
 
     game: Game
     chained: list[bool]  # per move played: made automatically as part of the command before
@@ -230,14 +231,14 @@ def dealt(
     scored: bool = True,
     proof: tuple[Move, ...] | None = None,
     variant_code: str = DEFAULT_VARIANT,
-) -> Entry:
+) -> GameInMemory:
     """A new game of ``deal_number`` of the game ``variant_code``, not stored yet (version
     0), its Aces played at once if ``auto_aces``; ``proof``, the solver's winning line of
     the deal, starts its hints."""
     variant = variant_by_code(variant_code)
     game = movelist.new_deal(deal_number, variant)
     chained = [True] * len(game.play_safe_moves()) if auto_aces else []
-    entry = Entry(
+    entry = GameInMemory(
         game=game,
         chained=chained,
         variant=variant.code,
@@ -285,7 +286,7 @@ def undo_target(chained: Sequence[bool], winnable: int) -> int | None:
     return None
 
 
-def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
+def restore(row: CurrentGame, daily: DailyDeal | None) -> GameInMemory:
     """The current game a stored row describes, with the hints' line and proof of loss.
 
     ``daily``: the deal of the row's daily date, if it is a daily and the deal is
@@ -308,7 +309,7 @@ def restore(row: CurrentGame, daily: DailyDeal | None) -> Entry:
         proof = stored_line(row.deal_number, row.hint_line, what, row.variant)
     elif daily is not None and daily.deal_number == row.deal_number:
         proof = proof_of(daily)
-    entry = Entry(
+    entry = GameInMemory(
         game=game,
         chained=chained,
         variant=row.variant,
@@ -366,7 +367,7 @@ def unreadable(user_id: int, reason: str, row: object) -> NoReturn:
     raise CorruptGameError()
 
 
-def check_replace(old: Entry | None, replaces_version: int | None) -> None:
+def check_replace(old: GameInMemory | None, replaces_version: int | None) -> None:
     """Raise if a new game may not replace ``old`` (``GameService.new_game``): the board
     asking is stale, or ``old`` is a scored daily still in play. Lock held."""
     if old is None:

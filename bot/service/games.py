@@ -49,7 +49,7 @@ from ..store import (
     UserSettings,
 )
 from . import jobs
-from .cache import FreshSettings, PlayerLocks, Recent
+from .cache import LruCache, PlayerLocks, SettingsCache
 from .contract import (
     GameView,
     HintView,
@@ -64,7 +64,7 @@ from .contract import (
 )
 from .dailies import DailyDeals
 from .daily_rules import DAILY_CANDIDATES, RATING_GAMES
-from .entry import Entry, restore, stored_status, unreadable
+from .entry import GameInMemory, restore, stored_status, unreadable
 from .errors import (
     HINT_OVERTAKEN_MESSAGE,
     STALE_HINT_MESSAGE,
@@ -77,6 +77,7 @@ from .errors import (
     storage_reason,
 )
 from .family import game_code
+from .game_views import game_view, matching_choices
 from .ghosts import Ghosts
 from .hints import HINT_DEADLINE, HINT_NODES, HINT_SECONDS, Found, Hints, Question, answer
 from .movelist import DEFAULT_VARIANT
@@ -84,14 +85,13 @@ from .outside import Outside
 from .pool import POOL_FAILURES, SOLVER_WORKERS, SolverPool
 from .practice import Practice, practised
 from .proofs import DealProofs
-from .race_replays import RACE_KIND, RaceReplays
 from .races import Races
+from .races.replays import RACE_KIND, RaceReplays
 from .rankings import Rankings
 from .reminders import Reminders
 from .remote import Following, Listeners, RemoteChanges
 from .replays import Replays
 from .starts import NewGames
-from .views import game_view, matching_choices
 from .watching import Watching
 from .wording import no_safe_move, played, sentence, too_many, with_aces
 
@@ -151,9 +151,9 @@ class GameService(NewGames):
         self._clock = clock
         self._rng = rng or random.Random()
         self._new_player = new_player or DEFAULT_SETTINGS
-        self.games: Recent[Entry] = Recent(cache_size)  # current games in memory
+        self.games: LruCache[GameInMemory] = LruCache(cache_size)  # current games in memory
         self.locks = PlayerLocks()
-        self._settings = FreshSettings(cache_size, self.locks, store, self._new_player)
+        self._settings = SettingsCache(cache_size, self.locks, store, self._new_player)
         self._new_stored = stored(self._new_player)
         self._pool = SolverPool(executor, solver_workers)
         rating = DAILY_RATING_GAMES if daily_rating_games is None else daily_rating_games
@@ -279,7 +279,7 @@ class GameService(NewGames):
     async def move(self, user_id: int, text: str, expected_version: int | None = None) -> GameView:
         """Play a move given as text in the notation (``r3 a5``, ``5h``, ``deal``)."""
 
-        async def play(entry: Entry) -> GameView:
+        async def play(entry: GameInMemory) -> GameView:
             if len(text) > MAX_MOVE_TEXT:
                 raise MoveError(
                     f"That is too long for a move: type FROM TO, like 'r3 a5' (at most "
@@ -297,7 +297,7 @@ class GameService(NewGames):
     async def deal(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Deal a card onto each reserve pile."""
 
-        async def play(entry: Entry) -> GameView:
+        async def play(entry: GameInMemory) -> GameView:
             try:
                 entry.game.kind(DEAL)
             except IllegalMoveError as exc:
@@ -309,7 +309,7 @@ class GameService(NewGames):
     async def auto(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Play every safe move (reserve Aces to the Ace pile) until none is left."""
 
-        async def play(entry: Entry) -> GameView:
+        async def play(entry: GameInMemory) -> GameView:
             if not entry.game.safe_moves():
                 raise MoveError(no_safe_move(entry.game))
             return await self._play(user_id, entry, [], auto=True)
@@ -317,7 +317,10 @@ class GameService(NewGames):
         return await self._command(user_id, expected_version, play)
 
     async def _command(
-        self, user_id: int, expected_version: int | None, body: Callable[[Entry], Awaitable[V]]
+        self,
+        user_id: int,
+        expected_version: int | None,
+        body: Callable[[GameInMemory], Awaitable[V]],
     ) -> V:
         """Run ``body``, a command that saves the game when it succeeds, on the player's
         playable game (``_playable``), the player's lock held.
@@ -337,7 +340,7 @@ class GameService(NewGames):
                     self._settings.drop(user_id)  # the guess: read them again
             return await body(await self._playable(user_id, expected_version))
 
-    def _unread(self, user_id: int, expected_version: int | None) -> Entry | None:
+    def _unread(self, user_id: int, expected_version: int | None) -> GameInMemory | None:
         """The game in memory with the settings last read taken as this call's (the
         write checks both: ``_command``, so another process's write is never missed, and
         a move needs no look: ``outside.py``); else None (read, or looked at)."""
@@ -352,7 +355,7 @@ class GameService(NewGames):
         """Take back the last ``count`` commands (each with the automatic moves that
         followed it); redo plays them again until a new move is played."""
 
-        async def take_back(entry: Entry) -> GameView:
+        async def take_back(entry: GameInMemory) -> GameView:
             if entry.undoable == 0:
                 raise MoveError(NOTHING_TO_UNDO)
             point = entry.commands_back(count) if count >= 1 else None
@@ -367,7 +370,7 @@ class GameService(NewGames):
     ) -> GameView:
         """Play again the last ``count`` commands taken back (until a new move is played)."""
 
-        async def play_again(entry: Entry) -> GameView:
+        async def play_again(entry: GameInMemory) -> GameView:
             if entry.redoable == 0:
                 raise MoveError(NOTHING_TO_REDO)
             moves = entry.commands_ahead(count) if count >= 1 else None
@@ -377,7 +380,9 @@ class GameService(NewGames):
 
         return await self._command(user_id, expected_version, play_again)
 
-    async def _redo_commands(self, user_id: int, entry: Entry, moves: int, count: int) -> GameView:
+    async def _redo_commands(
+        self, user_id: int, entry: GameInMemory, moves: int, count: int
+    ) -> GameView:
         """Play again the ``count`` commands taken back (``moves`` moves), and save."""
         settings = await self._get_settings(user_id)
         first = describe_move(entry.game, entry.undone[-1][0], settings.symbols)
@@ -398,7 +403,7 @@ class GameService(NewGames):
         """Start the game over from its deal: every command taken back at once (one undo),
         the same game still, so it counts once in the stats; redo brings the moves back."""
 
-        async def start_over(entry: Entry) -> GameView:
+        async def start_over(entry: GameInMemory) -> GameView:
             point = entry.commands_back(entry.undoable) if entry.undoable else None
             if point is None:
                 raise MoveError("There is nothing to restart: no move has been played yet.")
@@ -416,7 +421,7 @@ class GameService(NewGames):
         Refused, changing nothing, unless ``move_count`` is earlier than the game's
         and is where a command starts (undo stops only there)."""
 
-        async def go_back(entry: Entry) -> GameView:
+        async def go_back(entry: GameInMemory) -> GameView:
             now = entry.game.move_count
             if entry.undo_point() is None:
                 raise MoveError(NOTHING_TO_UNDO)
@@ -440,7 +445,7 @@ class GameService(NewGames):
     async def _undo_commands(
         self,
         user_id: int,
-        entry: Entry,
+        entry: GameInMemory,
         point: int,
         message: str | None,
         undos: int | None = None,
@@ -470,7 +475,7 @@ class GameService(NewGames):
     async def resign(self, user_id: int, expected_version: int | None = None) -> GameView:
         """Give up the current game; it is recorded as resigned."""
 
-        async def give_up(entry: Entry) -> GameView:
+        async def give_up(entry: GameInMemory) -> GameView:
             with self._forgotten_on_failure(user_id):
                 await self._save(user_id, entry, "resigned")
             game = entry.game
@@ -533,7 +538,7 @@ class GameService(NewGames):
             return await self._hinted(user_id, now, question, found)
 
     async def _hinted(
-        self, user_id: int, entry: Entry, question: Question, found: Found
+        self, user_id: int, entry: GameInMemory, question: Question, found: Found
     ) -> HintView:
         """The hint ``found`` for ``entry``'s game, at ``question.version``: what it taught
         kept, the game marked assisted (the player's lock held)."""
@@ -555,7 +560,7 @@ class GameService(NewGames):
         return answer(entry, found.hint, view, settings.symbols, newly, question.fair)
 
     async def _play(
-        self, user_id: int, entry: Entry, moves: Iterable[Move], *, auto: bool = False
+        self, user_id: int, entry: GameInMemory, moves: Iterable[Move], *, auto: bool = False
     ) -> GameView:
         """Play the command's moves (already checked legal), then automatic Aces, then save."""
         settings = await self._get_settings(user_id)
@@ -591,14 +596,14 @@ class GameService(NewGames):
             self.games.drop(user_id)
             raise
 
-    async def _save_played(self, user_id: int, entry: Entry) -> bool:
+    async def _save_played(self, user_id: int, entry: GameInMemory) -> bool:
         """Save the moves played (or played again) on ``entry``: whether they won."""
         entry.refresh()
         won = entry.state is Status.WON
         await self._save(user_id, entry, "won" if won else None)
         return won
 
-    async def _save(self, user_id: int, entry: Entry, outcome: Outcome | None) -> None:
+    async def _save(self, user_id: int, entry: GameInMemory, outcome: Outcome | None) -> None:
         """Write the entry's new state (version + 1), recording the game if ``outcome``.
 
         The caller has changed ``entry`` in place and drops it from the cache
@@ -723,7 +728,7 @@ class GameService(NewGames):
 
     # ------------------------------------------------------------------ loading
 
-    async def _playable(self, user_id: int, expected_version: int | None) -> Entry:
+    async def _playable(self, user_id: int, expected_version: int | None) -> GameInMemory:
         """The current game, checked against ``expected_version`` and not over."""
         entry = await self._entry(user_id)
         if entry is None:
@@ -735,7 +740,7 @@ class GameService(NewGames):
             raise GameOverError(entry.deal_number, how)
         return entry
 
-    async def _entry(self, user_id: int) -> Entry | None:
+    async def _entry(self, user_id: int) -> GameInMemory | None:
         """The user's current game from the cache, or rebuilt from its stored row. The
         cache is used only at the stored version (docs/storage.md): while no other process
         has written the SQLite file since (``outside.py``), or as read by this call."""
@@ -767,7 +772,7 @@ class GameService(NewGames):
         return None if day is None else await self._dailies.stored(day, variant)
 
     async def _view(
-        self, user_id: int, entry: Entry, message: str | None, warning: str | None = None
+        self, user_id: int, entry: GameInMemory, message: str | None, warning: str | None = None
     ) -> GameView:
         settings = await self._get_settings(user_id)
         daily = self._dailies.known(entry.daily_date, entry.deal_number, entry.variant)

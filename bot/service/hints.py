@@ -49,7 +49,7 @@ from engine.solver.hints import (
 
 from . import jobs
 from .contract import GameView, HintView
-from .entry import Entry, undo_target
+from .entry import GameInMemory, undo_target
 from .errors import HintUnavailableError
 from .pool import POOL_FAILURES, PastDeadline, SolverPool
 
@@ -121,7 +121,7 @@ class Hints:
         self._nodes = nodes
         self._deadline = deadline
 
-    def ask(self, entry: Entry, fair: bool) -> Question:
+    def ask(self, entry: GameInMemory, fair: bool) -> Question:
         """The hint asked for ``entry``'s game (the player's lock held): ``known`` when an
         earlier hint settles it, with no search: the rest of its winning line still wins
         from here (replayed to make sure), or the game continues a position proven lost.
@@ -161,7 +161,7 @@ class Hints:
             return Found(found)
         return Found(found, await self._look_back(user_id, game, deadline))
 
-    def settle(self, entry: Entry, question: Question, found: Found) -> Learned | None:
+    def settle(self, entry: GameInMemory, question: Question, found: Found) -> Learned | None:
         """What ``found`` teaches about ``entry``'s game, still at ``question.version`` (the
         player's lock held): kept in ``entry`` at once, and returned to be stored (None:
         nothing new)."""
@@ -217,7 +217,7 @@ class Hints:
 
 
 def answer(
-    entry: Entry, found: Hint, view: GameView, symbols: bool, newly: bool, fair: bool = False
+    entry: GameInMemory, found: Hint, view: GameView, symbols: bool, newly: bool, fair: bool = False
 ) -> HintView:
     """The hint ``found`` for ``entry``'s game (shown as ``view``), for the player; ``fair``:
     a fair hint was asked for."""

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..store import GameStore, StoreError
-from .cache import PlayerLocks, Recent
+from .cache import LruCache, PlayerLocks
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Outside:
         self._store = store
         self._locks = locks
         self._changed = changed
-        self._looked: Recent[int] = Recent(size)  # player -> the hold of the call that looked
+        self._looked: LruCache[int] = LruCache(size)  # player -> the hold of the call that looked
         self._following: Callable[[], bool] | None = None
         self._poll: asyncio.Task[None] | None = None
 

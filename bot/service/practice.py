@@ -19,20 +19,20 @@ from engine.daily import utc_date
 from ..store import DailyDeal
 from .cache import PlayerLocks
 from .contract import GameView
-from .entry import Entry, proof_of
+from .entry import GameInMemory, proof_of
 from .errors import NEWER_GAME_MESSAGE, BadInputError, DailyInProgressError, StaleVersionError
 from .wording import aces_note
 
 FIRST_DAILY: Final = date(2026, 1, 1)
 """The earliest date a daily can be practised: the first year of dailies."""
 
-OldEntry = Callable[[int], Awaitable[Entry | None]]
-Start = Callable[..., Awaitable[tuple[Entry, str]]]
-View = Callable[[int, Entry, str | None], Awaitable[GameView]]
+OldGame = Callable[[int], Awaitable[GameInMemory | None]]
+Start = Callable[..., Awaitable[tuple[GameInMemory, str]]]
+View = Callable[[int, GameInMemory, str | None], Awaitable[GameView]]
 DealOf = Callable[[date], Awaitable[DailyDeal]]
 
 
-def practised(entry: Entry) -> bool:
+def practised(entry: GameInMemory) -> bool:
     """Whether ``entry`` is a practice game: an unscored daily started after its date."""
     day = entry.daily_date
     return day is not None and not entry.scored and day < utc_date(entry.started_at)
@@ -65,7 +65,7 @@ class Practice:
     def __init__(
         self,
         locks: PlayerLocks,
-        old_entry: OldEntry,
+        old_entry: OldGame,
         start: Start,
         view: View,
         deal_of: DealOf,

@@ -21,10 +21,10 @@ from engine.daily import utc_date
 from engine.deal import check_deal_number
 
 from ..store import DailyDeal, FinishedGame, GameStart, GameStore, Outcome, StoreError
-from .cache import PlayerLocks, Recent
+from .cache import LruCache, PlayerLocks
 from .contract import GameView, Settings
 from .dailies import DailyDeals
-from .entry import Entry, check_replace, dealt, proof_of
+from .entry import GameInMemory, check_replace, dealt, proof_of
 from .errors import (
     NEWER_GAME_MESSAGE,
     BadInputError,
@@ -55,7 +55,7 @@ class NewGames(ABC):
     _proofs: DealProofs
     _dailies: DailyDeals
     locks: PlayerLocks
-    games: Recent[Entry]
+    games: LruCache[GameInMemory]
     _outside: Outside
 
     @abstractmethod
@@ -65,11 +65,11 @@ class NewGames(ABC):
     async def _get_settings(self, user_id: int) -> Settings: ...
 
     @abstractmethod
-    async def _entry(self, user_id: int) -> Entry | None: ...
+    async def _entry(self, user_id: int) -> GameInMemory | None: ...
 
     @abstractmethod
     async def _view(
-        self, user_id: int, entry: Entry, message: str | None, warning: str | None = None
+        self, user_id: int, entry: GameInMemory, message: str | None, warning: str | None = None
     ) -> GameView: ...
 
     @abstractmethod
@@ -237,7 +237,7 @@ class NewGames(ABC):
         stored."""
         return await self._dailies.get(day, variant)
 
-    async def _old_entry(self, user_id: int) -> Entry | None:
+    async def _old_entry(self, user_id: int) -> GameInMemory | None:
         try:
             return await self._entry(user_id)
         except CorruptGameError:
@@ -248,12 +248,12 @@ class NewGames(ABC):
         user_id: int,
         guild_id: int | None,
         deal_number: int,
-        old: Entry | None,
+        old: GameInMemory | None,
         daily_date: date | None = None,
         scored: bool = True,
         proof: tuple[Move, ...] | None = None,
         variant: str = DEFAULT_VARIANT,
-    ) -> tuple[Entry, str]:
+    ) -> tuple[GameInMemory, str]:
         """Deal and store a new current game over ``old`` (recorded first if unfinished and
         touched); the game, and a note on what became of ``old`` for the message. ``proof``:
         the deal's winning line if known (a daily, a proven deal): hints continue it. Lock held."""

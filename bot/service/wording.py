@@ -8,7 +8,7 @@ from datetime import date
 
 from engine import ACE_PILE, VIRGINIA_REEL, Game
 
-from .entry import Entry
+from .entry import GameInMemory
 
 
 def too_many(what: str, available: int, count: int) -> str:
@@ -19,7 +19,7 @@ def too_many(what: str, available: int, count: int) -> str:
     return f"You can {what} {moves} at most, not {count}: nothing was changed."
 
 
-def aces_note(entry: Entry) -> str:
+def aces_note(entry: GameInMemory) -> str:
     """A new game's Aces played at the deal by the setting, for its message."""
     aces = len(entry.chained)
     return f" · {aces} Ace{'s' if aces > 1 else ''} to the Ace pile" if aces else ""

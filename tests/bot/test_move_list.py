@@ -21,13 +21,13 @@ from bot.service import (
     move_tokens,
     replay,
 )
-from bot.service.entry import Entry
+from bot.service.entry import GameInMemory
 from bot.store import Store
 from engine import DEAL, Game, Move, MoveKind, Status
 from engine.notation import format_position
 
 
-def cached(service: GameService, user_id: int) -> Entry:
+def cached(service: GameService, user_id: int) -> GameInMemory:
     """The user's game in the service's memory."""
     entry = service.games.get(user_id)
     assert entry is not None

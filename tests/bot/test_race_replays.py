@@ -8,7 +8,7 @@ import pytest
 from test_races import BOB, CAROL, HOST, opened, win
 
 from bot.service import BadInputError, GameService
-from bot.service.race_replays import RACE_KIND
+from bot.service.races.replays import RACE_KIND
 from engine import Game, play_line, render
 
 

@@ -17,7 +17,7 @@ from known_win import WINNING_DEAL, WINNING_TEXT
 
 from bot.service import GameService
 from bot.service.errors import RaceError
-from bot.service.race_views import RacerLine, rank_key, ranked
+from bot.service.races.contract import RacerLine, rank_key, ranked
 from bot.store import Store
 from bot.store.open import open_store
 
@@ -269,8 +269,8 @@ async def test_the_computer_races_blind_at_its_pace_and_is_stored_like_anyone(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    import bot.service.race_computer as computer_module
-    from bot.service.race_computer import COMPUTER_NAME
+    import bot.service.races.computer as computer_module
+    from bot.service.races.computer import COMPUTER_NAME
     from bot.store import computer_id
     from engine import Game
     from engine.notation import format_position

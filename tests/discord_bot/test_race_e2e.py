@@ -14,7 +14,7 @@ import pytest
 from fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from harness import Clock, Launch, description, footer
 
-import bot.service.race_computer as computer_module
+import bot.service.races.computer as computer_module
 
 _KNOWN = Path(__file__).resolve().parent.parent / "bot" / "known_win.py"
 _spec = importlib.util.spec_from_file_location("known_win", _KNOWN)

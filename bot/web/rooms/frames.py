@@ -8,8 +8,8 @@ import contextlib
 from dataclasses import replace
 
 from ...service import GameService, ServiceError
-from ...service.race_views import RaceBoard, RaceView
 from ...service.races import RACE_SETTINGS
+from ...service.races.contract import RaceBoard, RaceView
 from ..board import board_json
 from ..play import current
 from ..wire import BoardFrame, NoGameFrame, Person, Race, RequestId, RoomFrame, RoomRacer

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, Final
 
-from ...service.race_views import RaceView
+from ...service.races.contract import RaceView
 from .frames import RoomFrames, whose_board
 from .seats import Room, Seat
 

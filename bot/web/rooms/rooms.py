@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from ...service import GameService, ServiceError
-from ...service.race_views import RaceView
+from ...service.races.contract import RaceView
 from ..discord_api import DiscordApi, DiscordError, Instance
 from ..play import answer as play_answer
 from ..play import refused

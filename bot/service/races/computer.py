@@ -21,9 +21,9 @@ from typing import Final
 
 from engine import Game
 
-from . import jobs
-from .errors import RaceError, ServiceError
-from .pool import POOL_FAILURES, SolverPool
+from .. import jobs
+from ..errors import RaceError, ServiceError
+from ..pool import POOL_FAILURES, SolverPool
 
 log = logging.getLogger(__name__)
 

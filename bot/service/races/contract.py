@@ -1,7 +1,7 @@
-"""What the front ends see of a race (``RaceView``, ``RaceBoard``), the bounds of a new
-race's options (refused with ``errors.RaceError``), and the ranking (``docs/races.md``):
-won first, then more cards home, then less time, then fewer moves; racers equal on all
-four share a place."""
+"""What the front ends see of a race (``RaceView``, ``RaceBoard``), its settings, the
+bounds of a new race's options (refused with ``errors.RaceError``) and its refusals' words,
+and the ranking (``docs/races.md``): won first, then more cards home, then less time, then
+fewer moves; racers equal on all four share a place."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from ..store import RacerStatus, RaceState
-from .contract import GameView
-from .errors import RaceError
+from ...store import RacerStatus, RaceState
+from ..contract import GameView, Settings
+from ..errors import RaceError
 
 MIN_LIMIT_MINUTES: Final = 2
 MAX_LIMIT_MINUTES: Final = 60
@@ -22,6 +22,12 @@ MAX_RACERS: Final = 25
 MIN_LOBBY_MINUTES: Final = 1
 MAX_LOBBY_MINUTES: Final = 10
 DEFAULT_LOBBY_MINUTES: Final = 2
+RACE_SETTINGS: Final = Settings(auto_aces=True)  # the same for everyone (docs/races.md)
+NOT_RACING: Final = "You are not racing now: join a race with its Join button, or open one."
+HINTS_OFF: Final = "Hints are off in races: every racer plays on their own."
+NOT_IN_RACE: Final = (
+    "That is not available in a race: your race board has Deal, Undo, Auto and Leave race."
+)
 
 
 @dataclass(frozen=True, slots=True)

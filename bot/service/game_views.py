@@ -9,7 +9,7 @@ from engine.daily import next_daily_start, utc_date
 from engine.notation import describe_move, format_position
 
 from .contract import GameView, MoveChoice, Settings
-from .entry import Entry
+from .entry import GameInMemory
 from .practice import practised
 from .wording import share_text
 
@@ -27,7 +27,7 @@ def move_choice(game: Game, move: Move, symbols: bool) -> MoveChoice:
 
 def game_view(
     user_id: int,
-    entry: Entry,
+    entry: GameInMemory,
     settings: Settings,
     now: datetime,
     par: int | None,
@@ -84,7 +84,7 @@ def game_view(
     )
 
 
-def _shared(entry: Entry, rating: str | None = None) -> str | None:
+def _shared(entry: GameInMemory, rating: str | None = None) -> str | None:
     """After a scored daily ends: the spoiler-free line to post (its rating, if known)."""
     day = entry.daily_date
     if day is None or not entry.scored or not entry.finished:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..store import RacerStatus, RaceStore, StoreError
-from .errors import BadInputError, StorageError, storage_reason
-from .replays import Recorded
+from ...store import RacerStatus, RaceStore, StoreError
+from ..errors import BadInputError, StorageError, storage_reason
+from ..replays import Recorded
 
 RACE_KIND: Final = "race"
 OUTCOME_OF: Final[dict[RacerStatus, str]] = {

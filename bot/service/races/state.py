@@ -1,5 +1,6 @@
-"""A race in memory: its racers, each with their game once it has started, and how a
-race and its racers are rebuilt from their stored rows (``races.Races`` keeps them)."""
+"""A race in memory: its racers, each with their game once it has started, how a race
+and its racers are rebuilt from their stored rows (``Races`` keeps them), and how a race
+and a racer's board show (``view_of``, ``board_of``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Final
 
-from ..store import RaceRow, RacerRow, RacerStatus, RaceState
-from .entry import Entry, stored_status
-from .movelist import DEFAULT_VARIANT, ReplayError, replay
-from .race_computer import COMPUTER_NAME
-from .race_views import RacerLine
+from engine import variant_by_code
+
+from ...store import RaceRow, RacerRow, RacerStatus, RaceState
+from ..entry import GameInMemory, stored_status
+from ..game_views import game_view
+from ..movelist import DEFAULT_VARIANT, ReplayError, replay
+from .computer import COMPUTER_NAME
+from .contract import RACE_SETTINGS, RaceBoard, RacerLine, RaceView, ranked
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +26,7 @@ class Racer:
     user_id: int
     joined_at: datetime
     status: RacerStatus = "joined"
-    entry: Entry | None = None  # the racer's game, once the race has started
+    entry: GameInMemory | None = None  # the racer's game, once the race has started
     elapsed_s: float = 0.0
     place: int | None = None
     saved: RacerRow | None = None  # as last stored (to fall back to if a write fails)
@@ -128,10 +132,12 @@ def newer(stored: RacerRow, racer: Racer) -> bool:
     return stored.version > (0 if racer.saved is None else racer.saved.version)
 
 
-def entry_of_row(row: RacerRow, deal_number: int, started_at: datetime, guild: int | None) -> Entry:
+def entry_of_row(
+    row: RacerRow, deal_number: int, started_at: datetime, guild: int | None
+) -> GameInMemory:
     """A racer's game as stored, replayed from the deal (``ReplayError`` if it does not)."""
     game, chained = replay(DEFAULT_VARIANT, deal_number, row.moves)
-    entry = Entry(
+    entry = GameInMemory(
         game=game,
         chained=chained,
         variant=DEFAULT_VARIANT,
@@ -143,3 +149,49 @@ def entry_of_row(row: RacerRow, deal_number: int, started_at: datetime, guild: i
     )
     entry.status = stored_status(entry.state)
     return entry
+
+
+def restore(racer: Racer) -> None:
+    """The racer's game as last stored (a write failed)."""
+    row = racer.saved
+    if row is None or racer.entry is None:
+        return
+    entry = racer.entry
+    racer.entry = entry_of_row(row, entry.deal_number, entry.started_at, entry.guild_id)
+    racer.status, racer.elapsed_s, racer.place = row.status, row.elapsed_s, row.place
+
+
+def view_of(race: Race, message: str | None) -> RaceView:
+    """``race`` as its lobby or standings show it, with ``message`` (what a call did)."""
+    lines = [r.line() for r in race.racers.values()]
+    if race.state != "lobby":
+        lines = [replace(line, place=place) for place, line in ranked(lines)]
+    return RaceView(
+        race_id=race.race_id,
+        guild_id=race.row.guild_id,
+        channel_id=race.row.channel_id,
+        host_id=race.row.host_id,
+        deal_number=race.row.deal_number,
+        state=race.state,
+        limit_s=race.row.limit_s,
+        capacity=race.row.capacity,
+        starts_at=race.row.starts_at,
+        started_at=race.started_at,
+        ends_at=race.ends_at,
+        ended_at=race.ended_at,
+        message_id=race.message_id,
+        card_total=variant_by_code(race.row.variant).card_total,
+        racers=tuple(lines),
+        message=message,
+    )
+
+
+def board_of(race: Race, racer: Racer, message: str | None, now: datetime) -> RaceBoard:
+    """``racer``'s own board in ``race`` (started) at ``now``: no moves once they stopped."""
+    entry = racer.entry
+    ends = race.ends_at
+    assert entry is not None and ends is not None
+    view = game_view(racer.user_id, entry, RACE_SETTINGS, now, None, message)
+    if racer.status != "racing":
+        view = replace(view, moves=(), can_deal=False, can_undo=False, can_auto=False)
+    return RaceBoard(race.race_id, view, racer.status, ends)
