@@ -10,7 +10,7 @@ import { Connection } from "./net";
 import { draw } from "./render";
 import { drawRoom } from "./room";
 import { boardNote, figuresText, hintText, LOST, screenText } from "./texts";
-import { asksFirst, dealNumber, movesBack, typedCommand } from "./typed";
+import { asksFirst, dealNumber, movesBack, takeBackQuestion, typedCommand } from "./typed";
 import type { Board, Frame, RequestId } from "./types";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -68,7 +68,7 @@ function command(kind: string, fields: Record<string, number> = {}): Promise<str
   if (kind === "resign" && !confirm("Give up this game? It is recorded as resigned.")) return declined;
   const moves = board?.moves ?? 0;
   const back = movesBack(kind, fields, moves);
-  if (asksFirst(back, moves) && !confirm(`Take back ${back} moves? (Redo brings them back.)`)) {
+  if (asksFirst(back, moves) && !confirm(takeBackQuestion(kind, back))) {
     return declined;
   }
   return request({ type: kind, version: board?.version ?? 0, ...fields });

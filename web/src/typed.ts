@@ -33,10 +33,19 @@ export function typedCommand(text: string): Typed {
   return { refusal: `'${head}' takes nothing after it: type '${head}' alone.` };
 }
 
-/** How many moves a command takes back from a game of ``moves`` moves (0: not an undo). */
+/** How many moves a command takes back from a game of ``moves`` moves: an undo's, or a
+ * restart's (all of them, as the terminal counts it); 0 for any other command. */
 export function movesBack(kind: string, fields: Record<string, number>, moves: number): number {
+  if (kind === "restart") return moves;
   if (kind !== "undo") return 0;
   return fields.to !== undefined ? moves - fields.to : (fields.count ?? 1);
+}
+
+/** The question asked before taking back ``back`` moves (``asksFirst``). */
+export function takeBackQuestion(kind: string, back: number): string {
+  return kind === "restart"
+    ? `Start this deal over, taking back all ${back} moves? (Redo brings them back.)`
+    : `Take back ${back} moves? (Redo brings them back.)`;
 }
 
 /** Whether taking back ``back`` of ``moves`` moves asks first (more than ten, and possible). */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { asksFirst, dealNumber, MAX_DEAL, movesBack, typedCommand } from "../src/typed";
+import { asksFirst, dealNumber, MAX_DEAL, movesBack, takeBackQuestion, typedCommand } from "../src/typed";
 
 describe("the Move box", () => {
   test("sends a move in the notation as it is: the server judges it", () => {
@@ -34,6 +34,13 @@ describe("an undo", () => {
     assert.equal(movesBack("undo", { count: 5 }, 30), 5);
     assert.equal(movesBack("undo", { to: 12 }, 30), 18);
     assert.equal(movesBack("redo", { count: 5 }, 30), 0);
+    assert.equal(movesBack("restart", {}, 30), 30); // all of them, as the terminal asks
+  });
+  test("a restart of more than ten moves asks in its own words, as the terminal does", () => {
+    assert.equal(asksFirst(movesBack("restart", {}, 11), 11), true);
+    assert.equal(asksFirst(movesBack("restart", {}, 10), 10), false);
+    assert.match(takeBackQuestion("restart", 11), /^Start this deal over, taking back all 11 moves\?/);
+    assert.match(takeBackQuestion("undo", 11), /^Take back 11 moves\?/);
   });
   test("of more than ten moves asks first, unless there are not so many to take back", () => {
     assert.equal(asksFirst(10, 30), false);
