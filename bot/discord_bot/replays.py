@@ -15,7 +15,6 @@ at ``move:``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from datetime import date
 from typing import Any, Final, Literal, get_args
@@ -43,8 +42,6 @@ from .replies import (
     send_private,
     send_public,
     service_of,
-    stopping,
-    too_fast,
     within_deadline,
 )
 
@@ -84,6 +81,8 @@ def target(step: Step, move: int, total: int) -> int:
 class ReplayButton(ReelItem[Button], template=TEMPLATE):
     """A step under a replay: the viewer, the game and the move the replay shows."""
 
+    not_yours = NOT_YOURS
+
     def __init__(
         self, step: Step, viewer: int, kind: str, key: int, move: int, *, disabled: bool = False
     ) -> None:
@@ -97,6 +96,7 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
         )
         self.step: Step = step
         self.viewer, self.kind, self.key, self.move = viewer, kind, key, move
+        self.owner: int = viewer  # only the viewer steps it
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> ReplayButton:
@@ -104,15 +104,6 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
         assert step in STEPS
         viewer, key, move = int(match["viewer"]), int(match["key"]), int(match["move"])
         return cls(step, viewer, match["kind"], key, move)
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:
-        if await stopping(interaction) or await too_fast(interaction):
-            return False
-        if interaction.user.id == self.viewer:
-            return True
-        with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, NOT_YOURS)
-        return False
 
     async def click(self, interaction: Interaction) -> None:
         service = service_of(interaction)

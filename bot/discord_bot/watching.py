@@ -21,7 +21,6 @@ it into "no longer live", and ``/reel watch`` starts a new one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
@@ -41,11 +40,8 @@ from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
-    send_error,
     send_public,
     service_of,
-    stopping,
-    too_fast,
     within_deadline,
 )
 from .views import send_board
@@ -91,6 +87,8 @@ def ended_embed(last: discord.Embed, why: str) -> discord.Embed:
 class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
     """Stop under a watch message: the watcher and the player watched may press it."""
 
+    not_yours = NOT_YOURS
+
     def __init__(self, watcher: int, player: int) -> None:
         super().__init__(
             discord.ui.Button(
@@ -105,14 +103,8 @@ class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> StopButton:
         return cls(int(match["watcher"]), int(match["player"]))
 
-    async def interaction_check(self, interaction: Interaction, /) -> bool:
-        if await stopping(interaction) or await too_fast(interaction):
-            return False
-        if interaction.user.id in (self.watcher, self.player):
-            return True
-        with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, NOT_YOURS)
-        return False
+    def may_use(self, user_id: int) -> bool:
+        return user_id in (self.watcher, self.player)
 
     async def click(self, interaction: Interaction) -> None:
         message = interaction.message
