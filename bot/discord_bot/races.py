@@ -87,6 +87,8 @@ STALE_RACE_BOARD: Final = (
     "stands: click again if you still want to."
 )
 ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
+LEAVE_RACE: Final = "stop with **Leave race** (your score is kept)"
+"""A stuck racer's way out: no new game here, but Leave race (``embeds.status_line``)."""
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
@@ -191,11 +193,7 @@ def race_view(view: RaceView) -> discord.ui.View:
 def race_board_embed(board: RaceBoard) -> discord.Embed:
     game = board.game
     message = (game.message or "") + ROUTED if board.playing else game.message
-    embed = board_embed(_with_message(game, message))
-    if embed.description:  # a stuck race game: no new game here, but Leave race
-        embed.description = embed.description.replace(
-            "start again with **/reel new**", "stop with **Leave race** (your score is kept)"
-        )
+    embed = board_embed(_with_message(game, message), way_out=LEAVE_RACE)
     when = f"ends {discord_timestamp(board.ends_at)}"
     state = {"won": "you finished 🏁", "left": "you left", "timed_out": "time is up"}
     embed.title = f"Race {board.race_id} · deal {game.deal_number} · " + (
