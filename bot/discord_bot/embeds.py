@@ -35,6 +35,11 @@ FIELD_NAME_LIMIT: Final = 256
 FIELD_VALUE_LIMIT: Final = 1024
 FOOTER_LIMIT: Final = 2048
 EMBED_TOTAL_LIMIT: Final = 6000
+OPTIONS_LIMIT: Final = 25
+"""Discord's most options in a select menu, and lines in an autocomplete's list."""
+OPTION_TEXT_LIMIT: Final = 100
+"""Discord's longest label, value or description of a menu's option, and name or value of
+an autocomplete's line."""
 
 CARD_TOTAL: Final = VIRGINIA_REEL.card_total
 

@@ -1,8 +1,8 @@
 """What every button and menu of the bot shares: ``ReelItem``.
 
 Each is a discord.py ``DynamicItem``: its whole state is in its custom_id,
-so a board drawn before a restart still works after it (``app.py`` registers
-the subclasses). ``ReelItem`` makes the parts they have in common once:
+so a board drawn before a restart still works after it (each feature's cog registers
+its subclasses: ``features.Feature``). ``ReelItem`` makes the parts they have in common once:
 
 - rebuilding the item from a custom_id (``parse``; a subclass says how in
   ``from_match``);

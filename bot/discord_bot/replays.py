@@ -28,12 +28,15 @@ from ..service.replays import ReplayView
 from .embeds import (
     CARD_TOTAL,
     INFO_COLOUR,
+    OPTION_TEXT_LIMIT,
+    OPTIONS_LIMIT,
     OVER_COLOUR,
     WON_COLOUR,
     clip,
     discord_timestamp,
     game_name,
 )
+from .features import Bot, Feature, Subcommand
 from .items import ReelItem
 from .options import Day, FinishedGame
 from .replies import (
@@ -241,7 +244,10 @@ async def game_choices(interaction: Interaction, current: str) -> list[app_comma
         lines = await service_of(interaction).replays.choices(interaction.user.id, whose, current)
     except ServiceError:  # an autocomplete can't be refused: its list stays empty
         return []
-    return [app_commands.Choice(name=clip(c.label, 100), value=str(c.key)) for c in lines[:25]]
+    return [
+        app_commands.Choice(name=clip(c.label, OPTION_TEXT_LIMIT), value=str(c.key))
+        for c in lines[:OPTIONS_LIMIT]
+    ]
 
 
 def replay_command() -> app_commands.Command[Any, ..., None]:
@@ -253,3 +259,21 @@ def replay_command() -> app_commands.Command[Any, ..., None]:
     )
     command.autocomplete("game")(game_choices)
     return command
+
+
+class Replays(Feature):
+    """The replays extension's cog (``extensions/replays``): ``/reel replay`` and the
+    replay's step buttons."""
+
+    items = (ReplayButton,)
+
+    def subcommands(self) -> list[Subcommand]:
+        return [replay_command()]
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Replays(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Replays.__cog_name__)
