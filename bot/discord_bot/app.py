@@ -42,19 +42,13 @@ from ..config import DEFAULT_DB_PATH, Config, shard_filter
 from ..ops import Health, Metrics, add_routes, database_check, serving, shards_check
 from ..service import DatabaseUnavailableError, GameService, describe_database, open_service
 from ..service.cooldown import Cooldown
-from .commands import ReelCommands, on_tree_error
-from .confirm import SureButton
+from .commands import on_tree_error
+from .extensions import EXTENSIONS
 from .gate import Gate
-from .launch import ENTRY_POINT, LaunchButton, sync_global_commands
-from .leaderboards import PageButton
+from .launch import ENTRY_POINT, sync_global_commands
 from .metering import Meter, shards_of
-from .practice import PracticeButton
-from .races import setup_races
-from .reminders import StreakReminders
-from .replays import ReplayButton
+from .races import Races
 from .replies import DEFAULT_PAGE_SIZE, NO_PINGS, stopping, too_fast
-from .views import BoardButton, MoveMenu, RewindButton
-from .watching import StopButton
 
 __all__ = ["create_bot", "run_bot", "shard_filter"]  # shard_filter: bot.config's, for tests
 
@@ -169,14 +163,8 @@ class ReelBot(commands.AutoShardedBot):
         self.add_command(sync_command)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(BoardButton, MoveMenu, RewindButton, PageButton, SureButton)
-        self.add_dynamic_items(PracticeButton)  # /reel daily date: asks first (practice.py)
-        if self.shard_ids is None or 0 in self.shard_ids:  # DMs are shard 0's: one sender
-            await self.add_cog(StreakReminders(self, self.reel_service))  # reminders.py
-        self.add_dynamic_items(ReplayButton, StopButton)  # replays.py, watching.py
-        self.add_dynamic_items(LaunchButton)  # "Play on the board": the Activity (launch.py)
-        setup_races(self, self.reel_service)  # race: items, standings, ticker (races.py)
-        self.tree.add_command(ReelCommands(self.reel_service))
+        for extension in EXTENSIONS:  # each feature's cog: its commands, items and state
+            await self.load_extension(extension)
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -373,12 +361,12 @@ async def _serve(
 
 def announce_on(bot: ReelBot) -> Callable[[int], Awaitable[None]]:
     """What an Activity's room calls when it opens a race: the bot posts the race's
-    standings in its channel (``RaceDesk.announce``)."""
+    standings in its channel (``races.Races.announce``)."""
 
     async def announce(race_id: int) -> None:
-        desk = getattr(bot, "race_desk", None)
-        if desk is not None:
-            await desk.announce(race_id)
+        races = bot.get_cog(Races.__cog_name__)
+        if isinstance(races, Races):
+            await races.announce(race_id)
 
     return announce
 

@@ -38,22 +38,23 @@ from ..service import (
     StaleVersionError,
     StorageError,
 )
-from .confirm import What, ask, large_undo
+from .confirm import SureButton, What, ask, large_undo
 from .embeds import (
+    OPTION_TEXT_LIMIT,
+    OPTIONS_LIMIT,
     clip,
     help_embed,
     rules_embed,
     settings_embed,
     stats_embed,
 )
+from .features import Bot, Feature, bot_service
 from .items import UNEXPECTED
-from .launch import board_command
 from .leaderboards import KINDS, Kind, PageQuery, Scope, send_leaderboard
 from .metering import answered, said
 from .options import Day, DealNumber, Game, OptionError
 from .practice import practise
-from .races import race_choices, race_command, routed
-from .replays import replay_command
+from .races import race_choices, routed
 from .replies import (
     Interaction,
     refusal,
@@ -64,11 +65,9 @@ from .replies import (
     within_deadline,
 )
 from .views import hint_or_warning, send_board, show_current
-from .watching import watch_commands
 
 log = logging.getLogger(__name__)
 
-CHOICE_LIMIT: Final = 25
 NO_GAME_CHOICE: Final = "You have no game in progress: start one with /reel new"
 GAME_OVER_CHOICE: Final = "Your game is over: start a new one with /reel new"
 STUCK_CHOICE: Final = "No legal move is left: /reel undo to go back, or /reel new"
@@ -76,7 +75,9 @@ LOADING_CHOICE: Final = "Your board is loading (the database is slow): type agai
 NOTHING_VALUE: Final = "?"  # the value of those lines: sent, it names no move
 AUTOCOMPLETE_WAIT: Final = 2.0
 """Seconds an autocomplete may take (Discord drops one after 3, and it can't be deferred)."""
-CHOICE_TEXT_LIMIT: Final = 100
+DESTINATION_MOVES: Final = 100
+"""The most moves of the card in ``from`` the ``to`` list is chosen from (it shows at most
+``OPTIONS_LIMIT``)."""
 
 KIND_CHOICES: Final = [
     app_commands.Choice(name="Daily challenge", value="daily"),
@@ -134,14 +135,14 @@ def leaderboard_query(
 def choice_name(choice: MoveChoice) -> str:
     """A move as an autocomplete line: its words, and its space warning if it has one."""
     named = choice.label if choice.note is None else f"{choice.label} (⚠ {choice.note})"
-    return clip(named, CHOICE_TEXT_LIMIT)
+    return clip(named, OPTION_TEXT_LIMIT)
 
 
 def move_choices(choices: list[MoveChoice]) -> list[app_commands.Choice[str]]:
     """Autocomplete for ``from``: each legal move, named in words, valued by its notation."""
     return [
-        app_commands.Choice(name=choice_name(c), value=c.text[:CHOICE_TEXT_LIMIT])
-        for c in choices[:CHOICE_LIMIT]
+        app_commands.Choice(name=choice_name(c), value=c.text[:OPTION_TEXT_LIMIT])
+        for c in choices[:OPTIONS_LIMIT]
     ]
 
 
@@ -185,7 +186,7 @@ def destination_choices(
             continue
         seen.add(value)
         result.append(app_commands.Choice(name=choice_name(c), value=value))
-        if len(result) == CHOICE_LIMIT:
+        if len(result) == OPTIONS_LIMIT:
             break
     return result
 
@@ -206,7 +207,7 @@ async def in_time(
         return [app_commands.Choice(name=LOADING_CHOICE, value=NOTHING_VALUE)]
     except StorageError as exc:  # busy, full: say so, rather than an empty list
         return [
-            app_commands.Choice(name=clip(refusal(exc), CHOICE_TEXT_LIMIT), value=NOTHING_VALUE)
+            app_commands.Choice(name=clip(refusal(exc), OPTION_TEXT_LIMIT), value=NOTHING_VALUE)
         ]
     except ServiceError:  # (an autocomplete can't be refused: its list stays empty)
         return []
@@ -245,11 +246,8 @@ class ReelCommands(app_commands.Group):
             allowed_installs=INSTALLS,
             allowed_contexts=CONTEXTS,
         )
+        # (the features' own subcommands are added by their cogs: features.Feature)
         self.service = service
-        self.add_command(race_command())  # /reel race (races.py)
-        self.add_command(board_command())  # /reel board: the Activity (launch.py)
-        for command in (replay_command(), *watch_commands()):  # replays.py, watching.py
-            self.add_command(command)
 
     async def _asked(
         self, interaction: Interaction, what: What, arg: int = 0, variant: str | None = None
@@ -357,7 +355,7 @@ class ReelCommands(app_commands.Group):
         async def lines() -> list[app_commands.Choice[str]]:
             if (racing := await race_choices(interaction, current)) is not None:
                 return racing
-            choices = await self.service.move_choices(interaction.user.id, current, CHOICE_LIMIT)
+            choices = await self.service.move_choices(interaction.user.id, current, OPTIONS_LIMIT)
             if not choices and not current.strip():
                 return await self._nothing_to_move(interaction.user.id)
             return move_choices(choices)
@@ -390,7 +388,8 @@ class ReelCommands(app_commands.Group):
             return []
 
         async def lines() -> list[app_commands.Choice[str]]:
-            choices = await self.service.move_choices(interaction.user.id, source.split()[0], 100)
+            first = source.split()[0]
+            choices = await self.service.move_choices(interaction.user.id, first, DESTINATION_MOVES)
             return destination_choices(choices, source, current)
 
         return await in_time(lines())
@@ -630,3 +629,31 @@ def _failure(interaction: Interaction, error: app_commands.AppCommandError) -> s
         said(interaction, "error")
         message = UNEXPECTED
     return message
+
+
+class GameCommands(Feature):
+    """The commands extension's cog (``extensions/commands``, loaded first): the ``/reel``
+    group in the tree, which the other features' cogs add their subcommands to, and the
+    questions' button (``confirm.SureButton``)."""
+
+    items = (SureButton,)
+
+    def __init__(self, bot: Bot, service: GameService) -> None:
+        super().__init__(bot)
+        self.group = ReelCommands(service)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        await super().cog_unload()
+        self.bot.tree.remove_command(self.group.name)
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(GameCommands(bot, bot_service(bot)))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(GameCommands.__cog_name__)

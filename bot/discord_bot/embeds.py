@@ -35,6 +35,11 @@ FIELD_NAME_LIMIT: Final = 256
 FIELD_VALUE_LIMIT: Final = 1024
 FOOTER_LIMIT: Final = 2048
 EMBED_TOTAL_LIMIT: Final = 6000
+OPTIONS_LIMIT: Final = 25
+"""Discord's most options in a select menu, and lines in an autocomplete's list."""
+OPTION_TEXT_LIMIT: Final = 100
+"""Discord's longest label, value or description of a menu's option, and name or value of
+an autocomplete's line."""
 
 CARD_TOTAL: Final = VIRGINIA_REEL.card_total
 
@@ -64,8 +69,13 @@ def board_colour(view: GameView) -> discord.Colour:
     return PLAYING_COLOUR
 
 
-def status_line(view: GameView) -> str | None:
-    """What the state of the game means for the player, or None while it is in play."""
+NEW_GAME_WAY_OUT: Final = "start again with **/reel new**"
+"""The way out of a stuck game in play, as a board says it (a race's board says its own)."""
+
+
+def status_line(view: GameView, way_out: str = NEW_GAME_WAY_OUT) -> str | None:
+    """What the state of the game means for the player, or None while it is in play.
+    ``way_out``: what a stuck game in play may do besides Undo."""
     if view.status is Status.WON:
         total = VARIANTS[view.variant].card_total
         return f"🎉 **You won!** All {total} cards are home, in {view.move_count} moves."
@@ -73,7 +83,7 @@ def status_line(view: GameView) -> str | None:
         if view.finished:
             return "**Game over:** stuck, no legal move left. Start again with **/reel new**."
         undo = "press **Undo** to go back, or " if view.can_undo else ""
-        return f"**Stuck:** no legal move is left. You can {undo}start again with **/reel new**."
+        return f"**Stuck:** no legal move is left. You can {undo}{way_out}."
     if view.finished:
         return "**Game over.** Start a new one with **/reel new** or the **New game** button."
     return None
@@ -86,13 +96,16 @@ def board_footer(view: GameView) -> str:
     return footer if view.ghost is None else f"{footer}\n{view.ghost}"
 
 
-def board_embed(view: GameView, picture: str | None = None) -> discord.Embed:
+def board_embed(
+    view: GameView, picture: str | None = None, *, way_out: str = NEW_GAME_WAY_OUT
+) -> discord.Embed:
     """The board message: whose game, what just happened, the board, the state, the warning.
 
     ``picture``: the file name of the board drawn (``board_pictures``), sent with the
-    message: the embed shows it, and the text board is left out."""
+    message: the embed shows it, and the text board is left out. ``way_out``: what a
+    stuck game in play may do besides Undo (``status_line``)."""
     board = f"```\n{view.board}\n```" if picture is None else ""
-    tail = status_line(view)
+    tail = status_line(view, way_out)
     if view.started_at is not None:
         # the game clock (time played, pauses capped: docs/rules.md), and when it was dealt
         # as a time Discord keeps current ("5 minutes ago")

@@ -1,17 +1,19 @@
 """What every button and menu of the bot shares: ``ReelItem``.
 
 Each is a discord.py ``DynamicItem``: its whole state is in its custom_id,
-so a board drawn before a restart still works after it (``app.py`` registers
-the subclasses). ``ReelItem`` makes the parts they have in common once:
+so a board drawn before a restart still works after it (each feature's cog registers
+its subclasses: ``features.Feature``). ``ReelItem`` makes the parts they have in common once:
 
 - rebuilding the item from a custom_id (``parse``; a subclass says how in
   ``from_match``);
 - the stop (``gate``): a click while the bot stops is refused, politely; one let in
   is waited for;
 - the cooldown (``cooldown``): a user clicking faster than it allows is told to wait;
-- the owner check: an item that acts on a player's game (``owner`` set)
-  refuses anyone else, privately, in ``interaction_check``: discord.py drops
-  a refused click without answering it, so the refusal is sent there;
+- who may click it: an item that acts on a player's game (``owner`` set) refuses
+  anyone else, privately, in ``interaction_check``: discord.py drops a refused click
+  without answering it, so the refusal is sent there. A subclass configures the one
+  check, never overrides it: another sentence (``not_yours``), or other users allowed
+  (``may_use``: a watch's Stop, for the watcher and the player watched);
 - the callback: the subclass's ``click``, run by ``replies.run_click``: a refusal of the
   service (a ``ServiceError``) reaches the clicker privately, a click on an out-of-date
   board or question is answered by the item's ``stale`` (a board's redraws the board as
@@ -45,6 +47,7 @@ class ReelItem(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
 
     owner: int | None = None
     unexpected: ClassVar[str] = UNEXPECTED  # what a clicker is told if a click fails
+    not_yours: ClassVar[str] = NOT_YOUR_GAME  # what anyone else is told (``may_use``)
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
@@ -68,13 +71,17 @@ class ReelItem(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
     ) -> Self:
         return cls.from_match(match)
 
+    def may_use(self, user_id: int) -> bool:
+        """Whether ``user_id`` may click the item: anyone, unless it has an ``owner``."""
+        return self.owner is None or user_id == self.owner
+
     async def interaction_check(self, interaction: Interaction, /) -> bool:
         if await stopping(interaction) or await too_fast(interaction):
             return False
-        if self.owner is None or interaction.user.id == self.owner:
+        if self.may_use(interaction.user.id):
             return True
         with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, NOT_YOUR_GAME)
+            await send_error(interaction, self.not_yours)
         return False
 
     async def click(self, interaction: Interaction) -> None:

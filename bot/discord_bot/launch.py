@@ -21,6 +21,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
+from .features import Bot, Feature, Subcommand
 from .items import ReelItem
 from .replies import Interaction, send_error
 
@@ -97,3 +98,21 @@ async def sync_global_commands(
         application_id, payload=payload
     )
     return stored
+
+
+class Launch(Feature):
+    """The launch extension's cog (``extensions/launch``): "Play on the board" and
+    ``/reel board``."""
+
+    items = (LaunchButton,)
+
+    def subcommands(self) -> list[Subcommand]:
+        return [board_command()]
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Launch(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Launch.__cog_name__)

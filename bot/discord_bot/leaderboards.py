@@ -36,6 +36,7 @@ from .embeds import (
     leaderboard_footer,
     leaderboard_table,
 )
+from .features import Bot, Feature
 from .items import ReelItem
 from .replies import (
     Interaction,
@@ -220,3 +221,18 @@ def period_embed(page: LeaderboardPage) -> discord.Embed:
     footer = leaderboard_footer(page.page, page.page_count, page.total)
     embed.set_footer(text=clip(footer, FOOTER_LIMIT))
     return embed
+
+
+class Leaderboards(Feature):
+    """The leaderboards extension's cog (``extensions/leaderboards``): the paging buttons
+    (``/reel leaderboard`` is one of the group's own commands, ``commands.ReelCommands``)."""
+
+    items = (PageButton,)
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Leaderboards(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Leaderboards.__cog_name__)

@@ -20,6 +20,7 @@ import discord
 from ..service import GameView, ServiceError, StaleVersionError
 from .confirm import CHANGED
 from .embeds import info_embed
+from .features import Bot, Feature
 from .items import ReelItem
 from .replies import (
     Interaction,
@@ -112,3 +113,18 @@ async def practise(interaction: Interaction, day: date) -> None:
         interaction, service.practice.start(user, interaction.guild_id, day)
     )
     await send_board(interaction, view)
+
+
+class Practice(Feature):
+    """The practice extension's cog (``extensions/practice``): the question's button
+    (``/reel daily date:`` itself is the group's ``daily``, ``commands.ReelCommands``)."""
+
+    items = (PracticeButton,)
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Practice(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Practice.__cog_name__)

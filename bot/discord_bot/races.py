@@ -11,12 +11,15 @@ boards, the live standings, and ``/reel move`` and friends routed to a race game
   Ephemeral boards keep the channel readable (25 public boards would bury it), and
   their buttons work for the whole race: each click is a fresh interaction.
 - A board's buttons and menu are ``race:...`` items carrying the race, the owner and
-  the game version (``RaceBoardButton``, ``RaceMenu``), so they survive a restart.
+  the game version (``RaceBoardButton``; a racer's menu of moves is the board's
+  ``views.MoveMenu``, made for the race), so they survive a restart.
 - ``Standings``: one message per race, edited in place through the channel, coalesced:
   per channel at most one edit in flight and one every ``EDIT_EVERY`` seconds, whatever
   the racers do; the race's changes only mark it to redraw.
 - A ticker asks the service every ``TICK`` seconds for the races whose time has come
   (a lobby to start, a race to end): the times are stored, so a restart goes on.
+- All of it is the races extension's cog, ``Races``: its items and ``/reel race`` while
+  it is loaded, the standings' publisher, the ticker and the joins kept as its state.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from ..service.races.contract import (
 from .embeds import (
     DESCRIPTION_LIMIT,
     INFO_COLOUR,
+    OPTIONS_LIMIT,
     OVER_COLOUR,
     WON_COLOUR,
     board_embed,
@@ -60,6 +64,7 @@ from .embeds import (
     discord_timestamp,
     info_embed,
 )
+from .features import RACE_PREFIX, RACES_COG, Bot, Feature, Subcommand, bot_service, cog_of
 from .items import ReelItem
 from .options import DealNumber
 from .replies import (
@@ -71,6 +76,7 @@ from .replies import (
     service_of,
     within_deadline,
 )
+from .views import MoveMenu
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +87,16 @@ TICK: Final = 0.5
 """Seconds between two looks at the races whose time has come."""
 TOKEN_LIFE: Final = 14 * 60.0
 """Seconds a join's interaction may be used to send its racer's board (Discord: 15 min)."""
-PREFIX: Final = "race"
+PREFIX: Final = RACE_PREFIX
 STALE_RACE_BOARD: Final = (
     "That board was out of date, so nothing was done. It now shows your race game as it "
     "stands: click again if you still want to."
 )
 ROUTED: Final = " · while you race, /reel move, deal, undo, auto and show play your race game"
+LEAVE_RACE: Final = "stop with **Leave race** (your score is kept)"
+"""A stuck racer's way out: no new game here, but Leave race (``embeds.status_line``)."""
 
 Button = discord.ui.Button[discord.ui.View]
-Select = discord.ui.Select[discord.ui.View]
 LobbyAction = Literal["join", "leave", "start", "board"]
 LOBBY_ACTIONS: Final[tuple[LobbyAction, ...]] = get_args(LobbyAction)
 BoardAction = Literal["deal", "undo", "auto", "refresh", "quit"]
@@ -191,11 +198,7 @@ def race_view(view: RaceView) -> discord.ui.View:
 def race_board_embed(board: RaceBoard) -> discord.Embed:
     game = board.game
     message = (game.message or "") + ROUTED if board.playing else game.message
-    embed = board_embed(_with_message(game, message))
-    if embed.description:  # a stuck race game: no new game here, but Leave race
-        embed.description = embed.description.replace(
-            "start again with **/reel new**", "stop with **Leave race** (your score is kept)"
-        )
+    embed = board_embed(_with_message(game, message), way_out=LEAVE_RACE)
     when = f"ends {discord_timestamp(board.ends_at)}"
     state = {"won": "you finished 🏁", "left": "you left", "timed_out": "time is up"}
     embed.title = f"Race {board.race_id} · deal {game.deal_number} · " + (
@@ -219,7 +222,7 @@ def race_board_view(board: RaceBoard) -> discord.ui.View:
         off = not enabled.get(action, True)
         buttons.add_item(RaceBoardButton(action, rid, uid, ver, disabled=off))
     if game.moves:
-        buttons.add_item(RaceMenu(rid, uid, ver, game.moves))
+        buttons.add_item(MoveMenu(uid, ver, game.moves, race_id=rid))
     return buttons
 
 
@@ -292,43 +295,6 @@ class RaceBoardButton(ReelItem[Button], template=_BOARD_TEMPLATE):
         await redraw_stale(interaction, self.race_id, user_of(self))
 
 
-class RaceMenu(
-    ReelItem[Select], template=rf"{PREFIX}:play:(?P<race>{_ID}):(?P<user>{_ID}):(?P<ver>{_ID})"
-):
-    """A racer's menu of moves: ``race:play:<race id>:<owner>:<version>``."""
-
-    def __init__(
-        self, race_id: int, user_id: int, version: int, moves: tuple[Any, ...] = ()
-    ) -> None:
-        shown = moves[:25]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"{PREFIX}:play:{race_id}:{user_id}:{version}",
-                placeholder="Play a move…"
-                if len(moves) <= 25
-                else "Play a move… (/reel move has all)",
-                options=[
-                    discord.SelectOption(label=clip(m.label, 100), value=m.text[:100])
-                    for m in shown
-                ]
-                or [discord.SelectOption(label="-")],
-            )
-        )
-        self.race_id, self.version = race_id, version
-        self.owner: int = user_id
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> RaceMenu:
-        return cls(int(match["race"]), int(match["user"]), int(match["ver"]))
-
-    async def click(self, interaction: Interaction) -> None:
-        picked = self.item.values[0] if self.item.values else ""
-        await board_click(interaction, self.race_id, user_of(self), self.version, "move", picked)
-
-    async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
-        await redraw_stale(interaction, self.race_id, user_of(self))
-
-
 # --------------------------------------------------------------------------- acting
 
 
@@ -350,7 +316,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, race_id: in
         return
     if action == "join":
         view = await within_deadline(interaction, races.join(race_id, user))
-        desk_of(interaction).joined(race_id, interaction)
+        races_of(interaction).joined(race_id, interaction)
         when = discord_timestamp(view.starts_at)
         note = f"You joined race {race_id}: it starts {when}; your board comes here then."
     elif action == "leave":
@@ -365,7 +331,7 @@ async def lobby_click(interaction: Interaction, action: LobbyAction, race_id: in
         await within_deadline(interaction, races.start(race_id, user))
         board = await races.board(race_id, user)
         await send_private(interaction, race_board_embed(board), race_board_view(board))
-        await desk_of(interaction).send_boards(races, race_id, skip=user)
+        await races_of(interaction).send_boards(races, race_id, skip=user)
         return
     await send_private(interaction, info_embed(note))
 
@@ -435,7 +401,7 @@ async def race_choices(
     race_id = await races.race_of(user)
     if race_id is None:
         return None
-    moves = await races.move_choices(race_id, user, typed, 25)
+    moves = await races.move_choices(race_id, user, typed, OPTIONS_LIMIT)
     return [app_commands.Choice(name=m, value=m) for m in moves]
 
 
@@ -482,7 +448,7 @@ async def race(
     view = await within_deadline(interaction, opening, new_message=True)
     await send_public(interaction, race_embed(view), race_view(view), new_message=True)
     message = await interaction.original_response()
-    desk_of(interaction).joined(view.race_id, interaction)
+    races_of(interaction).joined(view.race_id, interaction)
     with contextlib.suppress(ServiceError):
         await races.set_message(view.race_id, message.id)
 
@@ -509,12 +475,17 @@ class _Channel:
     task: asyncio.Task[None] | None = None
 
 
-class RaceDesk:
-    """A bot's races in Discord: the standings' publisher, the ticker, and the join
-    interactions through which the racers' boards are sent at the start."""
+class Races(Feature, name=RACES_COG):
+    """The races extension's cog (``extensions/races``): a bot's races in Discord. Its
+    items (the lobby's, the standings' and a racer's board buttons; a racer's menu is a
+    ``views.MoveMenu``, which plays through ``play_move``), ``/reel race``, and its state:
+    the standings' publisher, the ticker, and the join interactions through which the
+    racers' boards are sent at the start."""
 
-    def __init__(self, bot: discord.Client, service: GameService) -> None:
-        self.bot = bot
+    items = (RaceButton, RaceBoardButton)
+
+    def __init__(self, bot: Bot, service: GameService) -> None:
+        super().__init__(bot)
         self.service = service
         self.channels: dict[int, _Channel] = {}
         self.edits: list[tuple[float, int]] = []  # (monotonic time, channel): for benches
@@ -522,9 +493,29 @@ class RaceDesk:
         self._ticker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
-    def start(self) -> None:
+    def subcommands(self) -> list[Subcommand]:
+        return [race_command()]
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
         self.service.races.on_change(self.changed)
         self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="race-ticker")
+
+    async def cog_unload(self) -> None:
+        ticker, self._ticker = self._ticker, None
+        if ticker is not None:
+            ticker.cancel()
+        await super().cog_unload()
+
+    async def play_move(
+        self, interaction: Interaction, race_id: int, owner: int, version: int, move: str
+    ) -> None:
+        """A move picked in a racer's menu (``views.MoveMenu``): ``board_click``."""
+        await board_click(interaction, race_id, owner, version, "move", move)
+
+    async def redraw_stale(self, interaction: Interaction, race_id: int, owner: int) -> None:
+        """A racer's menu on an out-of-date board (``views.MoveMenu``): ``redraw_stale``."""
+        await redraw_stale(interaction, race_id, owner)
 
     def joined(self, race_id: int, interaction: Interaction) -> None:
         """Keep a racer's join (or open) interaction: their board is sent through it."""
@@ -631,17 +622,15 @@ class RaceDesk:
                 log.exception("the race ticker failed; it goes on")
 
 
-def desk_of(interaction: Interaction) -> RaceDesk:
-    desk = getattr(interaction.client, "race_desk", None)
-    if not isinstance(desk, RaceDesk):
-        raise RuntimeError("this client has no race desk: build it with create_bot()")
-    return desk
+def races_of(interaction: Interaction) -> Races:
+    """The races' cog of the bot this interaction came to."""
+    return cog_of(interaction.client, Races)
 
 
-def setup_races(bot: discord.Client, service: GameService) -> RaceDesk:
-    """Races on ``bot``: the ``race:`` items, the standings and the ticker (``setup_hook``)."""
-    bot.add_dynamic_items(RaceButton, RaceBoardButton, RaceMenu)
-    desk = RaceDesk(bot, service)
-    bot.race_desk = desk  # type: ignore[attr-defined]
-    desk.start()
-    return desk
+async def setup(bot: Bot) -> None:
+    """The races on ``bot`` (``extensions/races``)."""
+    await bot.add_cog(Races(bot, bot_service(bot)))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Races.__cog_name__)

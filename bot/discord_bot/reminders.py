@@ -1,6 +1,7 @@
 """The streak reminder's delivery: a background task that DMs the players due one.
 
-``StreakReminders`` is a cog (``app.py`` adds it in ``setup_hook``), so it stops
+``StreakReminders`` is a cog (its extension, ``extensions/reminders``, adds it on the
+process of shard 0, which sends the DMs), so it stops
 with the bot: ``Bot.close`` removes the cogs, and ``cog_unload`` cancels the
 task. Every ``TICK`` seconds, once the bot is ready, it asks the service who is
 due (``GameService.reminders``, by the service's clock: from 22:00 UTC, players
@@ -23,6 +24,7 @@ from discord.ext import commands
 from ..service import GameService, ServiceError
 from ..service.reminders import Reminder
 from .embeds import discord_timestamp
+from .features import Bot, bot_service
 
 log = logging.getLogger(__name__)
 
@@ -99,3 +101,14 @@ class StreakReminders(commands.Cog):
             return False
         log.info("streak reminder sent to %s", reminder.user_id)
         return True
+
+
+async def setup(bot: Bot) -> None:
+    """The reminders on the process that sends DMs: shard 0's (``extensions/reminders``)."""
+    shards = bot.shard_ids if isinstance(bot, commands.AutoShardedBot) else None
+    if shards is None or 0 in shards:  # DMs are shard 0's: one sender
+        await bot.add_cog(StreakReminders(bot, bot_service(bot)))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(StreakReminders.__cog_name__)

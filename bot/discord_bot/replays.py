@@ -15,7 +15,6 @@ at ``move:``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from datetime import date
 from typing import Any, Final, Literal, get_args
@@ -29,12 +28,15 @@ from ..service.replays import ReplayView
 from .embeds import (
     CARD_TOTAL,
     INFO_COLOUR,
+    OPTION_TEXT_LIMIT,
+    OPTIONS_LIMIT,
     OVER_COLOUR,
     WON_COLOUR,
     clip,
     discord_timestamp,
     game_name,
 )
+from .features import Bot, Feature, Subcommand
 from .items import ReelItem
 from .options import Day, FinishedGame
 from .replies import (
@@ -43,8 +45,6 @@ from .replies import (
     send_private,
     send_public,
     service_of,
-    stopping,
-    too_fast,
     within_deadline,
 )
 
@@ -84,6 +84,8 @@ def target(step: Step, move: int, total: int) -> int:
 class ReplayButton(ReelItem[Button], template=TEMPLATE):
     """A step under a replay: the viewer, the game and the move the replay shows."""
 
+    not_yours = NOT_YOURS
+
     def __init__(
         self, step: Step, viewer: int, kind: str, key: int, move: int, *, disabled: bool = False
     ) -> None:
@@ -97,6 +99,7 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
         )
         self.step: Step = step
         self.viewer, self.kind, self.key, self.move = viewer, kind, key, move
+        self.owner: int = viewer  # only the viewer steps it
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> ReplayButton:
@@ -104,15 +107,6 @@ class ReplayButton(ReelItem[Button], template=TEMPLATE):
         assert step in STEPS
         viewer, key, move = int(match["viewer"]), int(match["key"]), int(match["move"])
         return cls(step, viewer, match["kind"], key, move)
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:
-        if await stopping(interaction) or await too_fast(interaction):
-            return False
-        if interaction.user.id == self.viewer:
-            return True
-        with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, NOT_YOURS)
-        return False
 
     async def click(self, interaction: Interaction) -> None:
         service = service_of(interaction)
@@ -250,7 +244,10 @@ async def game_choices(interaction: Interaction, current: str) -> list[app_comma
         lines = await service_of(interaction).replays.choices(interaction.user.id, whose, current)
     except ServiceError:  # an autocomplete can't be refused: its list stays empty
         return []
-    return [app_commands.Choice(name=clip(c.label, 100), value=str(c.key)) for c in lines[:25]]
+    return [
+        app_commands.Choice(name=clip(c.label, OPTION_TEXT_LIMIT), value=str(c.key))
+        for c in lines[:OPTIONS_LIMIT]
+    ]
 
 
 def replay_command() -> app_commands.Command[Any, ..., None]:
@@ -262,3 +259,21 @@ def replay_command() -> app_commands.Command[Any, ..., None]:
     )
     command.autocomplete("game")(game_choices)
     return command
+
+
+class Replays(Feature):
+    """The replays extension's cog (``extensions/replays``): ``/reel replay`` and the
+    replay's step buttons."""
+
+    items = (ReplayButton,)
+
+    def subcommands(self) -> list[Subcommand]:
+        return [replay_command()]
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Replays(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Replays.__cog_name__)

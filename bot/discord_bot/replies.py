@@ -28,6 +28,7 @@ import discord
 from ..service import Commands, GameService, ServiceError, StaleVersionError
 from ..service.cooldown import Cooldown, slow_down
 from .embeds import error_embed
+from .features import bot_service
 from .gate import RESTARTING, Gate
 from .metering import answered, begin, said
 
@@ -69,10 +70,7 @@ def refusal(exc: ServiceError) -> str:
 
 def service_of(interaction: Interaction) -> GameService:
     """The game service of the bot this interaction came to."""
-    service = getattr(interaction.client, "reel_service", None)
-    if not isinstance(service, GameService):
-        raise RuntimeError("this client has no game service: build it with create_bot()")
-    return service
+    return bot_service(interaction.client)
 
 
 def page_size_of(interaction: Interaction) -> int:

@@ -22,7 +22,12 @@ options: ``reel:play:<owner>:<game version>``, the move's notation as the
 option's value. Picking one plays it and redraws the board in place, as a
 button does, with the same refusals (someone else's board, an out-of-date
 one). With more than 25 moves, its placeholder says so and points to
-``/reel move``, which offers them all.
+``/reel move``, which offers them all. A racer's board has the same menu, made for
+the race (``race:play:<race>:<owner>:<game version>``, no space warnings): it plays
+through the races' cog (``RaceMoves``, ``races.Races``).
+
+The buttons, the menu and the redraws under way (``Redraws``, one record a board message
+being redrawn) are the boards extension's cog, ``Boards``.
 Hint answers privately, like ``/reel hint`` (``send_hint``). In a
 scored daily not yet marked assisted, it first warns privately that a hint
 marks the daily assisted on the leaderboard, with a "Show the hint anyway"
@@ -47,9 +52,9 @@ import contextlib
 import itertools
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, Protocol, get_args, runtime_checkable
 
 import discord
 
@@ -64,7 +69,8 @@ from ..service import (
     StaleVersionError,
 )
 from .board_pictures import board_message
-from .embeds import clip, error_embed, hint_embed, info_embed
+from .embeds import OPTION_TEXT_LIMIT, OPTIONS_LIMIT, clip, error_embed, hint_embed, info_embed
+from .features import RACE_PREFIX, RACES_COG, Bot, Feature, cog_of
 from .items import ReelItem
 from .launch import LaunchButton
 from .metering import answered
@@ -90,7 +96,6 @@ CUSTOM_ID_TEMPLATE: Final = (
     r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})"
 )
 CUSTOM_ID_LIMIT: Final = 100
-OPTION_TEXT_LIMIT: Final = 100  # a menu option's label, value and description, at most
 
 STALE_BOARD: Final = (
     "That board was out of date, so nothing was done. It now shows your game as it stands: "
@@ -189,9 +194,11 @@ class BoardButton(ReelItem[Button], template=CUSTOM_ID_TEMPLATE):
 
 
 PLAY_TEMPLATE: Final = (
-    rf"{CUSTOM_ID_PREFIX}:play:(?P<user_id>[0-9]{{1,20}}):(?P<version>[0-9]{{1,20}})"
+    rf"(?:{CUSTOM_ID_PREFIX}:play|{RACE_PREFIX}:play:(?P<race>[0-9]{{1,20}}))"
+    r":(?P<user_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})"
 )
-MENU_OPTIONS_MAX: Final = 25  # Discord's limit for a select menu
+"""A menu's custom_id: ``reel:play:<owner>:<version>`` under a player's board,
+``race:play:<race id>:<owner>:<version>`` under a racer's."""
 MENU_PLACEHOLDER: Final = "Play a move…"
 STALE_MOVE: Final = (
     "That board was out of date, so the move was not played. It now shows your game as it "
@@ -201,46 +208,97 @@ STALE_MOVE: Final = (
 Select = discord.ui.Select[discord.ui.View]
 
 
-class MoveMenu(ReelItem[Select], template=PLAY_TEMPLATE):
-    """The menu of moves under a board in play: the owner and the game version it lists."""
+@runtime_checkable
+class RaceMoves(Protocol):
+    """Where a racer's menu plays its move: the races extension's cog (``races.Races``)."""
 
-    def __init__(self, user_id: int, version: int, moves: tuple[MoveChoice, ...] = ()) -> None:
-        shown = moves[:MENU_OPTIONS_MAX]
-        placeholder = MENU_PLACEHOLDER
-        if len(moves) > len(shown):
-            placeholder = f"Play a move… ({len(shown)} of {len(moves)}; /reel move has all)"
+    async def play_move(
+        self, interaction: Interaction, race_id: int, owner: int, version: int, move: str
+    ) -> None: ...
+
+    async def redraw_stale(self, interaction: Interaction, race_id: int, owner: int) -> None: ...
+
+
+def race_moves(client: discord.Client) -> RaceMoves:
+    """The races' cog of ``client``, which plays a racer's menu."""
+    cog = client.get_cog(RACES_COG) if isinstance(client, Bot) else None
+    if not isinstance(cog, RaceMoves):
+        raise RuntimeError("this client has no races: build it with create_bot()")
+    return cog
+
+
+@dataclass(frozen=True, slots=True)
+class MenuKind:
+    """What a menu of moves is for: a player's game, or a racer's (``race_id``), which
+    shows no space warnings and says less when it can't list every move."""
+
+    race_id: int | None = None
+
+    def custom_id(self, user_id: int, version: int) -> str:
+        if self.race_id is None:
+            return f"{CUSTOM_ID_PREFIX}:play:{user_id}:{version}"
+        return f"{RACE_PREFIX}:play:{self.race_id}:{user_id}:{version}"
+
+    def placeholder(self, shown: int, total: int) -> str:
+        if shown == total:
+            return MENU_PLACEHOLDER
+        if self.race_id is not None:
+            return f"{MENU_PLACEHOLDER} (/reel move has all)"
+        return f"{MENU_PLACEHOLDER} ({shown} of {total}; /reel move has all)"
+
+    def option(self, move: MoveChoice) -> discord.SelectOption:
+        note = None if move.note is None or self.race_id is not None else f"⚠ {move.note}"
+        return discord.SelectOption(
+            label=clip(move.label, OPTION_TEXT_LIMIT),
+            value=move.text[:OPTION_TEXT_LIMIT],
+            description=None if note is None else clip(note, OPTION_TEXT_LIMIT),
+        )
+
+
+class MoveMenu(ReelItem[Select], template=PLAY_TEMPLATE):
+    """The menu of moves under a board in play: the owner and the game version it lists,
+    and the race it is for (None: the player's own game)."""
+
+    def __init__(
+        self,
+        user_id: int,
+        version: int,
+        moves: tuple[MoveChoice, ...] = (),
+        *,
+        race_id: int | None = None,
+    ) -> None:
+        kind = MenuKind(race_id)
+        shown = moves[:OPTIONS_LIMIT]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"{CUSTOM_ID_PREFIX}:play:{user_id}:{version}",
-                placeholder=placeholder,
+                custom_id=kind.custom_id(user_id, version),
+                placeholder=kind.placeholder(len(shown), len(moves)),
                 # (Discord needs one option at least; a menu read back from a click
                 # has its options from the message, and none are needed then)
-                options=[
-                    discord.SelectOption(
-                        label=clip(m.label, OPTION_TEXT_LIMIT),
-                        value=m.text[:OPTION_TEXT_LIMIT],
-                        description=(
-                            None if m.note is None else clip(f"⚠ {m.note}", OPTION_TEXT_LIMIT)
-                        ),
-                    )
-                    for m in shown
-                ]
-                or [discord.SelectOption(label="-")],
+                options=[kind.option(m) for m in shown] or [discord.SelectOption(label="-")],
             )
         )
         self.owner: int = user_id
-        self.version = version
+        self.version, self.race_id = version, race_id
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> MoveMenu:
-        return cls(int(match["user_id"]), int(match["version"]))
+        race = None if match["race"] is None else int(match["race"])
+        return cls(int(match["user_id"]), int(match["version"]), race_id=race)
 
     async def click(self, interaction: Interaction) -> None:
         picked = self.item.values[0] if self.item.values else ""
-        await play_picked(interaction, self.owner, self.version, picked)
+        if self.race_id is None:
+            await play_picked(interaction, self.owner, self.version, picked)
+            return
+        races = race_moves(interaction.client)
+        await races.play_move(interaction, self.race_id, self.owner, self.version, picked)
 
     async def stale(self, interaction: Interaction, exc: StaleVersionError) -> None:
-        await show_current(interaction, service_of(interaction), self.owner, STALE_MOVE)
+        if self.race_id is None:
+            await show_current(interaction, service_of(interaction), self.owner, STALE_MOVE)
+            return
+        await race_moves(interaction.client).redraw_stale(interaction, self.race_id, self.owner)
 
 
 async def play_picked(interaction: Interaction, owner: int, version: int, move: str) -> None:
@@ -400,7 +458,7 @@ BOARD_NOT_SHOWN: Final = (
 
 
 @dataclass(eq=False)
-class _Redraws:
+class MessageRedraws:
     """The redraws of one board message under way: one at a time, the newest wins."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -409,12 +467,49 @@ class _Redraws:
     users: int = 0  # the redraws that hold this record
 
 
-_redraws: dict[int, _Redraws] = {}
-"""The board messages being redrawn, by message id (an entry lives while a redraw does)."""
+@dataclass(eq=False)
+class Redraws:
+    """A bot's board messages being redrawn, by message id (an entry lives while a redraw
+    does), and the tickets its boards take in the order the service answered: a player's
+    calls run one at a time (the service holds the player's lock), and a board takes its
+    ticket the moment its call returns."""
 
-_tickets = itertools.count(1)
-"""Tickets in the order the service answered: a player's calls run one at a time (the
-service holds the player's lock), and a board takes its ticket the moment its call returns."""
+    messages: dict[int, MessageRedraws] = field(default_factory=dict)
+    tickets: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    def take(self, message_id: int) -> tuple[MessageRedraws, int]:
+        """The record of ``message_id``'s redraws, held, and the new board's ticket (the
+        newest); a redraw of it still waiting is dropped."""
+        board = self.messages.setdefault(message_id, MessageRedraws())
+        ticket = next(self.tickets)
+        board.newest, board.users = ticket, board.users + 1
+        if board.waiting is not None:
+            board.waiting.cancel()
+        return board, ticket
+
+    def release(self, message_id: int, board: MessageRedraws) -> None:
+        board.users -= 1
+        if not board.users:
+            del self.messages[message_id]
+
+
+class Boards(Feature):
+    """The boards extension's cog (``extensions/boards``): the board's buttons and menu,
+    the hint's Undo back, and the redraws of the board messages under way."""
+
+    items = (BoardButton, MoveMenu, RewindButton)
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self.redraws = Redraws()
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Boards(bot))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Boards.__cog_name__)
 
 
 async def send_board(interaction: Interaction, view: GameView) -> None:
@@ -457,11 +552,8 @@ async def redraw(
     redraw itself when no other is under way or the other ends within ``REDRAW_WAIT``;
     else the click is acknowledged at once and its board sent after the other, unless a
     newer one came meanwhile. Returns quietly when a newer board replaced this one."""
-    board = _redraws.setdefault(message_id, _Redraws())
-    ticket = next(_tickets)
-    board.newest, board.users = ticket, board.users + 1
-    if board.waiting is not None:
-        board.waiting.cancel()
+    redraws = cog_of(interaction.client, Boards).redraws
+    board, ticket = redraws.take(message_id)
     try:
         if not interaction.response.is_done():
             if await _acquired(board.lock, REDRAW_WAIT):
@@ -494,14 +586,12 @@ async def redraw(
         if not later.cancelled():
             later.result()
     finally:
-        board.users -= 1
-        if not board.users:
-            del _redraws[message_id]
+        redraws.release(message_id, board)
 
 
 async def _redraw_if_newest(
     interaction: Interaction,
-    board: _Redraws,
+    board: MessageRedraws,
     ticket: int,
     embed: discord.Embed,
     buttons: discord.ui.View,

@@ -21,11 +21,9 @@ it into "no longer live", and ``/reel watch`` starts a new one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -35,17 +33,15 @@ from discord import app_commands
 
 from ..service import GameService, GameView, ServiceError
 from ..service.watching import ENDED_GONE, WatchView
-from .embeds import OVER_COLOUR, board_embed, clip
+from .embeds import OVER_COLOUR, TITLE_LIMIT, board_embed, clip
+from .features import Bot, Feature, Subcommand, bot_service, cog_of
 from .items import ReelItem
 from .metering import answered
 from .replies import (
     NO_PINGS,
     Interaction,
-    send_error,
     send_public,
     service_of,
-    stopping,
-    too_fast,
     within_deadline,
 )
 from .views import send_board
@@ -68,28 +64,47 @@ NOT_YOURS: Final = "Only the one watching, or the player watched, can stop this 
 Button = discord.ui.Button[discord.ui.View]
 
 
-def watch_embed(view: GameView) -> discord.Embed:
-    """The player's board, read-only, marked live."""
+WATCHING: Final = "👀 Watching · "
+WATCHED: Final = "Watched · "
+
+
+def watch_embed(view: GameView, ended: str | None = None) -> discord.Embed:
+    """The player's board, read-only, marked live; or, once the watch ``ended``, no longer
+    live: why, in place of the live line."""
     embed = board_embed(view)
-    embed.title = clip(f"👀 Watching · {embed.title or ''}", 256)
-    embed.set_footer(text=f"{embed.footer.text or ''}\n{LIVE_FOOTER}")
-    return embed
+    title, footer = embed.title or "", embed.footer.text or ""
+    if ended is None:
+        embed.title = clip(f"{WATCHING}{title}", TITLE_LIMIT)
+        embed.set_footer(text=f"{footer}\n{LIVE_FOOTER}")
+        return embed
+    return ended_embed(embed, ended, WATCHED + title, footer)
 
 
-def ended_embed(last: discord.Embed, why: str) -> discord.Embed:
-    """The last board shown, no longer live: why, in place of the live line."""
-    embed = last.copy()
-    footer = (embed.footer.text or "").replace(f"\n{LIVE_FOOTER}", "")
+def ended_embed(board: discord.Embed, why: str, title: str, footer: str) -> discord.Embed:
+    """``board`` no longer live, with ``title`` and ``footer``: why, after its text."""
+    embed = board.copy()
+    embed.title = clip(title, TITLE_LIMIT)
     embed.set_footer(text=footer or None)
-    embed.title = (embed.title or "").replace("👀 Watching", "Watched", 1)
-    text = f"{embed.description or ''}\n**No longer live:** {why}"
-    embed.description = clip(text, 4096)
+    embed.description = clip(f"{embed.description or ''}\n**No longer live:** {why}", 4096)
     embed.colour = OVER_COLOUR
     return embed
 
 
+def unlive(shown: discord.Embed, why: str) -> discord.Embed:
+    """A watch message the bot no longer follows (it restarted since): the only copy of its
+    board is the message's, so its live marks, as ``watch_embed`` added them, are taken
+    off that copy."""
+    title = shown.title or ""
+    if title.startswith(WATCHING):
+        title = WATCHED + title.removeprefix(WATCHING)
+    footer = (shown.footer.text or "").removesuffix(f"\n{LIVE_FOOTER}")
+    return ended_embed(shown, why, title, footer)
+
+
 class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
     """Stop under a watch message: the watcher and the player watched may press it."""
+
+    not_yours = NOT_YOURS
 
     def __init__(self, watcher: int, player: int) -> None:
         super().__init__(
@@ -105,33 +120,27 @@ class StopButton(ReelItem[Button], template=STOP_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> StopButton:
         return cls(int(match["watcher"]), int(match["player"]))
 
-    async def interaction_check(self, interaction: Interaction, /) -> bool:
-        if await stopping(interaction) or await too_fast(interaction):
-            return False
-        if interaction.user.id in (self.watcher, self.player):
-            return True
-        with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, NOT_YOURS)
-        return False
+    def may_use(self, user_id: int) -> bool:
+        return user_id in (self.watcher, self.player)
 
     async def click(self, interaction: Interaction) -> None:
         message = interaction.message
         assert message is not None
-        watches = watches_of(service_of(interaction), interaction.client)
+        watches = watches_of(interaction.client)
         watch = watches.live.get(message.id)
         who = "the player watched" if interaction.user.id == self.player else "the watcher"
         why = f"Stopped by {who}."
-        pair = (self.watcher, self.player)
-        if watch is None and pair in watches.starting:  # stopped before it was under way
-            watches.starting[pair] = why
-        elif watch is None:  # over already, or a restart since
-            why = ENDED_RESTART
-        else:
+        posting = watches.starting.get((self.watcher, self.player))
+        if watch is not None:
             watch.finish(why, draw=False)
-        last = message.embeds[0] if message.embeds else discord.Embed()
-        await interaction.response.edit_message(
-            embed=ended_embed(last, why), view=None, allowed_mentions=NO_PINGS
-        )
+            embed = watch_embed(watch.game, why)
+        elif posting is not None:  # stopped before it was under way
+            posting.stopped = why
+            embed = watch_embed(posting.game, why)
+        else:  # over already, or a restart since
+            shown = message.embeds[0] if message.embeds else discord.Embed()
+            embed = unlive(shown, ENDED_RESTART)
+        await interaction.response.edit_message(embed=embed, view=None, allowed_mentions=NO_PINGS)
         answered(interaction)
 
 
@@ -139,6 +148,14 @@ def stop_view(watcher: int, player: int) -> discord.ui.View:
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(StopButton(watcher, player))
     return buttons
+
+
+@dataclass(eq=False)
+class Posting:
+    """A watch being posted: the game it shows, and why it was stopped meanwhile."""
+
+    game: GameView
+    stopped: str | None = None
 
 
 @dataclass(eq=False)
@@ -151,7 +168,7 @@ class Watch:
     started_at: datetime | None  # which game it follows
     channel_id: int
     message_id: int
-    last: discord.Embed
+    game: GameView  # the game as last drawn
     version: int  # the game's version last drawn
     pending: bool = False
     ended: str | None = None
@@ -174,7 +191,7 @@ class Watch:
         if self.timer is not None:
             self.timer.cancel()
         if draw:
-            task = asyncio.get_running_loop().create_task(self._edit(ended_embed(self.last, why)))
+            task = asyncio.get_running_loop().create_task(self._edit(watch_embed(self.game, why)))
             self.watches.keep(task)
 
     async def _redraws(self) -> None:
@@ -191,13 +208,13 @@ class Watch:
                 return  # stopped meanwhile
             if look.ended is not None:
                 if look.game is not None:
-                    self.last = watch_embed(look.game)
+                    self.game = look.game
                 self.finish(look.ended)
                 return
             if look.game is None or look.game.version == self.version:
                 continue  # nothing new to show
-            self.last, self.version = watch_embed(look.game), look.game.version
-            await self._edit(self.last, stop_view(self.watcher, self.player))
+            self.game, self.version = look.game, look.game.version
+            await self._edit(watch_embed(self.game), stop_view(self.watcher, self.player))
             self.next_at = time.monotonic() + WATCH_INTERVAL
 
     async def _edit(self, embed: discord.Embed, buttons: discord.ui.View | None = None) -> None:
@@ -220,17 +237,16 @@ class Watches:
         self.service = service
         self.client = client
         self.live: dict[int, Watch] = {}  # by message id
-        # (watcher, player) of watches being posted: why one was stopped meanwhile, or None
-        self.starting: dict[tuple[int, int], str | None] = {}
+        self.starting: dict[tuple[int, int], Posting] = {}  # by (watcher, player)
         self._tasks: set[asyncio.Task[None]] = set()
         service.on_change(self._changed, following=self.players)
         service.watching.on_unwatchable(self._unwatchable)
 
     def add(self, watch: Watch) -> None:
         """Follow ``watch`` from now on (unless Stop was pressed while it was posted)."""
-        stopped = self.starting.pop((watch.watcher, watch.player), None)
-        if stopped is not None:
-            watch.ended = stopped
+        posting = self.starting.pop((watch.watcher, watch.player), None)
+        if posting is not None and posting.stopped is not None:
+            watch.ended = posting.stopped
             return
         for other in list(self.live.values()):
             if (other.watcher, other.player) == (watch.watcher, watch.player):
@@ -262,15 +278,39 @@ class Watches:
             watch.poke()  # its redraw finds the setting off and ends it
 
 
-_registry: weakref.WeakKeyDictionary[GameService, Watches] = weakref.WeakKeyDictionary()
+class Watching(Feature):
+    """The watching extension's cog (``extensions/watching``): ``/reel watch`` and
+    ``/reel ghost``, the watch's Stop button, and the bot's live watches (``watches``,
+    made at the first need: until then no game is followed)."""
+
+    items = (StopButton,)
+
+    def __init__(self, bot: Bot, service: GameService) -> None:
+        super().__init__(bot)
+        self.service = service
+        self.made: Watches | None = None
+
+    @property
+    def watches(self) -> Watches:
+        if self.made is None:
+            self.made = Watches(self.service, self.bot)
+        return self.made
+
+    def subcommands(self) -> list[Subcommand]:
+        return watch_commands()
 
 
-def watches_of(service: GameService, client: discord.Client) -> Watches:
-    """The live watches of the bot around ``service`` (made at the first need)."""
-    found = _registry.get(service)
-    if found is None:
-        found = _registry[service] = Watches(service, client)
-    return found
+def watches_of(client: discord.Client) -> Watches:
+    """The live watches of the bot ``client``."""
+    return cog_of(client, Watching).watches
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Watching(bot, bot_service(bot)))
+
+
+async def teardown(bot: Bot) -> None:
+    await bot.remove_cog(Watching.__cog_name__)
 
 
 @app_commands.describe(player="The player whose game to follow")
@@ -279,8 +319,8 @@ async def watch(interaction: Interaction, player: discord.User | discord.Member)
     watcher = interaction.user.id
     view = await within_deadline(interaction, service.watching.start(watcher, player.id))
     embed = watch_embed(view)
-    watches = watches_of(service, interaction.client)
-    watches.starting[(watcher, player.id)] = None
+    watches = watches_of(interaction.client)
+    watches.starting[(watcher, player.id)] = Posting(view)
     try:
         await send_public(interaction, embed, stop_view(watcher, player.id))
         message = await interaction.original_response()
@@ -288,7 +328,7 @@ async def watch(interaction: Interaction, player: discord.User | discord.Member)
         watches.starting.pop((watcher, player.id), None)
         raise
     where = (message.channel.id, message.id)
-    live = Watch(watches, watcher, player.id, view.started_at, *where, embed, view.version)
+    live = Watch(watches, watcher, player.id, view.started_at, *where, view, view.version)
     watches.add(live)
     live.poke()  # a move made meanwhile is not missed
 

@@ -15,17 +15,15 @@ import os
 from pathlib import Path
 from typing import Any, cast
 
-import discord
 import pytest
-from discord import app_commands
 from discord_spec import ROUTES, SPEC_ENV, UNDESCRIBED, SpecCheck, digest_differences
 from fake_discord import DiscordViolation, FakeDiscord
 from test_fake_discord import TinyBot
 from wire_digest import DIGEST
 
-from bot.discord_bot.commands import ReelCommands
+from bot.discord_bot.app import create_bot
 from bot.discord_bot.replays import MAX_RACE
-from bot.service import GameService
+from bot.service import open_service
 
 COMMANDS = "/applications/{app}/commands"
 GUILD_COMMANDS = "/applications/{app}/guilds/{guild}/commands"
@@ -40,12 +38,18 @@ def digest() -> SpecCheck:
     return SpecCheck(DIGEST, "digest")
 
 
-def reel_payload() -> dict[str, Any]:
-    """/reel as the bot's command sync sends it."""
-    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    reel = ReelCommands(cast(GameService, object()))
-    tree.add_command(reel)
-    return reel.to_dict(tree)
+async def reel_payload(where: Path) -> dict[str, Any]:
+    """/reel as the bot's command sync sends it: the group and every feature's subcommands,
+    added by the bot's extensions (``setup_hook``)."""
+    service = await open_service(where / "reel.db")
+    try:
+        async with create_bot(service, dev_guild_id=None) as bot:
+            await bot.setup_hook()
+            reel = bot.tree.get_command("reel")
+            assert reel is not None
+            return reel.to_dict(bot.tree)
+    finally:
+        await service.close()
 
 
 def integer_option(maximum: int) -> dict[str, Any]:
@@ -80,8 +84,10 @@ def test_an_integer_option_past_2_53_minus_1_is_refused(digest: SpecCheck) -> No
     assert digest.errors("PUT", COMMANDS, [integer_option(2**53 - 1)]) == []
 
 
-def test_the_reel_command_conforms_and_says_where_it_is_offered(digest: SpecCheck) -> None:
-    payload = reel_payload()
+async def test_the_reel_command_conforms_and_says_where_it_is_offered(
+    digest: SpecCheck, tmp_path: Path
+) -> None:
+    payload = await reel_payload(tmp_path)
     assert digest.errors("PUT", COMMANDS, [payload]) == []
     assert "dm_permission" not in payload  # deprecated: contexts say it
     # installed to a server or to a player's account; in servers, the bot's DM, other

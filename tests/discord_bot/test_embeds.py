@@ -166,6 +166,15 @@ def test_a_stuck_game_with_nothing_to_undo_does_not_offer_undo() -> None:
     assert "Undo" not in description
 
 
+def test_a_stuck_game_says_the_way_out_it_is_given() -> None:
+    """A racer's stuck board says Leave race (``races.LEAVE_RACE``), built so, not rewritten."""
+    stuck = make_view(status=Status.STUCK)
+    assert "start again with **/reel new**" in (board_embed(stuck).description or "")
+    raced = board_embed(stuck, way_out="stop with **Leave race**").description or ""
+    assert "You can stop with **Leave race**." in raced
+    assert "/reel new" not in raced
+
+
 def test_a_game_in_play_has_no_status_line() -> None:
     description = board_embed(make_view()).description or ""
     assert not any(word in description for word in ("Stuck", "won", "Game over"))

@@ -4,13 +4,16 @@ when they can act, and a command tree within Discord's limits."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
 from datetime import date
+from pathlib import Path
 from typing import cast
 
 import discord
 import pytest
 from discord import app_commands
 
+from bot.discord_bot.app import create_bot
 from bot.discord_bot.commands import (
     ReelCommands,
     command_summaries,
@@ -37,7 +40,7 @@ from bot.discord_bot.views import (
     hint_warning_view,
     make_custom_id,
 )
-from bot.service import GameService, GameView, LeaderboardPage, MoveChoice
+from bot.service import GameService, GameView, LeaderboardPage, MoveChoice, open_service
 from engine import MAX_DEAL, Game, Status, render
 
 MAX_SNOWFLAKE = 2**64 - 1
@@ -329,12 +332,22 @@ def test_the_warning_offers_one_button_for_the_same_owner_and_version() -> None:
 # --------------------------------------------------------------- commands
 
 
-def group() -> ReelCommands:
-    return ReelCommands(cast(GameService, object()))
+@pytest.fixture
+async def reel(tmp_path: Path) -> AsyncIterator[ReelCommands]:
+    """The /reel group as a bot has it: its own commands and every feature's, added by the
+    bot's extensions (``setup_hook``)."""
+    service = await open_service(tmp_path / "reel.db")
+    try:
+        async with create_bot(service, dev_guild_id=None) as bot:
+            await bot.setup_hook()
+            group = bot.tree.get_command("reel")
+            assert isinstance(group, ReelCommands)
+            yield group
+    finally:
+        await service.close()
 
 
-def test_one_reel_group_with_every_command() -> None:
-    reel = group()
+def test_one_reel_group_with_every_command(reel: ReelCommands) -> None:
     assert reel.name == "reel"
     names = [c.name for c in reel.commands]
     assert names == [
@@ -363,8 +376,7 @@ def test_one_reel_group_with_every_command() -> None:
     assert len(names) <= 25
 
 
-def test_every_command_and_option_has_a_description_within_limits() -> None:
-    reel = group()
+def test_every_command_and_option_has_a_description_within_limits(reel: ReelCommands) -> None:
     assert 1 <= len(reel.description) <= 100
     for command in reel.walk_commands():
         assert isinstance(command, app_commands.Command)
@@ -375,8 +387,8 @@ def test_every_command_and_option_has_a_description_within_limits() -> None:
             assert param.description != "…", (command.name, param.name)
 
 
-def test_move_options_are_from_and_to_with_autocomplete() -> None:
-    move = group().get_command("move")
+def test_move_options_are_from_and_to_with_autocomplete(reel: ReelCommands) -> None:
+    move = reel.get_command("move")
     assert isinstance(move, app_commands.Command)
     params = {p.display_name: p for p in move.parameters}
     assert list(params) == ["from", "to"]
@@ -384,9 +396,9 @@ def test_move_options_are_from_and_to_with_autocomplete() -> None:
     assert params["from"].autocomplete and params["to"].autocomplete
 
 
-def test_the_deal_option_is_text_so_every_deal_number_fits() -> None:
+def test_the_deal_option_is_text_so_every_deal_number_fits(reel: ReelCommands) -> None:
     """Discord's integer options stop at 2**53 - 1; deal numbers go to 2**63 - 1."""
-    new = group().get_command("new")
+    new = reel.get_command("new")
     assert isinstance(new, app_commands.Command)
     deal, variant = new.parameters
     assert variant.name == "variant"
@@ -395,17 +407,16 @@ def test_the_deal_option_is_text_so_every_deal_number_fits() -> None:
     assert not deal.required
 
 
-def test_the_tree_payload_is_accepted_by_discord_py() -> None:
+def test_the_tree_payload_is_accepted_by_discord_py(reel: ReelCommands) -> None:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    reel = group()
     tree.add_command(reel)
     payload = reel.to_dict(tree)
     assert payload["name"] == "reel"
     assert len(payload["options"]) == 21
 
 
-def test_help_lists_every_command_with_its_options() -> None:
-    summaries = command_summaries(group())
+def test_help_lists_every_command_with_its_options(reel: ReelCommands) -> None:
+    summaries = command_summaries(reel)
     usages = [usage for usage, _ in summaries]
     assert "/reel new [deal] [variant]" in usages
     assert "/reel move from [to]" in usages
@@ -644,8 +655,8 @@ def test_a_date_is_read() -> None:
     assert date_from_text(" 2026-02-28 ") == date(2026, 2, 28)
 
 
-def test_leaderboard_options_offer_kinds_and_scopes() -> None:
-    board = group().get_command("leaderboard")
+def test_leaderboard_options_offer_kinds_and_scopes(reel: ReelCommands) -> None:
+    board = reel.get_command("leaderboard")
     assert isinstance(board, app_commands.Command)
     params = {p.display_name: p for p in board.parameters}
     assert list(params) == ["kind", "scope", "date", "variant"]
@@ -655,9 +666,25 @@ def test_leaderboard_options_offer_kinds_and_scopes() -> None:
 
 
 def test_the_bot_pings_nobody_by_default_and_keeps_its_page_size() -> None:
-    from bot.discord_bot.app import create_bot
-
     bot = create_bot(cast(GameService, object()), dev_guild_id=None, leaderboard_page_size=3)
     assert bot.allowed_mentions is not None
     assert dict(bot.allowed_mentions.to_dict()) == {"parse": []}
     assert getattr(bot, "leaderboard_page_size", None) == 3
+
+
+async def test_a_racers_menu_is_the_same_menu_made_for_the_race() -> None:
+    """One menu class for a move choice (issue 60.5): a racer's carries the race in its
+    custom_id, as the old race menu did, shows no space warnings, and says less past 25."""
+    note = "leaves a space in row A that no Two can fill yet"
+    moves = (MoveChoice("A7 C5", "A7 7♥ → C5 on 4♥", note), *choices(30))
+    menu = MoveMenu(42, 3, moves, race_id=7)
+    assert menu.custom_id == "race:play:7:42:3"
+    assert menu.item.placeholder == "Play a move… (/reel move has all)"
+    assert len(menu.item.options) == 25 and menu.item.options[0].description is None
+    for custom_id, race in (("race:play:7:42:3", 7), ("reel:play:42:3", None)):
+        match = MoveMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert match is not None
+        base = discord.ui.Select[discord.ui.View](custom_id=custom_id)
+        rebuilt = await MoveMenu.from_custom_id(cast(discord.Interaction, None), base, match)
+        assert (rebuilt.race_id, rebuilt.owner, rebuilt.version) == (race, 42, 3)
+        assert rebuilt.custom_id == custom_id

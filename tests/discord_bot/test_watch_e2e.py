@@ -85,7 +85,7 @@ async def test_a_watch_follows_the_game_move_by_move_to_its_final_board(
     assert "The game is over." in description(watch)
     assert board_of(watch) == plain((await running.service.show(alice.id)).board)
     assert watch.custom_ids == [] and "Live" not in footer(watch)
-    assert watches_of(running.service, running.bot).live == {}
+    assert watches_of(running.bot).live == {}
 
 
 async def test_a_burst_of_moves_is_drawn_in_fewer_edits_the_newest_winning(
@@ -121,7 +121,7 @@ async def test_a_watch_is_refused_privately_for_oneself_no_game_and_the_unwatcha
     assert "turned off being watched" in description(watch) and watch.custom_ids == []
     again = await fake.slash(bob, "reel", sub="watch", options={"player": alice})
     assert "chosen not to be watched" in await private_text(again)
-    assert watches_of(running.service, running.bot).live == {}
+    assert watches_of(running.bot).live == {}
 
 
 async def test_only_the_watcher_or_the_player_can_stop_a_watch(
@@ -137,7 +137,7 @@ async def test_only_the_watcher_or_the_player_can_stop_a_watch(
     assert watch.custom_ids == [stop]
     await fake.click(alice, watch, stop)
     assert "Stopped by the player watched" in description(watch) and watch.custom_ids == []
-    assert watches_of(running.service, running.bot).live == {}
+    assert watches_of(running.bot).live == {}
     # Bob's second watch, stopped by him: a new move no longer reaches it.
     second = await watched(fake, bob, alice)
     await fake.click(bob, second, second.custom_ids[0])
