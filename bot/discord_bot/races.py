@@ -29,6 +29,7 @@ import contextlib
 import logging
 import re
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
@@ -502,9 +503,16 @@ class Races(Feature, name=RACES_COG):
         self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="race-ticker")
 
     async def cog_unload(self) -> None:
+        """The bot closes (or the extension is unloaded): the ticker and every redraw
+        still under way end here, not against a closed session later."""
         ticker, self._ticker = self._ticker, None
         if ticker is not None:
             ticker.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await super().cog_unload()
 
     async def play_move(
@@ -564,9 +572,18 @@ class Races(Feature, name=RACES_COG):
 
     def changed(self, race_id: int) -> None:
         """A race changed: mark its standings to redraw (never blocks)."""
-        task = asyncio.ensure_future(self._mark(race_id))
+        self._start(self._mark(race_id))
+
+    def tasks_running(self) -> int:
+        """The redraws under way in the background (``cog_unload`` ends them)."""
+        return sum(not task.done() for task in self._tasks)
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the background, tracked: ``cog_unload`` ends it."""
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _mark(self, race_id: int) -> None:
         try:
@@ -577,7 +594,7 @@ class Races(Feature, name=RACES_COG):
         channel.dirty[race_id] = None
         channel.wake.set()
         if channel.task is None or channel.task.done():
-            channel.task = asyncio.ensure_future(self._publish(view.channel_id, channel))
+            channel.task = self._start(self._publish(view.channel_id, channel))
 
     async def _publish(self, channel_id: int, channel: _Channel) -> None:
         """Redraw the marked standings of a channel, one edit at a time, ``EDIT_EVERY``

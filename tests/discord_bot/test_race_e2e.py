@@ -15,6 +15,8 @@ from fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from harness import Clock, Launch, description, footer
 
 import bot.service.races.computer as computer_module
+from bot.discord_bot.features import cog_of
+from bot.discord_bot.races import Races
 
 _KNOWN = Path(__file__).resolve().parent.parent / "bot" / "known_win.py"
 _spec = importlib.util.spec_from_file_location("known_win", _KNOWN)
@@ -289,3 +291,23 @@ async def test_the_host_races_the_computer_and_the_standings_name_it(
         return bool(rows) and " 0 moves" not in rows[0] and " 1 moves" not in rows[0]
 
     assert await fake.wait_until(computer_moved, timeout=60), description(lobby)
+
+
+async def test_a_bot_closed_while_the_standings_are_redrawn_ends_the_redraw_with_it(
+    fake: FakeDiscord, launch: Launch
+) -> None:
+    # the standings' edit is slow (held 5 s by the fake) when the bot closes: the redraw
+    # ends with the bot, instead of failing later against its closed session (a task
+    # whose exception nobody retrieved, logged into whatever ran next)
+    running = await launch()
+    host, guest = fake.user("alice"), fake.user("bob")
+    lobby = await opened(fake, host)
+    races = cog_of(running.bot, Races)
+    fake.fail("PATCH", r"/channels/\d+/messages/\d+", status=None, delay=5.0)
+    await fake.click(guest, lobby, label="Join")  # a change: the standings are redrawn
+    await fake.wait_until(lambda: bool(fake.attempts_at("PATCH", r"/channels/\d+/messages/")))
+    assert races.tasks_running() > 0
+    await running.bot.close()
+    assert races.tasks_running() == 0
+    publishers = [channel.task for channel in races.channels.values() if channel.task]
+    assert publishers and all(task.cancelled() for task in publishers)  # ended, not failed
