@@ -49,7 +49,7 @@ def compiler_works() -> bool:
         compiler = new_compiler()
         customize_compiler(compiler)
         try:
-            compiler.compile([source])  # the object beside it
+            compiler.compile([source], output_dir=folder)  # (the object inside folder)
         except Exception:  # CompileError (its module moves between setuptools), OSError
             return False
     return True
